@@ -1,0 +1,543 @@
+package planner
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+// Use is one command's aggregated access to one resource: the stages and
+// access flags of all its accesses to that resource in the command, OR-ed.
+type Use struct {
+	Command CommandID
+	Stages  Stage
+	Access  AccessFlags
+	// Layout is the layout the command needs (images only); PrevLayout is
+	// the layout before it: the previous use's, or the initial layout.
+	Layout, PrevLayout Layout
+	// Modifies is set when the use writes the resource: a write access flag,
+	// or an image layout transition.
+	Modifies bool
+}
+
+// UseRef names the use of Resource at index Index in Compiled.Uses(Resource).
+type UseRef struct {
+	Resource ResourceID
+	Index    int32
+}
+
+// Lifetime is the batch range [First, Last] of a resource's uses. It is for
+// reporting only: batches never prove ordering.
+type Lifetime struct {
+	First, Last int32
+}
+
+// Compiled is the analysed graph: aggregated uses, the dependency DAG, its
+// batches, the happens-before closure, initial and terminal uses and
+// interference. It is immutable after Compile and safe for concurrent
+// reads. Slices returned by its methods alias its storage: do not modify.
+type Compiled struct {
+	Graph *Graph
+
+	uses     []Use   // all uses, grouped by resource, recorded order within a group
+	useStart []int32 // uses of r: uses[useStart[r]:useStart[r+1]]
+
+	cmdUses  []UseRef // all uses grouped by command, in access order of first appearance
+	cmdStart []int32
+
+	succ      []CommandID // DAG successors of c: succ[succStart[c]:succStart[c+1]], ascending
+	succStart []int32
+	pred      []CommandID
+	predStart []int32
+
+	batch   []int32 // Kahn level per command
+	batches int
+
+	reach []bitset.BitSet // reach[a].Test(b) == happens_before(a, b)
+
+	initial   []CommandID // per resource, grouped like useStart with initStart
+	initStart []int32
+	terminal  []CommandID
+	termStart []int32
+}
+
+// Compile validates g and analyses it. It does no I/O and needs no device.
+// The returned value retains g; g must not change while it is in use.
+//
+// Cost: O(A + V·E/64) time for A accesses, V commands and E stored DAG
+// edges (the closure), O(A + V²/64) memory.
+func Compile(g *Graph) (*Compiled, error) {
+	if err := Validate(g); err != nil {
+		return nil, err
+	}
+	c := &Compiled{Graph: g}
+	c.aggregate()
+	c.buildDAG()
+	c.closure()
+	c.endpoints()
+	if err := c.checkFirstWrites(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// aggregate folds each command's accesses into one Use per (command,
+// resource) and lays the uses out per resource (CSR) and per command.
+func (c *Compiled) aggregate() {
+	g := c.Graph
+	nr, nc := len(g.Resources), len(g.Commands)
+	// Count distinct (command, resource) pairs: last[r] remembers the last
+	// command that touched r, so repeated accesses in one command count once.
+	last := make([]int32, nr)
+	for i := range last {
+		last[i] = -1
+	}
+	count := make([]int32, nr+1)
+	c.cmdStart = make([]int32, nc+1)
+	total := 0
+	for ci := range g.Commands {
+		for _, a := range g.Commands[ci].Accesses {
+			if last[a.Resource] != int32(ci) {
+				last[a.Resource] = int32(ci)
+				count[a.Resource]++
+				total++
+			}
+		}
+		c.cmdStart[ci+1] = int32(total)
+	}
+	c.useStart = make([]int32, nr+1)
+	for r := 0; r < nr; r++ {
+		c.useStart[r+1] = c.useStart[r] + count[r]
+	}
+	c.uses = make([]Use, total)
+	c.cmdUses = make([]UseRef, total)
+	fill := count[:nr] // reuse as the per-resource fill cursor
+	for r := range fill {
+		fill[r] = 0
+		last[r] = -1
+	}
+	// The layout before each use: starts at the declared initial layout.
+	cur := make([]Layout, nr)
+	for r := range g.Resources {
+		cur[r] = g.Resources[r].Image.InitialLayout
+	}
+	k := 0
+	for ci := range g.Commands {
+		for _, a := range g.Commands[ci].Accesses {
+			r := a.Resource
+			if last[r] == int32(ci) {
+				u := &c.uses[c.useStart[r]+fill[r]-1]
+				u.Stages |= a.Stages
+				u.Access |= a.Access
+				continue
+			}
+			last[r] = int32(ci)
+			idx := fill[r]
+			fill[r]++
+			c.uses[c.useStart[r]+idx] = Use{Command: CommandID(ci), Stages: a.Stages, Access: a.Access, Layout: a.Layout}
+			c.cmdUses[k] = UseRef{Resource: r, Index: idx}
+			k++
+		}
+	}
+	for r := range g.Resources {
+		us := c.uses[c.useStart[r]:c.useStart[r+1]]
+		isImage := g.Resources[r].Kind == KindImage
+		for i := range us {
+			u := &us[i]
+			if isImage {
+				u.PrevLayout = cur[r]
+				cur[r] = u.Layout
+				u.Modifies = u.Layout != u.PrevLayout
+			} else {
+				u.Layout, u.PrevLayout = 0, 0
+			}
+			if u.Access&WriteAccess != 0 {
+				u.Modifies = true
+			}
+		}
+	}
+}
+
+// buildDAG stores a reachability-equivalent subset of the conflict edges:
+// per resource, each use depends on the last modifying use before it, and a
+// modifying use also depends on every read since that one (write after
+// read). Every conflicting pair is then connected by a path.
+func (c *Compiled) buildDAG() {
+	g := c.Graph
+	nc := len(g.Commands)
+	// Edges are collected as (from, to) pairs, then bucketed into CSR.
+	var from, to []CommandID
+	for r := range g.Resources {
+		us := c.uses[c.useStart[r]:c.useStart[r+1]]
+		lastMod := -1
+		readsSince := 0 // index of the first read after lastMod
+		for i := range us {
+			u := us[i]
+			if lastMod >= 0 {
+				from = append(from, us[lastMod].Command)
+				to = append(to, u.Command)
+			}
+			if u.Modifies {
+				for j := readsSince; j < i; j++ {
+					if j != lastMod {
+						from = append(from, us[j].Command)
+						to = append(to, u.Command)
+					}
+				}
+				lastMod = i
+				readsSince = i + 1
+			}
+		}
+	}
+	// Bucket by destination, then dedupe and derive successors.
+	c.predStart = make([]int32, nc+1)
+	for _, t := range to {
+		c.predStart[t+1]++
+	}
+	for i := 0; i < nc; i++ {
+		c.predStart[i+1] += c.predStart[i]
+	}
+	pred := make([]CommandID, len(to))
+	cursor := make([]int32, nc)
+	copy(cursor, c.predStart[:nc])
+	for i, t := range to {
+		pred[cursor[t]] = from[i]
+		cursor[t]++
+	}
+	// Dedupe each bucket with a stamp array; keep ascending order.
+	stamp := cursor // reuse: stamp[f] == t+1 means f already kept for t
+	for i := range stamp {
+		stamp[i] = 0
+	}
+	w := int32(0)
+	outDeg := make([]int32, nc+1)
+	for t := 0; t < nc; t++ {
+		lo, hi := c.predStart[t], c.predStart[t+1]
+		c.predStart[t] = w
+		for _, f := range pred[lo:hi] {
+			if stamp[f] != int32(t)+1 {
+				stamp[f] = int32(t) + 1
+				pred[w] = f
+				w++
+				outDeg[f+1]++
+			}
+		}
+		sortCommands(pred[c.predStart[t]:w])
+	}
+	c.predStart[nc] = w
+	c.pred = pred[:w:w]
+	c.succStart = outDeg
+	for i := 0; i < nc; i++ {
+		c.succStart[i+1] += c.succStart[i]
+	}
+	c.succ = make([]CommandID, w)
+	copy(cursor, c.succStart[:nc])
+	for t := 0; t < nc; t++ { // t ascending keeps each successor list sorted
+		for _, f := range c.pred[c.predStart[t]:c.predStart[t+1]] {
+			c.succ[cursor[f]] = CommandID(t)
+			cursor[f]++
+		}
+	}
+	// Kahn levels: edges point forward in recorded order, so one pass works.
+	c.batch = make([]int32, nc)
+	for t := 0; t < nc; t++ {
+		lvl := int32(0)
+		for _, f := range c.pred[c.predStart[t]:c.predStart[t+1]] {
+			lvl = max(lvl, c.batch[f]+1)
+		}
+		c.batch[t] = lvl
+		c.batches = max(c.batches, int(lvl)+1)
+	}
+}
+
+// sortCommands sorts a short slice in place (insertion sort; buckets are
+// small and nearly sorted).
+func sortCommands(s []CommandID) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// closure builds one reachability row per command, in reverse recorded
+// order: reach[a] = ∪ over successors b of ({b} ∪ reach[b]). All rows share
+// one allocation. Row a only has bits above a, so the union only touches
+// the words from a's first successor on.
+func (c *Compiled) closure() {
+	nc := len(c.Graph.Commands)
+	words := (nc + 63) / 64
+	store := make([]uint64, nc*words)
+	c.reach = make([]bitset.BitSet, nc)
+	for a := range c.reach {
+		c.reach[a] = *bitset.From(store[a*words : (a+1)*words : (a+1)*words])
+	}
+	for a := nc - 1; a >= 0; a-- {
+		row := store[a*words : (a+1)*words]
+		for _, b := range c.succ[c.succStart[a]:c.succStart[a+1]] {
+			row[b>>6] |= 1 << (uint(b) & 63)
+			other := store[int(b)*words : (int(b)+1)*words]
+			for w := int(b) >> 6; w < words; w++ {
+				row[w] |= other[w]
+			}
+		}
+	}
+}
+
+// endpoints finds each resource's initial uses (no other use of it before
+// them in happens-before) and terminal uses (none after them).
+//
+// Only reads can be unordered with each other: every use is ordered after
+// the last modifying use before it and every modifying use after all earlier
+// uses. So the initial uses are the first use if it modifies, else the
+// minimal reads of the run before the first modification; the terminal
+// uses are the maximal elements of the run from the last modification on.
+func (c *Compiled) endpoints() {
+	nr := len(c.Graph.Resources)
+	c.initStart = make([]int32, nr+1)
+	c.termStart = make([]int32, nr+1)
+	c.initial = make([]CommandID, 0, nr)
+	c.terminal = make([]CommandID, 0, nr)
+	var scratch []uint64 // lazily sized: only long runs of reads need it
+	for r := 0; r < nr; r++ {
+		us := c.uses[c.useStart[r]:c.useStart[r+1]]
+		if len(us) > 0 {
+			// Initial: uses before the first modification (inclusive of it when
+			// it is the very first use), minus those some earlier one precedes.
+			firstMod := len(us)
+			for i := range us {
+				if us[i].Modifies {
+					firstMod = i
+					break
+				}
+			}
+			end := firstMod
+			if firstMod == 0 {
+				end = 1
+			}
+			c.initial = c.minimalUses(us[:end], c.initial, &scratch)
+			// Terminal: from the last modification on, those no later one follows.
+			lastMod := 0
+			for i := len(us) - 1; i >= 0; i-- {
+				if us[i].Modifies {
+					lastMod = i
+					break
+				}
+			}
+			c.terminal = c.maximalUses(us[lastMod:], c.terminal, &scratch)
+		}
+		c.initStart[r+1] = int32(len(c.initial))
+		c.termStart[r+1] = int32(len(c.terminal))
+	}
+}
+
+// shortRun is the run length up to which pairwise happens-before checks
+// beat word-wise bitset unions.
+const shortRun = 16
+
+// minimalUses appends the commands of us that no earlier use of us
+// happens-before. us is in recorded order.
+func (c *Compiled) minimalUses(us []Use, dst []CommandID, scratch *[]uint64) []CommandID {
+	if len(us) <= shortRun {
+		for i := range us {
+			minimal := true
+			for j := 0; j < i && minimal; j++ {
+				minimal = !c.HappensBefore(us[j].Command, us[i].Command)
+			}
+			if minimal {
+				dst = append(dst, us[i].Command)
+			}
+		}
+		return dst
+	}
+	// seen accumulates the closure rows of the uses visited so far, so each
+	// test is O(1) and each step O(V/64): linear in the run, not quadratic.
+	seen := c.scratchRow(scratch)
+	for _, u := range us {
+		if seen[u.Command>>6]&(1<<(uint(u.Command)&63)) == 0 {
+			dst = append(dst, u.Command)
+		}
+		row := c.reach[u.Command].Words()
+		for w := int(u.Command) >> 6; w < len(row); w++ {
+			seen[w] |= row[w]
+		}
+	}
+	return dst
+}
+
+// maximalUses appends the commands of us that happen-before no later use of
+// us. us is in recorded order.
+func (c *Compiled) maximalUses(us []Use, dst []CommandID, scratch *[]uint64) []CommandID {
+	if len(us) <= shortRun {
+		for i := range us {
+			maximal := true
+			for j := i + 1; j < len(us) && maximal; j++ {
+				maximal = !c.HappensBefore(us[i].Command, us[j].Command)
+			}
+			if maximal {
+				dst = append(dst, us[i].Command)
+			}
+		}
+		return dst
+	}
+	// later marks the uses after the current one; a use is maximal when its
+	// closure row misses all of them.
+	later := c.scratchRow(scratch)
+	for _, u := range us {
+		later[u.Command>>6] |= 1 << (uint(u.Command) & 63)
+	}
+	for _, u := range us {
+		later[u.Command>>6] &^= 1 << (uint(u.Command) & 63)
+		row := c.reach[u.Command].Words()
+		hit := false
+		for w := int(u.Command) >> 6; w < len(row) && !hit; w++ {
+			hit = row[w]&later[w] != 0
+		}
+		if !hit {
+			dst = append(dst, u.Command)
+		}
+	}
+	return dst
+}
+
+// scratchRow returns a zeroed row of closure width.
+func (c *Compiled) scratchRow(scratch *[]uint64) []uint64 {
+	words := (len(c.Graph.Commands) + 63) / 64
+	if cap(*scratch) < words {
+		*scratch = make([]uint64, words)
+	}
+	row := (*scratch)[:words]
+	clear(row)
+	return row
+}
+
+// checkFirstWrites reports a transient whose first access writes nothing:
+// it would read undefined memory.
+func (c *Compiled) checkFirstWrites() error {
+	g := c.Graph
+	for r := range g.Resources {
+		res := &g.Resources[r]
+		if res.Imported {
+			continue
+		}
+		us := c.Uses(ResourceID(r))
+		if len(us) == 0 || us[0].Access&WriteAccess != 0 {
+			continue
+		}
+		cmd := us[0].Command
+		return &GraphError{Resource: res.Name, Command: g.Commands[cmd].Name, Access: -1, Rule: RuleReadBeforeWrite,
+			Detail: fmt.Sprintf("transient %s is first accessed without a write access (%s): it would read undefined memory", res.Kind, us[0].Access)}
+	}
+	return nil
+}
+
+// HappensBefore reports whether a path a→b exists in the dependency DAG.
+// O(1), no allocation.
+func (c *Compiled) HappensBefore(a, b CommandID) bool {
+	return c.reach[a].Test(uint(b))
+}
+
+// Uses returns r's aggregated uses in recorded order.
+func (c *Compiled) Uses(r ResourceID) []Use {
+	return c.uses[c.useStart[r]:c.useStart[r+1]]
+}
+
+// CommandUses returns the uses made by command cmd, in the order the
+// command first names each resource.
+func (c *Compiled) CommandUses(cmd CommandID) []UseRef {
+	return c.cmdUses[c.cmdStart[cmd]:c.cmdStart[cmd+1]]
+}
+
+// Use returns the use a UseRef names.
+func (c *Compiled) Use(ref UseRef) Use {
+	return c.uses[c.useStart[ref.Resource]+ref.Index]
+}
+
+// Successors returns the commands with a stored DAG edge from cmd, ascending.
+func (c *Compiled) Successors(cmd CommandID) []CommandID {
+	return c.succ[c.succStart[cmd]:c.succStart[cmd+1]]
+}
+
+// Predecessors returns the commands with a stored DAG edge to cmd, ascending.
+func (c *Compiled) Predecessors(cmd CommandID) []CommandID {
+	return c.pred[c.predStart[cmd]:c.predStart[cmd+1]]
+}
+
+// Batch returns cmd's Kahn level (0-based).
+func (c *Compiled) Batch(cmd CommandID) int { return int(c.batch[cmd]) }
+
+// NumBatches returns the number of Kahn levels.
+func (c *Compiled) NumBatches() int { return c.batches }
+
+// Batches returns the commands of each Kahn level, ascending within a level.
+// It allocates; it is meant for reporting.
+func (c *Compiled) Batches() [][]CommandID {
+	out := make([][]CommandID, c.batches)
+	for cmd, b := range c.batch {
+		out[b] = append(out[b], CommandID(cmd))
+	}
+	return out
+}
+
+// Initial returns r's initial uses (commands), ascending. Every used
+// transient has exactly one.
+func (c *Compiled) Initial(r ResourceID) []CommandID {
+	return c.initial[c.initStart[r]:c.initStart[r+1]]
+}
+
+// Terminal returns r's terminal uses (commands), ascending.
+func (c *Compiled) Terminal(r ResourceID) []CommandID {
+	return c.terminal[c.termStart[r]:c.termStart[r+1]]
+}
+
+// Used reports whether any command accesses r.
+func (c *Compiled) Used(r ResourceID) bool { return c.useStart[r+1] > c.useStart[r] }
+
+// Lifetime returns the batch range of r's uses; ok is false when r is unused.
+func (c *Compiled) Lifetime(r ResourceID) (lt Lifetime, ok bool) {
+	us := c.Uses(r)
+	if len(us) == 0 {
+		return Lifetime{}, false
+	}
+	lt = Lifetime{First: c.batch[us[0].Command], Last: c.batch[us[0].Command]}
+	for _, u := range us[1:] {
+		lt.First = min(lt.First, c.batch[u.Command])
+		lt.Last = max(lt.Last, c.batch[u.Command])
+	}
+	return lt, true
+}
+
+// Before reports whether every terminal use of a happens-before every
+// initial use of b: b may then reuse a's memory.
+func (c *Compiled) Before(a, b ResourceID) bool {
+	ib := c.Initial(b)
+	ta := c.Terminal(a)
+	if len(ib) == 0 || len(ta) == 0 {
+		return false
+	}
+	for _, t := range ta {
+		for _, i := range ib {
+			if !c.reach[t].Test(uint(i)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Interferes reports whether a and b must not share memory: neither is
+// entirely before the other. A resource interferes with itself; an unused
+// resource interferes with nothing.
+func (c *Compiled) Interferes(a, b ResourceID) bool {
+	if !c.Used(a) || !c.Used(b) {
+		return false
+	}
+	if a == b {
+		return true
+	}
+	return !c.Before(a, b) && !c.Before(b, a)
+}
+
+// isPow2 reports whether x is a power of two (x > 0).
+func isPow2(x uint64) bool { return x != 0 && bits.OnesCount64(x) == 1 }

@@ -1,0 +1,74 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Rule names the rule a graph, plan or file breaks. Callers branch on it.
+type Rule string
+
+const (
+	RuleSyntax          Rule = "syntax"                // the file is not well-formed
+	RuleVersion         Rule = "version"               // unsupported file version
+	RuleMissingField    Rule = "missing-field"         // a required field is absent
+	RuleEmptyName       Rule = "empty-name"            // a resource or command has no name
+	RuleDuplicateName   Rule = "duplicate-name"        // two resources (or two commands) share a name
+	RuleUnknownName     Rule = "unknown-name"          // a stage, access, layout, format, usage, tiling or memory name is not known
+	RuleUnknownResource Rule = "unknown-resource"      // an access names a resource the graph does not have
+	RuleNoStages        Rule = "no-stages"             // an access has no pipeline stage
+	RuleTwoLayouts      Rule = "two-layouts"           // one command uses an image in two layouts
+	RuleNoLayout        Rule = "no-layout"             // an image access without a layout (or UNDEFINED)
+	RuleZeroExtent      Rule = "zero-extent"           // an image with a zero width, height, depth, mip or layer count
+	RuleZeroSize        Rule = "zero-size"             // a buffer (or requirement) of size zero
+	RuleSamples         Rule = "samples"               // a sample count that is not a power of two
+	RuleAlignment       Rule = "alignment"             // an alignment that is not a power of two
+	RuleMemoryTypeBits  Rule = "memory-type-bits"      // memoryTypeBits of zero
+	RuleReadBeforeWrite Rule = "read-before-write"     // a transient whose first access writes nothing
+	RulePooledLayout    Rule = "pooled-initial-layout" // a pooled image whose initial layout is not UNDEFINED
+	RuleNoRequirements  Rule = "no-requirements"       // a resource needs requirements and none are known
+	RuleField           Rule = "field"                 // a field holds a value outside its domain
+)
+
+// GraphError reports one broken rule with the evidence: the file (when the
+// graph came from one), the resource and/or command involved, and the rule.
+type GraphError struct {
+	File     string // "" when the graph did not come from a file
+	Resource string // the resource's name, when the rule concerns one
+	Command  string // the command's name, when the rule concerns one
+	Access   int    // index of the access within Command, or -1
+	Item     string // other item (e.g. "resources[3].image.format") when no name is known
+	Rule     Rule
+	Detail   string // what was wrong, in words
+}
+
+func (e *GraphError) Error() string {
+	var b strings.Builder
+	b.WriteString("planner: ")
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteString(": ")
+	}
+	sep := ""
+	if e.Command != "" {
+		fmt.Fprintf(&b, "command %q", e.Command)
+		if e.Access >= 0 {
+			fmt.Fprintf(&b, " access %d", e.Access)
+		}
+		sep = " "
+	}
+	if e.Resource != "" {
+		fmt.Fprintf(&b, "%sresource %q", sep, e.Resource)
+		sep = " "
+	}
+	if e.Item != "" {
+		fmt.Fprintf(&b, "%s%s", sep, e.Item)
+		sep = " "
+	}
+	if sep != "" {
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Detail)
+	fmt.Fprintf(&b, " (rule %s)", e.Rule)
+	return b.String()
+}

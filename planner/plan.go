@@ -1,0 +1,142 @@
+package planner
+
+import "fmt"
+
+// Status says how a resource's memory is provided.
+type Status uint8
+
+const (
+	StatusPooled      Status = iota // placed in a pool at an offset
+	StatusDedicated                 // its own allocation (required, preferred, marked or large)
+	StatusHostVisible               // host-visible memory: its own allocation, never pooled
+	StatusImported                  // owned by the caller; tracked for hazards only
+	StatusUnused                    // a transient no command uses: never created
+)
+
+var statusNames = [...]string{"pooled", "dedicated", "host_visible", "imported", "unused"}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", uint8(s))
+}
+
+// ParseStatus maps a plan-file status name to its Status.
+func ParseStatus(name string) (Status, bool) {
+	for i, n := range statusNames {
+		if n == name {
+			return Status(i), true
+		}
+	}
+	return 0, false
+}
+
+// Placement is where a pooled resource lives.
+type Placement struct {
+	Pool      int    // index into Plan.Pools
+	Offset    uint64 // a multiple of Alignment
+	Size      uint64 // the required size
+	Alignment uint64
+	// Aliased is true when the resource shares at least one byte with
+	// another resource of its pool.
+	Aliased bool
+}
+
+// ResourcePlan is the plan's decision for one resource.
+type ResourcePlan struct {
+	Status Status
+	// Reason says in words why a resource is not pooled ("requiresDedicated",
+	// "at or above the dedicated threshold", ...); empty when pooled.
+	Reason string
+	// Requirements are the memory requirements used (zero for imported and
+	// unused resources).
+	Requirements Requirements
+	Placement    Placement // meaningful when Status == StatusPooled
+}
+
+// Pool is one aliasable device-memory allocation.
+type Pool struct {
+	Index           int
+	MemoryTypeIndex uint32
+	Class           Class
+	Size            uint64
+}
+
+// Stats sums up a plan's memory.
+type Stats struct {
+	TransientBytes uint64 // sum of the pooled resources' required sizes: the cost without aliasing
+	PooledBytes    uint64 // sum of the pool sizes
+	LowerBound     uint64 // sum over pool groups of the exact lower bound
+	DedicatedBytes uint64 // sum of the required sizes of dedicated and host-visible resources
+}
+
+// BarrierKind says why a barrier exists.
+type BarrierKind uint8
+
+const (
+	Hazard BarrierKind = iota // orders conflicting uses of one resource (a DAG edge)
+	Alias                     // orders an old occupant's last uses before a new occupant's first use
+)
+
+func (k BarrierKind) String() string {
+	switch k {
+	case Hazard:
+		return "hazard"
+	case Alias:
+		return "alias"
+	}
+	return fmt.Sprintf("BarrierKind(%d)", uint8(k))
+}
+
+// BarrierType is the Vulkan structure a barrier is recorded as.
+type BarrierType uint8
+
+const (
+	MemoryBarrier BarrierType = iota // VkMemoryBarrier2 (buffer alias barriers)
+	BufferBarrier                    // VkBufferMemoryBarrier2 over the whole buffer
+	ImageBarrier                     // VkImageMemoryBarrier2 over the whole image
+)
+
+func (t BarrierType) String() string {
+	switch t {
+	case MemoryBarrier:
+		return "memory"
+	case BufferBarrier:
+		return "buffer"
+	case ImageBarrier:
+		return "image"
+	}
+	return fmt.Sprintf("BarrierType(%d)", uint8(t))
+}
+
+// Barrier is one synchronization2 barrier recorded before command Before.
+type Barrier struct {
+	Before   CommandID
+	Kind     BarrierKind
+	Type     BarrierType
+	Resource ResourceID // the resource made safe to use (the new occupant for alias barriers)
+	// Previous lists the old occupants an alias barrier protects against,
+	// ascending; nil for hazard barriers.
+	Previous             []ResourceID
+	SrcStages, DstStages Stage
+	SrcAccess, DstAccess AccessFlags
+	// OldLayout and NewLayout are set for image barriers (equal when the
+	// barrier changes no layout).
+	OldLayout, NewLayout Layout
+}
+
+// Plan is the complete memory plan of a frame: where every resource lives,
+// the pools to allocate, the execution order and the barriers to record.
+// It is a value: the vulkan package (or the caller) applies it.
+type Plan struct {
+	Strategy string
+	// Requirements names where the requirements came from ("graph",
+	// "profile h200", "device NVIDIA H200", ...).
+	Requirements string
+	Order        []CommandID    // execution order: a topological order of the DAG
+	Pools        []Pool         // Pools[i].Index == i
+	Resources    []ResourcePlan // indexed by ResourceID
+	Barriers     []Barrier      // grouped by position of Before in Order, then as recorded
+	Stats        Stats
+}
