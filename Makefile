@@ -1,0 +1,54 @@
+# aliasplan — make demo runs the planner on its embedded sample frame;
+# make test runs every test (formatting, vet, staticcheck, unit, property,
+# golden, CLI and Vulkan tests on lavapipe).
+
+GO        ?= go
+OUT       ?= out
+STATICCHECK_VERSION := v0.8.2
+GOBIN     := $(shell $(GO) env GOPATH)/bin
+
+.PHONY: all build demo test setup lint unit vulkan-test fuzz bench clean
+
+all: build
+
+build:
+	$(GO) build -o bin/aliasplan ./cmd/aliasplan
+
+## demo: plan the embedded deferred frame; writes out/demo.svg and out/demo.html
+demo: build
+	@mkdir -p $(OUT)
+	./bin/aliasplan plan --svg $(OUT)/demo.svg --html $(OUT)/demo.html -o $(OUT)/demo.plan.json
+	@echo
+	@echo "picture: $(OUT)/demo.svg (open $(OUT)/demo.html in a browser for hover details)"
+
+## test: everything CI runs
+test: setup lint unit
+
+## setup: system packages the Vulkan tests need (lavapipe and the validation layer)
+setup:
+	@scripts/install-vulkan.sh
+
+lint:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	@test -x $(GOBIN)/staticcheck || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	$(GOBIN)/staticcheck ./...
+
+unit:
+	$(GO) test -race -tags invariants -timeout 20m ./...
+
+## fuzz: run each fuzz target for FUZZTIME (default 30s) and the properties with many more cases
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test ./planner -run '^$$' -fuzz '^FuzzReadGraph$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./planner -run '^$$' -fuzz '^FuzzReadIntervals$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./planner -run '^$$' -fuzz '^FuzzReadPlan$$' -fuzztime $(FUZZTIME)
+	ALIASPLAN_PROPTEST_CASES=100000 $(GO) test ./proptest -run . -timeout 60m
+
+## bench: the benchmarks, 10 runs each, for benchstat
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 10 ./... | tee bench.txt
+
+clean:
+	rm -rf bin $(OUT) bench.txt

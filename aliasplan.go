@@ -1,0 +1,105 @@
+package aliasplan
+
+import (
+	"fmt"
+
+	"github.com/aliasplan/aliasplan/barriers"
+	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/strategies/firstfit"
+)
+
+// The graph model and plan types, re-exported so that most callers import
+// this package only.
+type (
+	Graph        = planner.Graph
+	Resource     = planner.Resource
+	BufferDesc   = planner.BufferDesc
+	ImageDesc    = planner.ImageDesc
+	Access       = planner.Access
+	Command      = planner.Command
+	ResourceID   = planner.ResourceID
+	CommandID    = planner.CommandID
+	Requirements = planner.Requirements
+	Plan         = planner.Plan
+	Placement    = planner.Placement
+	Barrier      = planner.Barrier
+	Compiled     = planner.Compiled
+	Strategy     = planner.Strategy
+)
+
+// Options configure a Planner. The zero value plans with first fit, no pool
+// size cap, the default 64 MiB dedicated threshold and requirements
+// estimated by the H200 profile for resources that carry none.
+type Options struct {
+	// Strategy places each pool group; nil means first fit.
+	Strategy Strategy
+	// MaxPoolSize caps each pool, e.g. the device's
+	// maxMemoryAllocationSize; 0 means no cap.
+	MaxPoolSize uint64
+	// DedicatedThreshold: resources of at least this many bytes get their
+	// own allocation. 0 means planner.DefaultDedicatedThreshold (64 MiB);
+	// NoDedicatedThreshold turns the rule off.
+	DedicatedThreshold uint64
+	// Source supplies requirements and memory types: a device (package
+	// vulkan) or a planner.Profile. Nil means planner.ProfileH200.
+	Source planner.RequirementsSource
+}
+
+// NoDedicatedThreshold, as Options.DedicatedThreshold, never dedicates a
+// resource for its size alone.
+const NoDedicatedThreshold = ^uint64(0)
+
+// Planner turns frames into verified plans. It holds no per-frame state and
+// is safe for concurrent use if its Strategy is.
+type Planner struct {
+	opts planner.Options
+}
+
+// New returns a Planner with the given options.
+func New(opts Options) *Planner {
+	po := planner.Options{
+		Strategy:           opts.Strategy,
+		MaxPoolSize:        opts.MaxPoolSize,
+		DedicatedThreshold: opts.DedicatedThreshold,
+		Source:             opts.Source,
+	}
+	if po.Strategy == nil {
+		po.Strategy = firstfit.New()
+	}
+	switch po.DedicatedThreshold {
+	case 0:
+		po.DedicatedThreshold = planner.DefaultDedicatedThreshold
+	case NoDedicatedThreshold:
+		po.DedicatedThreshold = 0
+	}
+	return &Planner{opts: po}
+}
+
+// Plan compiles g, places its transient resources, builds the barriers and
+// verifies the result. The returned plan has passed planner.Verify; a
+// verification failure is returned as an error (it is a bug). g must not
+// change while the plan is in use: the plan refers to it by IDs.
+func (p *Planner) Plan(g *Graph) (*Plan, error) {
+	_, plan, err := p.PlanCompiled(g)
+	return plan, err
+}
+
+// PlanCompiled is Plan that also returns the compiled graph, for callers
+// that record the frame (they need uses and the DAG).
+func (p *Planner) PlanCompiled(g *Graph) (*Compiled, *Plan, error) {
+	c, err := planner.Compile(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	plan, err := planner.Place(c, p.opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := barriers.Build(c, plan); err != nil {
+		return nil, nil, err
+	}
+	if err := planner.Verify(c, plan); err != nil {
+		return nil, nil, fmt.Errorf("aliasplan: plan failed verification (a bug; please report it with the graph): %w", err)
+	}
+	return c, plan, nil
+}

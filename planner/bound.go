@@ -1,0 +1,420 @@
+package planner
+
+import (
+	"cmp"
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// LowerBound returns the largest total size of a set of pairwise interfering
+// items of p: a maximum-weight clique of the interference graph. Any
+// placement of p, in any number of pools, needs at least that many bytes,
+// because the members of such a set must all occupy different bytes.
+// Alignment padding is not counted.
+//
+// Interval problems: the largest total size live at one time (MaxLoad),
+// O(n log n).
+//
+// Graph problems: for the graphs Compile produces, two items that do not
+// interfere are ordered (one is entirely before the other, and it starts
+// earlier), and "entirely before" is a strict partial order whose
+// incomparable pairs are exactly the interfering pairs. A clique is then an
+// antichain, and the bound is a maximum-weight antichain, computed exactly
+// with one maximum flow (see maxAntichain). Cost O(n²/64 + m) time and
+// O(n²/64) memory to find a generating set of the order (m interfering
+// pairs), then Dinic's algorithm on a network of 2n+2 nodes and 3n + r arcs,
+// r ≤ the number of comparable pairs (in practice a few per item).
+//
+// The result is never more than the true maximum clique, whatever the
+// problem: when the non-interfering pairs of a graph problem are not a
+// partial order compatible with Start (a problem not made by Compile), it
+// is the heaviest set that is an antichain of the order those pairs
+// generate, which is a clique but maybe not the heaviest. When the total
+// size of all items exceeds 2⁶⁴−1 the flow runs on sizes scaled down by a
+// power of two, and the result is the true total of the antichain it finds
+// (within n·2^k bytes of the optimum, k = bits.Len(n)). A total that does
+// not fit in a uint64 saturates to math.MaxUint64.
+func LowerBound(p *Problem) uint64 {
+	if p.intervals {
+		return MaxLoad(p.Items)
+	}
+	w, _ := maxAntichain(p)
+	return w
+}
+
+// MaxLoad returns the largest total size of the items live at one time, an
+// item being live during its lifetime [Start, End). Items with an empty
+// lifetime (End ≤ Start) are never live. The total saturates to
+// math.MaxUint64. For an interval problem this is the maximum-weight clique
+// (intervals that pairwise overlap share a point). O(n log n).
+func MaxLoad(items []Item) uint64 {
+	type event struct {
+		t    int64
+		size uint64
+	}
+	starts := make([]event, 0, len(items))
+	ends := make([]event, 0, len(items))
+	for _, it := range items {
+		if it.End > it.Start {
+			starts = append(starts, event{it.Start, it.Size})
+			ends = append(ends, event{it.End, it.Size})
+		}
+	}
+	byTime := func(a, b event) int { return cmp.Compare(a.t, b.t) }
+	slices.SortFunc(starts, byTime)
+	slices.SortFunc(ends, byTime)
+	// The live total is kept in 128 bits (hi, lo) so that no sum of item
+	// sizes overflows before saturation at the end.
+	var hi, lo, bestHi, bestLo uint64
+	j := 0
+	for _, s := range starts {
+		// Half-open lifetimes: an item ending at s.t is no longer live.
+		for ; j < len(ends) && ends[j].t <= s.t; j++ {
+			var borrow uint64
+			lo, borrow = bits.Sub64(lo, ends[j].size, 0)
+			hi -= borrow
+		}
+		var carry uint64
+		lo, carry = bits.Add64(lo, s.size, 0)
+		hi += carry
+		if hi > bestHi || hi == bestHi && lo > bestLo {
+			bestHi, bestLo = hi, lo
+		}
+	}
+	if bestHi != 0 {
+		return math.MaxUint64
+	}
+	return bestLo
+}
+
+// maxAntichain returns the weight of a maximum-weight antichain of a graph
+// problem's "entirely before" order and its items, ascending.
+//
+// The order. Items are ranked by (Start, End, index); i ≺ j when i and j do
+// not interfere and i ranks before j. For problems from Compile this is the
+// "entirely before" order (an item entirely before another starts earlier,
+// and non-interfering items never share a Start); in general it is an
+// acyclic orientation of the non-interfering pairs, and the network below
+// models its transitive closure <.
+//
+// The network. Nodes s, t, and two per item: L_i and R_i. Arcs:
+//
+//	s → L_i   capacity w_i
+//	R_i → t   capacity w_i
+//	L_i → R_j ∞   for each pair (i, j) of a generating set E of <
+//	R_j → L_j ∞   (pass-through)
+//
+// A path of ∞ arcs leads from L_i to R_k exactly when i < k: through the
+// pass-through arcs, L_i → R_j → L_j → R_k chains the pairs of E.
+//
+// Claim: max flow = W − (maximum antichain weight), W = Σ w_i.
+// A finite cut (X ∋ s) is given by A = {i : L_i ∉ X} (s → L_i cut) and
+// B = {j : R_j ∈ X} (R_j → t cut), costs w(A) + w(B), and no ∞ arc leaves X.
+//
+//   - Every finite cut leaves an antichain: S = {x : x ∉ A, x ∉ B}. If i < k
+//     were both in S, then L_i ∈ X and the ∞ path from L_i to R_k would put
+//     R_k in X, so k ∈ B. Hence w(S) ≥ W − w(A) − w(B): min cut ≥ W − max
+//     antichain.
+//   - Every antichain S, extended to a maximal one (weights are positive, so
+//     this only adds weight), gives a finite cut of cost W − w(S): each
+//     x ∉ S is comparable with some s ∈ S, and is either below one (Down)
+//     or above one (Up), never both (s' < x < s would order s' < s). Let
+//     A = Down, B = Up, X = {s} ∪ {L_x : x ∉ Down} ∪ {R_x : x ∈ Up}. An ∞
+//     arc L_i → R_j (i < j) with i ∉ Down has i ∈ S ∪ Up, so j is above an
+//     element of S and j ∈ Up: R_j ∈ X. A pass-through R_j → L_j with
+//     j ∈ Up has j ∉ Down: L_j ∈ X. So no ∞ arc leaves X, and the cut
+//     costs w(Down) + w(Up) = W − w(S): min cut ≤ W − max antichain.
+//
+// So the bound is W − max flow, and the antichain is read off a minimum
+// cut: the items whose L is reachable from s in the residual network and
+// whose R is not.
+//
+// The generating set E is found in the rank order with bitsets:
+// processing i from the last rank down, its ≺-successors are visited in
+// rank order and j is linked (L_i → R_j) unless an already linked k has
+// j among its ≺-successors (then L_i → R_k → L_k ⇝ R_j already exists, by
+// induction on rank). For a transitive order this is its transitive
+// reduction (the covering pairs), so the network stays sparse.
+func maxAntichain(p *Problem) (uint64, []int32) {
+	n := len(p.Items)
+	if n == 0 {
+		return 0, nil
+	}
+	order := make([]int32, n) // order[r] is the item of rank r
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		x, y := &p.Items[a], &p.Items[b]
+		if c := cmp.Compare(x.Start, y.Start); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.End, y.End); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	rank := make([]int32, n)
+	for r, i := range order {
+		rank[i] = int32(r)
+	}
+
+	// succ row r: bit q is set when q > r and order[q], order[r] do not
+	// interfere (q is a ≺-successor of r).
+	words := (n + 63) / 64
+	succ := make([]uint64, n*words)
+	comparable := 0
+	for r := 0; r < n; r++ {
+		row := succ[r*words : (r+1)*words]
+		setFrom(row, r+1, n)
+		for _, j := range p.Neighbors(int(order[r])) {
+			if q := rank[j]; int(q) > r {
+				row[q>>6] &^= 1 << (uint(q) & 63)
+			}
+		}
+		comparable += n - 1 - r - countAbove(p.Neighbors(int(order[r])), rank, int32(r))
+	}
+
+	// Weights by rank, scaled down when their total does not fit.
+	w := make([]uint64, n)
+	var total, carry uint64
+	for r, i := range order {
+		w[r] = p.Items[i].Size
+		total, carry = bits.Add64(total, w[r], carry)
+	}
+	if comparable == 0 {
+		// Every pair interferes: the whole problem is the clique.
+		items := slices.Clone(order)
+		slices.Sort(items)
+		if carry != 0 {
+			return math.MaxUint64, items
+		}
+		return total, items
+	}
+	shift := 0
+	if carry != 0 {
+		// Σ (w >> k) ≤ n·2^(64−k) < 2^64 when 2^k > n.
+		shift = bits.Len(uint(n))
+		for r := range w {
+			w[r] >>= shift
+		}
+	}
+
+	net := newFlowNetwork(2*n+2, 4*n)
+	const src, sink = 0, 1
+	left := func(r int) int32 { return int32(2 + 2*r) }
+	right := func(r int) int32 { return int32(3 + 2*r) }
+	for r := 0; r < n; r++ {
+		net.addArc(src, left(r), w[r])
+		net.addArc(right(r), sink, w[r])
+		net.addArc(right(r), left(r), infCap)
+	}
+	covered := make([]uint64, words)
+	for r := n - 1; r >= 0; r-- {
+		clear(covered)
+		row := succ[r*words : (r+1)*words]
+		for x := (r + 1) >> 6; x < words; x++ {
+			for cand := row[x] &^ covered[x]; cand != 0; cand = row[x] &^ covered[x] & cand {
+				b := bits.TrailingZeros64(cand)
+				q := x<<6 | b
+				cand &^= 1 << uint(b)
+				net.addArc(left(r), right(q), infCap)
+				other := succ[q*words : (q+1)*words]
+				for y := q >> 6; y < words; y++ {
+					covered[y] |= other[y]
+				}
+			}
+		}
+	}
+	net.build()
+	flow := net.maxFlow(src, sink)
+
+	reach := net.residualReach(src)
+	var items []int32
+	var sum, hi uint64
+	for r := 0; r < n; r++ {
+		if reach[left(r)] && !reach[right(r)] {
+			items = append(items, order[r])
+			var c uint64
+			sum, c = bits.Add64(sum, p.Items[order[r]].Size, 0)
+			hi += c
+		}
+	}
+	slices.Sort(items)
+	if shift == 0 {
+		// The cut argument: the antichain weighs exactly W − flow.
+		if sum != total-flow {
+			panic("planner: maxAntichain: cut weight mismatch")
+		}
+		return sum, items
+	}
+	if hi != 0 {
+		return math.MaxUint64, items
+	}
+	return sum, items
+}
+
+// setFrom sets bits [lo, hi) of row.
+func setFrom(row []uint64, lo, hi int) {
+	for b := lo; b < hi; {
+		x := b >> 6
+		if b&63 == 0 && b+64 <= hi {
+			row[x] = math.MaxUint64
+			b += 64
+			continue
+		}
+		row[x] |= 1 << (uint(b) & 63)
+		b++
+	}
+}
+
+// countAbove counts the neighbours whose rank is above r.
+func countAbove(nb []int32, rank []int32, r int32) int {
+	c := 0
+	for _, j := range nb {
+		if rank[j] > r {
+			c++
+		}
+	}
+	return c
+}
+
+// infCap is the capacity of an arc that is never cut. Flows stay below
+// the sum of the finite capacities, which fits in a uint64.
+const infCap = math.MaxUint64
+
+// flowNetwork is a residual network in CSR form for Dinic's algorithm.
+// Arcs are added as (from, to, capacity) and laid out by build; each arc
+// knows its reverse.
+type flowNetwork struct {
+	n             int
+	from, to      []int32
+	capacity      []uint64
+	start         []int32 // arcs of node v: adj[start[v]:start[v+1]]
+	head          []int32 // CSR target per slot
+	rev           []int32 // slot of the reverse arc
+	residual      []uint64
+	level, cursor []int32
+	queue         []int32
+}
+
+func newFlowNetwork(nodes, arcs int) *flowNetwork {
+	return &flowNetwork{
+		n:        nodes,
+		from:     make([]int32, 0, arcs),
+		to:       make([]int32, 0, arcs),
+		capacity: make([]uint64, 0, arcs),
+	}
+}
+
+func (f *flowNetwork) addArc(u, v int32, c uint64) {
+	f.from = append(f.from, u)
+	f.to = append(f.to, v)
+	f.capacity = append(f.capacity, c)
+}
+
+// build lays every arc and its reverse (capacity 0) out per node.
+func (f *flowNetwork) build() {
+	f.start = make([]int32, f.n+1)
+	for k := range f.from {
+		f.start[f.from[k]+1]++
+		f.start[f.to[k]+1]++
+	}
+	for v := 0; v < f.n; v++ {
+		f.start[v+1] += f.start[v]
+	}
+	m := 2 * len(f.from)
+	f.head = make([]int32, m)
+	f.rev = make([]int32, m)
+	f.residual = make([]uint64, m)
+	fill := slices.Clone(f.start[:f.n])
+	for k := range f.from {
+		u, v := f.from[k], f.to[k]
+		a, b := fill[u], fill[v]
+		fill[u]++
+		fill[v]++
+		f.head[a], f.rev[a], f.residual[a] = v, b, f.capacity[k]
+		f.head[b], f.rev[b], f.residual[b] = u, a, 0
+	}
+	f.level = make([]int32, f.n)
+	f.cursor = make([]int32, f.n)
+	f.queue = make([]int32, 0, f.n)
+}
+
+// maxFlow runs Dinic's algorithm: BFS levels, then blocking flows along
+// level-increasing arcs.
+func (f *flowNetwork) maxFlow(s, t int32) uint64 {
+	var total uint64
+	for f.bfs(s, t) {
+		copy(f.cursor, f.start[:f.n])
+		for {
+			pushed := f.dfs(s, t, infCap)
+			if pushed == 0 {
+				break
+			}
+			total += pushed
+		}
+	}
+	return total
+}
+
+// bfs labels levels from s over arcs with residual capacity and reports
+// whether t is reachable.
+func (f *flowNetwork) bfs(s, t int32) bool {
+	for i := range f.level {
+		f.level[i] = -1
+	}
+	f.level[s] = 0
+	q := append(f.queue[:0], s)
+	for k := 0; k < len(q); k++ {
+		v := q[k]
+		for a := f.start[v]; a < f.start[v+1]; a++ {
+			if u := f.head[a]; f.residual[a] != 0 && f.level[u] < 0 {
+				f.level[u] = f.level[v] + 1
+				q = append(q, u)
+			}
+		}
+	}
+	f.queue = q
+	return f.level[t] >= 0
+}
+
+// dfs pushes up to limit units from v to t along the level graph. The
+// recursion depth is at most the level of t (≤ the number of nodes).
+func (f *flowNetwork) dfs(v, t int32, limit uint64) uint64 {
+	if v == t {
+		return limit
+	}
+	for ; f.cursor[v] < f.start[v+1]; f.cursor[v]++ {
+		a := f.cursor[v]
+		u := f.head[a]
+		if f.residual[a] == 0 || f.level[u] != f.level[v]+1 {
+			continue
+		}
+		if pushed := f.dfs(u, t, min(limit, f.residual[a])); pushed != 0 {
+			f.residual[a] -= pushed
+			f.residual[f.rev[a]] += pushed
+			return pushed
+		}
+	}
+	return 0
+}
+
+// residualReach marks the nodes reachable from s over arcs with residual
+// capacity: the source side of a minimum cut once the flow is maximum.
+func (f *flowNetwork) residualReach(s int32) []bool {
+	seen := make([]bool, f.n)
+	seen[s] = true
+	q := append(f.queue[:0], s)
+	for k := 0; k < len(q); k++ {
+		v := q[k]
+		for a := f.start[v]; a < f.start[v+1]; a++ {
+			if u := f.head[a]; f.residual[a] != 0 && !seen[u] {
+				seen[u] = true
+				q = append(q, u)
+			}
+		}
+	}
+	return seen
+}

@@ -1,0 +1,518 @@
+package planner
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// framesDir is the shared frame corpus; tests that need it skip without it.
+func framesDir(t testing.TB) string {
+	t.Helper()
+	for _, d := range []string{"../../shared/data/frames", "../shared/data/frames"} {
+		if _, err := os.Stat(d); err == nil {
+			return d
+		}
+	}
+	t.Skip("shared/data/frames not found")
+	return ""
+}
+
+func readFrame(t testing.TB, path string) *Graph {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g, err := ReadGraph(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden file; run go test -update and review the diff\n%s", path, firstDiff(string(want), got))
+	}
+}
+
+func firstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < max(len(wl), len(gl)); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return fmt.Sprintf("line %d:\nwant: %s\ngot:  %s", i+1, w, g)
+		}
+	}
+	return ""
+}
+
+// DescribeCompiled draws a compiled graph for review: batches, edges,
+// lifetimes as rows over batches, and the interfering pairs.
+func describeCompiled(c *Compiled) string {
+	g := c.Graph
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d commands, %d resources, %d batches\n\nbatches:\n", len(g.Commands), len(g.Resources), c.NumBatches())
+	for i, cmds := range c.Batches() {
+		fmt.Fprintf(&b, "  %3d:", i)
+		for _, cmd := range cmds {
+			fmt.Fprintf(&b, " %s", g.Commands[cmd].Name)
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("\nedges (stored, reachability-equivalent):\n")
+	for cmd := range g.Commands {
+		succ := c.Successors(CommandID(cmd))
+		if len(succ) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "  %s ->", g.Commands[cmd].Name)
+		for _, s := range succ {
+			fmt.Fprintf(&b, " %s", g.Commands[s].Name)
+		}
+		b.WriteByte('\n')
+	}
+	width := 0
+	for _, r := range g.Resources {
+		width = max(width, len(r.Name))
+	}
+	b.WriteString("\nlifetimes (one column per batch; # = used, - = alive between uses; I = initial, T = terminal):\n")
+	for r := range g.Resources {
+		id := ResourceID(r)
+		row := []byte(strings.Repeat(".", c.NumBatches()))
+		lt, ok := c.Lifetime(id)
+		if ok {
+			for x := lt.First; x <= lt.Last; x++ {
+				row[x] = '-'
+			}
+			for _, u := range c.Uses(id) {
+				row[c.Batch(u.Command)] = '#'
+			}
+		}
+		kind := "transient"
+		if g.Resources[r].Imported {
+			kind = "imported"
+		} else if !ok {
+			kind = "unused"
+		}
+		fmt.Fprintf(&b, "  %-*s |%s| %s", width, g.Resources[r].Name, row, kind)
+		if ok {
+			b.WriteString(" I:")
+			for _, cmd := range c.Initial(id) {
+				fmt.Fprintf(&b, " %s", g.Commands[cmd].Name)
+			}
+			b.WriteString(" T:")
+			for _, cmd := range c.Terminal(id) {
+				fmt.Fprintf(&b, " %s", g.Commands[cmd].Name)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("\ninterfering transients:\n")
+	for a := range g.Resources {
+		if g.Resources[a].Imported || !c.Used(ResourceID(a)) {
+			continue
+		}
+		var with []string
+		for o := range g.Resources {
+			if o != a && !g.Resources[o].Imported && c.Interferes(ResourceID(a), ResourceID(o)) {
+				with = append(with, g.Resources[o].Name)
+			}
+		}
+		fmt.Fprintf(&b, "  %s (%d): %s\n", g.Resources[a].Name, len(with), strings.Join(with, " "))
+	}
+	return b.String()
+}
+
+func TestCompileGolden(t *testing.T) {
+	dir := framesDir(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) == 0 {
+		t.Fatal("no frames")
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		t.Run(name, func(t *testing.T) {
+			c, err := Compile(readFrame(t, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "compile/"+name+".txt", describeCompiled(c))
+		})
+	}
+}
+
+// naiveReach answers happens-before by depth-first search over every
+// conflicting pair of accesses (not the stored subset), from the graph.
+func naiveReach(g *Graph, a, b CommandID) bool {
+	type acc struct {
+		cmd      CommandID
+		modifies bool
+	}
+	// Per resource, the aggregated accesses with the modify rule recomputed
+	// from scratch.
+	per := make([][]acc, len(g.Resources))
+	layout := make([]Layout, len(g.Resources))
+	for r := range g.Resources {
+		layout[r] = g.Resources[r].Image.InitialLayout
+	}
+	for ci, cmd := range g.Commands {
+		seen := map[ResourceID]int{}
+		for _, x := range cmd.Accesses {
+			mod := x.Access&WriteAccess != 0
+			if i, ok := seen[x.Resource]; ok {
+				per[x.Resource][i].modifies = per[x.Resource][i].modifies || mod
+				continue
+			}
+			if g.Resources[x.Resource].Kind == KindImage {
+				mod = mod || x.Layout != layout[x.Resource]
+				layout[x.Resource] = x.Layout
+			}
+			seen[x.Resource] = len(per[x.Resource])
+			per[x.Resource] = append(per[x.Resource], acc{CommandID(ci), mod})
+		}
+	}
+	adj := make([][]CommandID, len(g.Commands))
+	for _, us := range per {
+		for i := range us {
+			for j := i + 1; j < len(us); j++ {
+				if us[i].modifies || us[j].modifies {
+					adj[us[i].cmd] = append(adj[us[i].cmd], us[j].cmd)
+				}
+			}
+		}
+	}
+	seen := make([]bool, len(g.Commands))
+	stack := append([]CommandID(nil), adj[a]...)
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == b {
+			return true
+		}
+		if !seen[x] {
+			seen[x] = true
+			stack = append(stack, adj[x]...)
+		}
+	}
+	return false
+}
+
+func TestHappensBeforeMatchesSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 200; trial++ {
+		g := randomGraph(rng, 2+rng.IntN(40), 0.8+rng.Float64())
+		c, err := Compile(g)
+		if err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		for a := range g.Commands {
+			for b := range g.Commands {
+				got := c.HappensBefore(CommandID(a), CommandID(b))
+				if want := naiveReach(g, CommandID(a), CommandID(b)); got != want {
+					t.Fatalf("trial %d: HappensBefore(%d, %d) = %v, search says %v", trial, a, b, got, want)
+				}
+			}
+		}
+		// Initial and terminal uses by definition, and interference.
+		for r := range g.Resources {
+			id := ResourceID(r)
+			us := c.Uses(id)
+			var init, term []CommandID
+			for _, u := range us {
+				first, last := true, true
+				for _, v := range us {
+					if v.Command != u.Command && c.HappensBefore(v.Command, u.Command) {
+						first = false
+					}
+					if v.Command != u.Command && c.HappensBefore(u.Command, v.Command) {
+						last = false
+					}
+				}
+				if first {
+					init = append(init, u.Command)
+				}
+				if last {
+					term = append(term, u.Command)
+				}
+			}
+			if fmt.Sprint(init) != fmt.Sprint(c.Initial(id)) || fmt.Sprint(term) != fmt.Sprint(c.Terminal(id)) {
+				t.Fatalf("trial %d resource %d: initial %v terminal %v, want %v %v", trial, r, c.Initial(id), c.Terminal(id), init, term)
+			}
+			if !g.Resources[r].Imported && len(us) > 0 && len(c.Initial(id)) != 1 {
+				t.Fatalf("trial %d: transient %d has %d initial uses", trial, r, len(c.Initial(id)))
+			}
+		}
+		for a := range g.Resources {
+			for b := range g.Resources {
+				ia, ib := ResourceID(a), ResourceID(b)
+				want := c.Used(ia) && c.Used(ib)
+				if want && a != b {
+					before := func(x, y ResourceID) bool {
+						for _, t := range c.Terminal(x) {
+							for _, i := range c.Initial(y) {
+								if !naiveReach(g, t, i) {
+									return false
+								}
+							}
+						}
+						return true
+					}
+					want = !before(ia, ib) && !before(ib, ia)
+				}
+				if got := c.Interferes(ia, ib); got != want {
+					t.Fatalf("trial %d: Interferes(%d, %d) = %v, want %v", trial, a, b, got, want)
+				}
+			}
+		}
+	}
+}
+
+// randomGraph builds a valid graph of n commands with about perCmd fresh
+// resources per command: each command writes what it creates and reads
+// (or rewrites) a few earlier resources, so branches run in parallel.
+// Some resources are imported and read without a write first.
+func randomGraph(rng *rand.Rand, n int, perCmd float64) *Graph {
+	g := &Graph{}
+	var live []ResourceID
+	imported := g.AddResource(Resource{Name: "imported", Kind: KindBuffer, Buffer: BufferDesc{Size: 64}, Imported: true})
+	for ci := 0; ci < n; ci++ {
+		var acc []Access
+		for k := 0; k < 2+rng.IntN(3); k++ {
+			if len(live) == 0 || rng.Float64() < perCmd/3 {
+				var r ResourceID
+				if rng.IntN(2) == 0 {
+					r = g.AddBuffer(fmt.Sprintf("b%d", len(g.Resources)), BufferDesc{Size: uint64(1 + rng.IntN(1000))})
+					acc = append(acc, Access{Resource: r, Stages: StageComputeShader, Access: AccessShaderStorageWrite})
+				} else {
+					r = g.AddImage(fmt.Sprintf("i%d", len(g.Resources)), ImageDesc{Format: FormatR8G8B8A8Unorm, Width: 64, Height: 64, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1})
+					acc = append(acc, Access{Resource: r, Stages: StageColorAttachmentOutput, Access: AccessColorAttachmentWrite, Layout: LayoutColorAttachmentOptimal})
+				}
+				live = append(live, r)
+				continue
+			}
+			r := live[rng.IntN(len(live))]
+			if g.Resources[r].Kind == KindBuffer {
+				a := AccessShaderStorageRead
+				if rng.IntN(4) == 0 {
+					a |= AccessShaderStorageWrite
+				}
+				acc = append(acc, Access{Resource: r, Stages: StageComputeShader, Access: a})
+			} else {
+				layout := LayoutShaderReadOnlyOptimal
+				if rng.IntN(5) == 0 {
+					layout = LayoutGeneral // a transition: modifies without a write flag
+				}
+				acc = append(acc, Access{Resource: r, Stages: StageFragmentShader, Access: AccessShaderSampledRead, Layout: layout})
+			}
+		}
+		if rng.IntN(4) == 0 {
+			acc = append(acc, Access{Resource: imported, Stages: StageComputeShader, Access: AccessShaderStorageRead})
+		}
+		// One layout per image per command: keep the first access of each image.
+		seen := map[ResourceID]Layout{}
+		w := 0
+		for _, a := range acc {
+			if l, ok := seen[a.Resource]; ok && g.Resources[a.Resource].Kind == KindImage && l != a.Layout {
+				continue
+			}
+			seen[a.Resource] = a.Layout
+			acc[w] = a
+			w++
+		}
+		g.AddCommand(fmt.Sprintf("c%d", ci), acc[:w]...)
+	}
+	// An unused transient.
+	g.AddBuffer("unused", BufferDesc{Size: 16})
+	return g
+}
+
+func TestCompileRules(t *testing.T) {
+	img := ImageDesc{Format: FormatR8G8B8A8Unorm, Width: 4, Height: 4, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1}
+	write := func(r ResourceID) Access {
+		return Access{Resource: r, Stages: StageComputeShader, Access: AccessShaderStorageWrite, Layout: LayoutGeneral}
+	}
+	cases := []struct {
+		name  string
+		build func(g *Graph)
+		rule  Rule
+		item  string // resource or command named in the error
+	}{
+		{"unknown resource", func(g *Graph) { g.AddCommand("c", Access{Resource: 7, Stages: StageComputeShader}) }, RuleUnknownResource, "c"},
+		{"negative resource", func(g *Graph) { g.AddCommand("c", Access{Resource: -1, Stages: StageComputeShader}) }, RuleUnknownResource, "c"},
+		{"duplicate resource", func(g *Graph) { g.AddBuffer("b", BufferDesc{Size: 1}); g.AddBuffer("b", BufferDesc{Size: 1}) }, RuleDuplicateName, "b"},
+		{"duplicate command", func(g *Graph) { g.AddCommand("c"); g.AddCommand("c") }, RuleDuplicateName, "c"},
+		{"empty resource name", func(g *Graph) { g.AddBuffer("", BufferDesc{Size: 1}) }, RuleEmptyName, ""},
+		{"empty command name", func(g *Graph) { g.AddCommand("") }, RuleEmptyName, ""},
+		{"no stages", func(g *Graph) {
+			b := g.AddBuffer("b", BufferDesc{Size: 1})
+			g.AddCommand("c", Access{Resource: b, Access: AccessShaderStorageWrite})
+		}, RuleNoStages, "b"},
+		{"two layouts", func(g *Graph) {
+			i := g.AddImage("i", img)
+			g.AddCommand("c", write(i), Access{Resource: i, Stages: StageFragmentShader, Access: AccessShaderSampledRead, Layout: LayoutShaderReadOnlyOptimal})
+		}, RuleTwoLayouts, "i"},
+		{"image without layout", func(g *Graph) {
+			i := g.AddImage("i", img)
+			g.AddCommand("c", Access{Resource: i, Stages: StageComputeShader, Access: AccessShaderStorageWrite})
+		}, RuleNoLayout, "i"},
+		{"zero extent", func(g *Graph) { d := img; d.Height = 0; g.AddImage("i", d) }, RuleZeroExtent, "i"},
+		{"zero mips", func(g *Graph) { d := img; d.MipLevels = 0; g.AddImage("i", d) }, RuleZeroExtent, "i"},
+		{"samples", func(g *Graph) { d := img; d.Samples = 3; g.AddImage("i", d) }, RuleSamples, "i"},
+		{"zero buffer size", func(g *Graph) { g.AddBuffer("b", BufferDesc{}) }, RuleZeroSize, "b"},
+		{"alignment", func(g *Graph) {
+			g.AddResource(Resource{Name: "b", Kind: KindBuffer, Buffer: BufferDesc{Size: 1}, Requirements: &Requirements{Size: 1, Alignment: 3, MemoryTypeBits: 1}})
+		}, RuleAlignment, "b"},
+		{"zero alignment", func(g *Graph) {
+			g.AddResource(Resource{Name: "b", Kind: KindBuffer, Buffer: BufferDesc{Size: 1}, Requirements: &Requirements{Size: 1, Alignment: 0, MemoryTypeBits: 1}})
+		}, RuleAlignment, "b"},
+		{"memory type bits", func(g *Graph) {
+			g.AddResource(Resource{Name: "b", Kind: KindBuffer, Buffer: BufferDesc{Size: 1}, Requirements: &Requirements{Size: 1, Alignment: 1}})
+		}, RuleMemoryTypeBits, "b"},
+		{"read before write", func(g *Graph) {
+			b := g.AddBuffer("b", BufferDesc{Size: 1})
+			g.AddCommand("c", Access{Resource: b, Stages: StageComputeShader, Access: AccessShaderStorageRead})
+		}, RuleReadBeforeWrite, "b"},
+		{"layout transition is not a write", func(g *Graph) {
+			i := g.AddImage("i", img)
+			g.AddCommand("c", Access{Resource: i, Stages: StageFragmentShader, Access: AccessShaderSampledRead, Layout: LayoutShaderReadOnlyOptimal})
+		}, RuleReadBeforeWrite, "i"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &Graph{}
+			tc.build(g)
+			_, err := Compile(g)
+			var ge *GraphError
+			if !errors.As(err, &ge) {
+				t.Fatalf("Compile error = %v, want a *GraphError", err)
+			}
+			if ge.Rule != tc.rule {
+				t.Fatalf("rule %s, want %s (%v)", ge.Rule, tc.rule, err)
+			}
+			if tc.item != "" && ge.Resource != tc.item && ge.Command != tc.item {
+				t.Fatalf("error names neither resource nor command %q: %v", tc.item, err)
+			}
+		})
+	}
+}
+
+func TestCompileSemantics(t *testing.T) {
+	g := &Graph{}
+	color := ImageDesc{Format: FormatR8G8B8A8Unorm, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1}
+	a := g.AddImage("a", color)
+	b := g.AddImage("b", color)
+	x := g.AddBuffer("x", BufferDesc{Size: 256})
+	g.AddBuffer("idle", BufferDesc{Size: 256})
+	// Two independent writers, each read twice with duplicate accesses
+	// aggregated, then a final reader of both.
+	wa := g.AddCommand("wa", Access{Resource: a, Stages: StageColorAttachmentOutput, Access: AccessColorAttachmentWrite, Layout: LayoutColorAttachmentOptimal})
+	wb := g.AddCommand("wb", Access{Resource: b, Stages: StageColorAttachmentOutput, Access: AccessColorAttachmentWrite, Layout: LayoutColorAttachmentOptimal})
+	ra := g.AddCommand("ra",
+		Access{Resource: a, Stages: StageFragmentShader, Access: AccessShaderSampledRead, Layout: LayoutShaderReadOnlyOptimal},
+		Access{Resource: a, Stages: StageComputeShader, Access: AccessShaderSampledRead, Layout: LayoutShaderReadOnlyOptimal},
+		Access{Resource: x, Stages: StageComputeShader, Access: AccessShaderStorageWrite})
+	rb := g.AddCommand("rb", Access{Resource: b, Stages: StageFragmentShader, Access: AccessShaderSampledRead, Layout: LayoutShaderReadOnlyOptimal})
+	fin := g.AddCommand("fin", Access{Resource: x, Stages: StageComputeShader, Access: AccessShaderStorageRead})
+	c, err := Compile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := c.Uses(a)
+	if len(u) != 2 || u[1].Stages != StageFragmentShader|StageComputeShader || !u[1].Modifies || u[1].PrevLayout != LayoutColorAttachmentOptimal {
+		t.Fatalf("uses of a: %+v", u)
+	}
+	checks := []struct {
+		name string
+		got  bool
+		want bool
+	}{
+		{"wa before ra", c.HappensBefore(wa, ra), true},
+		{"wa before fin", c.HappensBefore(wa, fin), true},
+		{"wa unordered with wb", c.HappensBefore(wa, wb) || c.HappensBefore(wb, wa), false},
+		{"ra unordered with rb", c.HappensBefore(ra, rb) || c.HappensBefore(rb, ra), false},
+		{"a and b interfere (parallel branches)", c.Interferes(a, b), true},
+		{"a and x interfere (x written while a is read)", c.Interferes(a, x), true},
+		{"b and x interfere (unordered)", c.Interferes(b, x), true},
+		{"idle is unused", c.Used(3), false},
+		{"same batch", c.Batch(wa) == c.Batch(wb), true},
+	}
+	for _, ch := range checks {
+		if ch.got != ch.want {
+			t.Errorf("%s: got %v", ch.name, ch.got)
+		}
+	}
+	// A chain: a written, read; then y written by a command after the reader.
+	y := g.AddBuffer("y", BufferDesc{Size: 64})
+	g.Commands[fin].Accesses = append(g.Commands[fin].Accesses, Access{Resource: y, Stages: StageComputeShader, Access: AccessShaderStorageWrite})
+	c, err = Compile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Interferes(a, y) || !c.Before(a, y) {
+		t.Errorf("a should be entirely before y: a's reader ra precedes fin")
+	}
+	if !c.Interferes(b, y) {
+		t.Errorf("b's reader rb is unordered with fin: b and y interfere")
+	}
+}
+
+func TestHappensBeforeAllocs(t *testing.T) {
+	g := randomGraph(rand.New(rand.NewPCG(3, 4)), 300, 1.5)
+	c, err := Compile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := testing.AllocsPerRun(100, func() {
+		_ = c.HappensBefore(1, 250)
+		_ = c.Interferes(1, 7)
+	})
+	if n != 0 {
+		t.Fatalf("HappensBefore/Interferes allocate %v times", n)
+	}
+}
+
+func BenchmarkCompile(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		g := randomGraph(rand.New(rand.NewPCG(uint64(n), 7)), n, 1.5)
+		b.Run(fmt.Sprintf("commands=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Compile(g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,133 @@
+package aliasplan
+
+import (
+	"fmt"
+
+	p "github.com/aliasplan/aliasplan/planner"
+)
+
+// SampleFrame builds a realistic deferred-rendering frame at the given
+// resolution: four shadow cascades, a depth prepass, a G-buffer, a
+// hierarchical-Z pyramid, SSAO with a blur, clustered light culling,
+// deferred lighting, auto-exposure with a host readback, TAA against an
+// imported history, a six-level bloom chain, and a tonemap into an
+// imported backbuffer. It also declares a debug view nothing uses. The
+// resources carry no explicit requirements: the planner's source (a device
+// or a profile) supplies them.
+//
+// It is what `aliasplan plan` plans without a file, and an example of the
+// builder API a renderer calls every frame.
+func SampleFrame(width, height uint32) *Graph {
+	g := &Graph{}
+	image := func(name string, f p.Format, w, h uint32, usage p.ImageUsage) ResourceID {
+		return g.AddImage(name, ImageDesc{Format: f, Width: w, Height: h, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Tiling: p.TilingOptimal, Usage: usage})
+	}
+	buffer := func(name string, size uint64, usage p.BufferUsage) ResourceID {
+		return g.AddBuffer(name, BufferDesc{Size: size, Usage: usage})
+	}
+	// Access shorthands.
+	depthWrite := func(r ResourceID) Access {
+		return Access{Resource: r, Stages: p.StageEarlyFragmentTests | p.StageLateFragmentTests,
+			Access: p.AccessDepthStencilAttachmentRead | p.AccessDepthStencilAttachmentWrite, Layout: p.LayoutDepthAttachmentOptimal}
+	}
+	depthTest := func(r ResourceID) Access {
+		return Access{Resource: r, Stages: p.StageEarlyFragmentTests | p.StageLateFragmentTests,
+			Access: p.AccessDepthStencilAttachmentRead, Layout: p.LayoutDepthReadOnlyOptimal}
+	}
+	color := func(r ResourceID) Access {
+		return Access{Resource: r, Stages: p.StageColorAttachmentOutput, Access: p.AccessColorAttachmentWrite, Layout: p.LayoutColorAttachmentOptimal}
+	}
+	sampled := func(stage p.Stage, r ResourceID) Access {
+		layout := p.LayoutShaderReadOnlyOptimal
+		if g.Resources[r].Image.Format.HasDepth() {
+			layout = p.LayoutDepthReadOnlyOptimal
+		}
+		return Access{Resource: r, Stages: stage, Access: p.AccessShaderSampledRead, Layout: layout}
+	}
+	storeImage := func(r ResourceID) Access {
+		return Access{Resource: r, Stages: p.StageComputeShader, Access: p.AccessShaderStorageWrite, Layout: p.LayoutGeneral}
+	}
+	readBuf := func(stage p.Stage, r ResourceID) Access {
+		return Access{Resource: r, Stages: stage, Access: p.AccessShaderStorageRead}
+	}
+	writeBuf := func(r ResourceID) Access {
+		return Access{Resource: r, Stages: p.StageComputeShader, Access: p.AccessShaderStorageWrite}
+	}
+	const fragment, compute = p.StageFragmentShader, p.StageComputeShader
+
+	// Imported: owned by the engine across frames.
+	backbuffer := g.AddResource(Resource{Name: "backbuffer", Kind: p.KindImage, Imported: true,
+		Image: ImageDesc{Format: p.FormatB8G8R8A8Unorm, Width: width, Height: height, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Usage: p.ImageUsageColorAttachment, InitialLayout: p.LayoutUndefined}})
+	history := g.AddResource(Resource{Name: "taa.history", Kind: p.KindImage, Imported: true,
+		Image: ImageDesc{Format: p.FormatR16G16B16A16Sfloat, Width: width, Height: height, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Usage: p.ImageUsageSampled | p.ImageUsageTransferDst, InitialLayout: p.LayoutShaderReadOnlyOptimal}})
+	lights := g.AddResource(Resource{Name: "scene.lights", Kind: p.KindBuffer, Imported: true,
+		Buffer: BufferDesc{Size: 1 << 20, Usage: p.BufferUsageStorageBuffer}})
+
+	var cascades [4]ResourceID
+	for i := range cascades {
+		cascades[i] = image(fmt.Sprintf("shadow.cascade%d", i), p.FormatD32Sfloat, 2048, 2048, p.ImageUsageDepthStencilAttachment|p.ImageUsageSampled)
+	}
+	depth := image("depth", p.FormatD32Sfloat, width, height, p.ImageUsageDepthStencilAttachment|p.ImageUsageSampled)
+	albedo := image("gbuffer.albedo", p.FormatR8G8B8A8Srgb, width, height, p.ImageUsageColorAttachment|p.ImageUsageSampled)
+	normal := image("gbuffer.normal", p.FormatA2B10G10R10UnormPack32, width, height, p.ImageUsageColorAttachment|p.ImageUsageSampled)
+	material := image("gbuffer.material", p.FormatR8G8B8A8Unorm, width, height, p.ImageUsageColorAttachment|p.ImageUsageSampled)
+	motion := image("gbuffer.motion", p.FormatR16G16Sfloat, width, height, p.ImageUsageColorAttachment|p.ImageUsageSampled)
+	hiz := image("hiz", p.FormatR32Sfloat, width/2, height/2, p.ImageUsageStorage|p.ImageUsageSampled)
+	ssaoRaw := image("ssao.raw", p.FormatR8Unorm, width/2, height/2, p.ImageUsageStorage|p.ImageUsageSampled)
+	ssao := image("ssao.blurred", p.FormatR8Unorm, width/2, height/2, p.ImageUsageStorage|p.ImageUsageSampled)
+	grid := buffer("lights.grid", 8<<20, p.BufferUsageStorageBuffer)
+	hdr := image("hdr", p.FormatR16G16B16A16Sfloat, width, height, p.ImageUsageStorage|p.ImageUsageSampled)
+	histogram := buffer("exposure.histogram", 1024, p.BufferUsageStorageBuffer|p.BufferUsageTransferDst)
+	exposure := buffer("exposure.value", 256, p.BufferUsageStorageBuffer|p.BufferUsageTransferSrc)
+	readback := g.AddResource(Resource{Name: "exposure.readback", Kind: p.KindBuffer, Memory: p.GPUToCPU,
+		Buffer: BufferDesc{Size: 256, Usage: p.BufferUsageTransferDst}})
+	taa := image("taa.output", p.FormatR16G16B16A16Sfloat, width, height, p.ImageUsageStorage|p.ImageUsageSampled|p.ImageUsageTransferSrc)
+	const levels = 6
+	var down, up [levels]ResourceID
+	for i := 0; i < levels; i++ {
+		w, h := max(1, width>>(i+1)), max(1, height>>(i+1))
+		down[i] = image(fmt.Sprintf("bloom.down%d", i), p.FormatB10G11R11UfloatPack32, w, h, p.ImageUsageStorage|p.ImageUsageSampled)
+	}
+	for i := levels - 2; i >= 0; i-- {
+		w, h := max(1, width>>(i+1)), max(1, height>>(i+1))
+		up[i] = image(fmt.Sprintf("bloom.up%d", i), p.FormatB10G11R11UfloatPack32, w, h, p.ImageUsageStorage|p.ImageUsageSampled)
+	}
+	image("debug.overdraw", p.FormatR32Sfloat, width, height, p.ImageUsageStorage) // declared, never used
+
+	// Commands in recorded order.
+	for i, c := range cascades {
+		g.AddCommand(fmt.Sprintf("shadow%d", i), depthWrite(c))
+	}
+	g.AddCommand("depth.prepass", depthWrite(depth))
+	g.AddCommand("gbuffer", depthTest(depth), color(albedo), color(normal), color(material), color(motion))
+	g.AddCommand("hiz.build", sampled(compute, depth), storeImage(hiz))
+	g.AddCommand("ssao", sampled(compute, depth), sampled(compute, normal), storeImage(ssaoRaw))
+	g.AddCommand("ssao.blur", sampled(compute, ssaoRaw), sampled(compute, depth), storeImage(ssao))
+	g.AddCommand("lights.cull", sampled(compute, hiz), readBuf(compute, lights), writeBuf(grid))
+	g.AddCommand("lighting", sampled(compute, depth), sampled(compute, albedo), sampled(compute, normal), sampled(compute, material),
+		sampled(compute, ssao), sampled(compute, cascades[0]), sampled(compute, cascades[1]), sampled(compute, cascades[2]),
+		sampled(compute, cascades[3]), readBuf(compute, grid), readBuf(compute, lights), storeImage(hdr))
+	g.AddCommand("exposure.clear", Access{Resource: histogram, Stages: p.StageClear, Access: p.AccessTransferWrite})
+	g.AddCommand("exposure.histogram", sampled(compute, hdr),
+		Access{Resource: histogram, Stages: compute, Access: p.AccessShaderStorageRead | p.AccessShaderStorageWrite})
+	g.AddCommand("exposure.adapt", readBuf(compute, histogram), writeBuf(exposure))
+	g.AddCommand("exposure.readback", Access{Resource: exposure, Stages: p.StageCopy, Access: p.AccessTransferRead},
+		Access{Resource: readback, Stages: p.StageCopy, Access: p.AccessTransferWrite})
+	g.AddCommand("taa.resolve", sampled(compute, hdr), sampled(compute, motion), sampled(compute, history), readBuf(compute, exposure), storeImage(taa))
+	g.AddCommand("taa.store", Access{Resource: taa, Stages: p.StageCopy, Access: p.AccessTransferRead, Layout: p.LayoutTransferSrcOptimal},
+		Access{Resource: history, Stages: p.StageCopy, Access: p.AccessTransferWrite, Layout: p.LayoutTransferDstOptimal})
+	src := taa
+	for i := 0; i < levels; i++ {
+		g.AddCommand(fmt.Sprintf("bloom.down%d", i), sampled(compute, src), storeImage(down[i]))
+		src = down[i]
+	}
+	for i := levels - 2; i >= 0; i-- {
+		g.AddCommand(fmt.Sprintf("bloom.up%d", i), sampled(compute, src), sampled(compute, down[i]), storeImage(up[i]))
+		src = up[i]
+	}
+	g.AddCommand("tonemap", sampled(fragment, taa), sampled(fragment, up[0]), readBuf(fragment, exposure), color(backbuffer))
+	return g
+}
