@@ -48,9 +48,9 @@ func bestFit(src source, size, align uint64, w Range) (uint64, bool) {
 			x = r.End
 			continue
 		}
-		gap, top := Range{x, w.End}, true
+		gap, top := Range{x, w.End}, !occupied
 		if occupied && r.Start < w.End {
-			gap.End, top = r.Start, false
+			gap.End = r.Start
 		}
 		if off, ok := AlignUp(gap.Start, align); ok && fitsAt(off, size, gap) {
 			if top {
@@ -65,9 +65,6 @@ func bestFit(src source, size, align uint64, w Range) (uint64, bool) {
 					return best, true
 				}
 			}
-		}
-		if top {
-			break
 		}
 		x = gap.End
 	}

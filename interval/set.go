@@ -328,7 +328,13 @@ func (s *Set) String() string {
 // invariants tag: segs disjoint, ordered, maximal, of positive depth; runs
 // exactly their union.
 func (s *Set) checkInvariants() {
-	if !invariants || s.segs == nil {
+	if invariants {
+		s.verify()
+	}
+}
+
+func (s *Set) verify() {
+	if s.segs == nil {
 		return
 	}
 	var prev seg

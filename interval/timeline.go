@@ -151,8 +151,8 @@ func (t *Timeline) BestFit(life Range, size, align uint64, w Range) (uint64, boo
 }
 
 // AscendOccupied calls fn, in offset order, for each maximal occupied run
-// (not clipped to w) intersecting w of the union of the rectangles whose
-// lifetimes overlap life, until fn returns false.
+// within w (clipped to w) of the rectangles whose lifetimes overlap life,
+// until fn returns false.
 func (t *Timeline) AscendOccupied(life, w Range, fn func(r Range) bool) {
 	t.u.reset(t.sources(life))
 	for x := w.Start; x < w.End; {
@@ -160,16 +160,16 @@ func (t *Timeline) AscendOccupied(life, w Range, fn func(r Range) bool) {
 		if !ok || r.Start >= w.End {
 			return
 		}
-		for {
+		for r.End < w.End {
 			q, ok := t.u.next(r.End)
 			if !ok || q.Start > r.End {
 				break
 			}
 			r.End = q.End
 		}
-		if !fn(r) {
+		x = r.End
+		if !fn(r.Intersect(w)) {
 			return
 		}
-		x = r.End
 	}
 }

@@ -12,6 +12,7 @@ const (
 	RuleSyntax          Rule = "syntax"                // the file is not well-formed
 	RuleVersion         Rule = "version"               // unsupported file version
 	RuleMissingField    Rule = "missing-field"         // a required field is absent
+	RuleUnknownField    Rule = "unknown-field"         // the file has a field its format does not define
 	RuleEmptyName       Rule = "empty-name"            // a resource or command has no name
 	RuleDuplicateName   Rule = "duplicate-name"        // two resources (or two commands) share a name
 	RuleUnknownName     Rule = "unknown-name"          // a stage, access, layout, format, usage, tiling or memory name is not known
@@ -28,6 +29,15 @@ const (
 	RulePooledLayout    Rule = "pooled-initial-layout" // a pooled image whose initial layout is not UNDEFINED
 	RuleNoRequirements  Rule = "no-requirements"       // a resource needs requirements and none are known
 	RuleField           Rule = "field"                 // a field holds a value outside its domain
+
+	// Plan files and barriers.
+	RuleUnknownCommand  Rule = "unknown-command"  // a plan names a command the graph does not have
+	RuleMissingResource Rule = "missing-resource" // a plan leaves out a resource of the graph
+	RuleOrder           Rule = "order"            // the order is not a topological order of the DAG
+	RuleBarrier         Rule = "barrier"          // a barrier is malformed (type, kind, masks, layouts, grouping)
+	RuleHazardBarrier   Rule = "hazard-barrier"   // a DAG edge is not covered by a barrier or a chain of barriers
+	RuleLayoutBarrier   Rule = "layout-barrier"   // a command finds an image in another layout than it needs
+	RuleAliasBarrier    Rule = "alias-barrier"    // an aliasing pair is not covered by an alias barrier
 )
 
 // GraphError reports one broken rule with the evidence: the file (when the

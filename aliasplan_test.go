@@ -1,0 +1,135 @@
+package aliasplan_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aliasplan/aliasplan"
+	"github.com/aliasplan/aliasplan/planner"
+)
+
+func framesDir(t testing.TB) string {
+	t.Helper()
+	for _, d := range []string{"../shared/data/frames", "../../shared/data/frames"} {
+		if _, err := os.Stat(d); err == nil {
+			return d
+		}
+	}
+	t.Skip("shared/data/frames not found")
+	return ""
+}
+
+func readGraph(t testing.TB, path string) *aliasplan.Graph {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g, err := planner.ReadGraph(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestFrames plans every shared frame with the default options and checks
+// the figures the frames README states: the exact lower bound, and the
+// default strategy within 5% of it.
+func TestFrames(t *testing.T) {
+	bounds := map[string]uint64{
+		"deferred-1080p":    162268416,
+		"deferred-4k":       359631360,
+		"forwardplus-1080p": 55050752,
+		"compute-1":         397359360,
+		"compute-120":       459114752,
+		"random-200":        1287731200,
+		"random-1000":       6386554624,
+	}
+	files, _ := filepath.Glob(filepath.Join(framesDir(t), "*.json"))
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		t.Run(name, func(t *testing.T) {
+			g := readGraph(t, f)
+			c, plan, err := aliasplan.New(aliasplan.Options{}).PlanCompiled(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := planner.Verify(c, plan); err != nil {
+				t.Fatal(err)
+			}
+			st := plan.Stats
+			if want, ok := bounds[name]; ok && st.LowerBound != want {
+				t.Errorf("lower bound %d, README says %d", st.LowerBound, want)
+			}
+			ratio := float64(st.PooledBytes) / float64(st.LowerBound)
+			t.Logf("%s: transient %d pooled %d bound %d ratio %.4f pools %d barriers %d", name, st.TransientBytes, st.PooledBytes, st.LowerBound, ratio, len(plan.Pools), len(plan.Barriers))
+			if ratio > 1.05 {
+				t.Errorf("pooled/bound = %.4f, target <= 1.05", ratio)
+			}
+			if st.PooledBytes > st.TransientBytes {
+				t.Errorf("pooled %d > transient %d", st.PooledBytes, st.TransientBytes)
+			}
+		})
+	}
+}
+
+func TestSampleFrame(t *testing.T) {
+	g := aliasplan.SampleFrame(1920, 1080)
+	plan, err := aliasplan.New(aliasplan.Options{}).Plan(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[planner.Status]int{}
+	for _, rp := range plan.Resources {
+		count[rp.Status]++
+	}
+	for _, s := range []planner.Status{planner.StatusPooled, planner.StatusImported, planner.StatusHostVisible, planner.StatusUnused} {
+		if count[s] == 0 {
+			t.Errorf("sample frame has no %s resource: it should show every path", s)
+		}
+	}
+	if plan.Stats.PooledBytes >= plan.Stats.TransientBytes {
+		t.Errorf("no saving: pooled %d, transient %d", plan.Stats.PooledBytes, plan.Stats.TransientBytes)
+	}
+	if plan.Requirements != "profile h200" {
+		t.Errorf("requirements source %q, want the profile named", plan.Requirements)
+	}
+}
+
+func Example() {
+	// Build a frame: a compute pass writes a scratch buffer, a second pass
+	// reads it and writes a result; a third reads the result. The scratch
+	// buffer's memory can be reused for the result.
+	g := &aliasplan.Graph{}
+	scratch := g.AddBuffer("scratch", aliasplan.BufferDesc{Size: 1 << 20})
+	result := g.AddBuffer("result", aliasplan.BufferDesc{Size: 1 << 20})
+	out := g.AddBuffer("out", aliasplan.BufferDesc{Size: 1 << 20})
+	write := func(r aliasplan.ResourceID) aliasplan.Access {
+		return aliasplan.Access{Resource: r, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite}
+	}
+	read := func(r aliasplan.ResourceID) aliasplan.Access {
+		return aliasplan.Access{Resource: r, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageRead}
+	}
+	g.AddCommand("produce", write(scratch))
+	g.AddCommand("transform", read(scratch), write(result))
+	g.AddCommand("consume", read(result), write(out))
+
+	plan, err := aliasplan.New(aliasplan.Options{}).Plan(g)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for r, rp := range plan.Resources {
+		fmt.Printf("%s: pool %d offset %d aliased %v\n", g.Resources[r].Name, rp.Placement.Pool, rp.Placement.Offset, rp.Placement.Aliased)
+	}
+	fmt.Printf("transient %d bytes, pooled %d, lower bound %d\n", plan.Stats.TransientBytes, plan.Stats.PooledBytes, plan.Stats.LowerBound)
+	// Output:
+	// scratch: pool 0 offset 0 aliased true
+	// result: pool 0 offset 1048576 aliased false
+	// out: pool 0 offset 0 aliased true
+	// transient 3145728 bytes, pooled 2097152, lower bound 2097152
+}

@@ -1,0 +1,407 @@
+package barriers
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/aliasplan/aliasplan/planner"
+)
+
+// Build fills p.Barriers for the compiled graph c: hazard, first-use and
+// alias barriers, grouped by the position of their command in p.Order and,
+// within one command, in the order the command first names each resource.
+//
+// p.Order is the execution order. When it is nil, Build sets it to the
+// recorded order; otherwise it must be a topological order of the DAG (a
+// permutation of the commands that runs every command after its
+// predecessors), or Build returns a *planner.BarrierError with rule
+// planner.RuleOrder. p.Resources must hold the placement (statuses, and
+// pool, offset and size of pooled resources); two pooled resources that
+// share bytes must not interfere.
+//
+// Build replaces any barriers p already has, reusing the slice's storage.
+func Build(c *planner.Compiled, p *planner.Plan) error {
+	g := c.Graph
+	if len(p.Resources) != len(g.Resources) {
+		return fmt.Errorf("barriers: plan has %d resources, graph has %d", len(p.Resources), len(g.Resources))
+	}
+	pos, err := executionOrder(c, p)
+	if err != nil {
+		return err
+	}
+	prev, err := oldOccupants(c, p, pos)
+	if err != nil {
+		return err
+	}
+	b := builder{c: c, p: p, pos: pos, prev: prev}
+	b.hazardSources()
+	p.Barriers = b.build(p.Barriers[:0])
+	return nil
+}
+
+// executionOrder sets p.Order to the recorded order when it is nil, checks
+// it, and returns each command's position in it.
+func executionOrder(c *planner.Compiled, p *planner.Plan) ([]int32, error) {
+	g := c.Graph
+	n := len(g.Commands)
+	if p.Order == nil {
+		p.Order = make([]planner.CommandID, n)
+		for i := range p.Order {
+			p.Order[i] = planner.CommandID(i)
+		}
+	}
+	if len(p.Order) != n {
+		return nil, &planner.BarrierError{Barrier: -1, Rule: planner.RuleOrder,
+			Detail: fmt.Sprintf("order has %d commands, graph has %d", len(p.Order), n)}
+	}
+	pos := make([]int32, n)
+	for i := range pos {
+		pos[i] = -1
+	}
+	for i, cmd := range p.Order {
+		if cmd < 0 || int(cmd) >= n || pos[cmd] >= 0 {
+			return nil, &planner.BarrierError{Barrier: -1, Rule: planner.RuleOrder,
+				Detail: fmt.Sprintf("order position %d: command %d is out of range or repeated", i, cmd)}
+		}
+		pos[cmd] = int32(i)
+	}
+	for a := range n {
+		for _, b := range c.Successors(planner.CommandID(a)) {
+			if pos[b] < pos[a] {
+				return nil, &planner.BarrierError{Before: g.Commands[b].Name, After: g.Commands[a].Name, Barrier: -1, Rule: planner.RuleOrder,
+					Detail: "the order runs a command before one it depends on: not a topological order of the DAG"}
+			}
+		}
+	}
+	return pos, nil
+}
+
+// firstUse returns the single initial use of a used transient.
+func firstUse(c *planner.Compiled, r planner.ResourceID) planner.Use {
+	return c.Uses(r)[0]
+}
+
+// useAt returns r's use by command cmd (which must use r).
+func useAt(c *planner.Compiled, r planner.ResourceID, cmd planner.CommandID) planner.Use {
+	us := c.Uses(r)
+	i := sort.Search(len(us), func(i int) bool { return us[i].Command >= cmd })
+	return us[i]
+}
+
+// terminalScope returns the OR of the stages and of the write access flags
+// of r's terminal uses: the source scope that orders all of r's uses before
+// a later occupant of its memory.
+func terminalScope(c *planner.Compiled, r planner.ResourceID) (planner.Stage, planner.AccessFlags) {
+	var s planner.Stage
+	var w planner.AccessFlags
+	for _, t := range c.Terminal(r) {
+		u := useAt(c, r, t)
+		s |= u.Stages
+		w |= u.Access.Writes()
+	}
+	return s, w
+}
+
+// oldOccupants returns, per pooled resource, the old occupants its alias
+// barrier names (ascending), nil for the others. An old occupant of B is a
+// pooled resource of B's pool whose bytes meet B's and that is entirely
+// before B. One whose shared bytes are all reused by later old occupants
+// that it is entirely before is left out: their alias barriers order it
+// before them, and theirs before B.
+func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planner.ResourceID, error) {
+	g := c.Graph
+	var pooled []planner.ResourceID
+	for r := range p.Resources {
+		if p.Resources[r].Status == planner.StatusPooled && c.Used(planner.ResourceID(r)) {
+			pl := &p.Resources[r].Placement
+			if pl.Pool < 0 || pl.Pool >= len(p.Pools) || pl.Size == 0 || pl.Offset+pl.Size < pl.Offset {
+				return nil, fmt.Errorf("barriers: resource %q: invalid placement %+v", g.Resources[r].Name, *pl)
+			}
+			pooled = append(pooled, planner.ResourceID(r))
+		}
+	}
+	place := func(r planner.ResourceID) *planner.Placement { return &p.Resources[r].Placement }
+	sort.Slice(pooled, func(a, b int) bool {
+		x, y := place(pooled[a]), place(pooled[b])
+		if x.Pool != y.Pool {
+			return x.Pool < y.Pool
+		}
+		if x.Offset != y.Offset {
+			return x.Offset < y.Offset
+		}
+		return pooled[a] < pooled[b]
+	})
+	old := make([][]planner.ResourceID, len(g.Resources))
+	// Sweep each pool by offset: active holds the earlier ranges that may
+	// still reach the current one.
+	var active []planner.ResourceID
+	for k, r := range pooled {
+		pr := place(r)
+		if k > 0 && place(pooled[k-1]).Pool != pr.Pool {
+			active = active[:0]
+		}
+		w := 0
+		for _, o := range active {
+			po := place(o)
+			if po.Offset+po.Size <= pr.Offset {
+				continue
+			}
+			active[w] = o
+			w++
+			switch {
+			case c.Before(o, r):
+				old[r] = append(old[r], o)
+			case c.Before(r, o):
+				old[o] = append(old[o], r)
+			default:
+				return nil, fmt.Errorf("barriers: resources %q and %q share bytes in pool %d but interfere (an invalid placement)",
+					g.Resources[o].Name, g.Resources[r].Name, pr.Pool)
+			}
+		}
+		active = append(active[:w], r)
+	}
+	for b := range old {
+		if len(old[b]) > 0 {
+			old[b] = prune(c, p, pos, planner.ResourceID(b), old[b])
+		}
+	}
+	return old, nil
+}
+
+// prune drops from os (the old occupants of b) those whose bytes shared
+// with b are all shared with later old occupants they are entirely before,
+// and returns the rest, ascending. Old occupants are taken latest initial
+// use first, so every later one is decided (kept or itself covered) when
+// an earlier one is looked at.
+func prune(c *planner.Compiled, p *planner.Plan, pos []int32, b planner.ResourceID, os []planner.ResourceID) []planner.ResourceID {
+	start := func(r planner.ResourceID) int32 { return pos[c.Initial(r)[0]] }
+	sort.Slice(os, func(i, j int) bool {
+		if si, sj := start(os[i]), start(os[j]); si != sj {
+			return si > sj
+		}
+		return os[i] < os[j]
+	})
+	pb := &p.Resources[b].Placement
+	clip := func(r planner.ResourceID) span {
+		pr := &p.Resources[r].Placement
+		return span{max(pr.Offset, pb.Offset), min(pr.Offset+pr.Size, pb.Offset+pb.Size)}
+	}
+	keep := os[:0:0]
+	var cover []span
+	for i, a := range os {
+		cover = cover[:0]
+		for _, later := range os[:i] {
+			if c.Before(a, later) {
+				cover = append(cover, clip(later))
+			}
+		}
+		if !covers(cover, clip(a)) {
+			keep = append(keep, a)
+		}
+	}
+	sort.Slice(keep, func(i, j int) bool { return keep[i] < keep[j] })
+	return keep
+}
+
+// span is a half-open byte range [lo, hi).
+type span struct{ lo, hi uint64 }
+
+// covers reports whether the union of spans includes all of want. It sorts
+// spans.
+func covers(spans []span, want span) bool {
+	sort.Slice(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
+	at := want.lo
+	for _, s := range spans {
+		if at >= want.hi {
+			break
+		}
+		if s.lo > at {
+			return false
+		}
+		at = max(at, s.hi)
+	}
+	return at >= want.hi
+}
+
+// hazardSource is the source scope of the hazard barrier before one use:
+// the OR of its predecessors' stages and write access flags on the
+// resource, and the latest execution position among them (-1: none).
+type hazardSource struct {
+	stages planner.Stage
+	writes planner.AccessFlags
+	last   int32
+}
+
+type builder struct {
+	c    *planner.Compiled
+	p    *planner.Plan
+	pos  []int32
+	prev [][]planner.ResourceID
+
+	useBase []int32        // use i of resource r has its source at src[useBase[r]+i]
+	src     []hazardSource // per use
+	onRes   [][]int32      // per resource, indices of its emitted hazard barriers, in order
+	memory  []int32        // indices of the emitted memory barriers, in order
+	batch   []candidate    // the barriers one command needs
+}
+
+// candidate is a barrier a command needs, before merging.
+type candidate struct {
+	planner.Barrier
+	// last is the latest execution position of the hazard predecessors,
+	// -1 when the barrier is not a hazard barrier that another may imply
+	// (a first-use or alias barrier, or a layout transition).
+	last int32
+}
+
+// hazardSources computes every use's hazard predecessors on its resource:
+// the last modifying use before it and, for a modifying use, every read
+// since that one. These are exactly the edges Compile stores, with the
+// resource that makes them; the predecessors of one use share a layout
+// (reads never change it), so one barrier serves them all.
+func (b *builder) hazardSources() {
+	g := b.c.Graph
+	b.useBase = make([]int32, len(g.Resources)+1)
+	for r := range g.Resources {
+		b.useBase[r+1] = b.useBase[r] + int32(len(b.c.Uses(planner.ResourceID(r))))
+	}
+	b.src = make([]hazardSource, b.useBase[len(g.Resources)])
+	for r := range g.Resources {
+		us := b.c.Uses(planner.ResourceID(r))
+		hs := b.src[b.useBase[r]:b.useBase[r+1]]
+		lastMod, readsSince := -1, 0
+		for i, u := range us {
+			h := hazardSource{last: -1}
+			add := func(k int) {
+				h.stages |= us[k].Stages
+				h.writes |= us[k].Access.Writes()
+				h.last = max(h.last, b.pos[us[k].Command])
+			}
+			if lastMod >= 0 {
+				add(lastMod)
+			}
+			if u.Modifies {
+				for k := readsSince; k < i; k++ {
+					add(k)
+				}
+				lastMod, readsSince = i, i+1
+			}
+			hs[i] = h
+		}
+	}
+}
+
+// build appends the barriers of every command, in execution order, to out.
+func (b *builder) build(out []planner.Barrier) []planner.Barrier {
+	b.onRes = make([][]int32, len(b.c.Graph.Resources))
+	for _, cmd := range b.p.Order {
+		b.batch = b.batch[:0]
+		for _, ref := range b.c.CommandUses(cmd) {
+			if x, ok := b.need(cmd, ref); ok {
+				b.batch = append(b.batch, x)
+			}
+		}
+		for i := range b.batch {
+			x := &b.batch[i]
+			if x.last >= 0 && b.implied(out, x) {
+				continue
+			}
+			out = append(out, x.Barrier)
+			k := int32(len(out) - 1)
+			switch {
+			case x.Type == planner.MemoryBarrier:
+				b.memory = append(b.memory, k)
+			case x.Kind == planner.Hazard:
+				b.onRes[x.Resource] = append(b.onRes[x.Resource], k)
+			}
+		}
+	}
+	return out
+}
+
+// need returns the barrier that use ref of command cmd needs, if any.
+func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) (candidate, bool) {
+	r := ref.Resource
+	res := &b.c.Graph.Resources[r]
+	u := b.c.Use(ref)
+	image := res.Kind == planner.KindImage
+	x := candidate{Barrier: planner.Barrier{Before: cmd, Kind: planner.Hazard, Type: planner.BufferBarrier, Resource: r,
+		DstStages: u.Stages, DstAccess: u.Access}, last: -1}
+	if image {
+		x.Type, x.OldLayout, x.NewLayout = planner.ImageBarrier, u.PrevLayout, u.Layout
+	}
+	if ref.Index > 0 {
+		h := b.src[b.useBase[r]+ref.Index]
+		if h.last < 0 {
+			return x, false // no predecessor: a read that changes no layout
+		}
+		x.SrcStages, x.SrcAccess = h.stages, h.writes
+		if !image || u.PrevLayout == u.Layout {
+			x.last = h.last
+		}
+		return x, true
+	}
+	// The first use.
+	if res.Imported {
+		if !image || u.PrevLayout == u.Layout {
+			return x, false
+		}
+		// Chain with the caller's own synchronization at the use's stages.
+		x.SrcStages = u.Stages
+		return x, true
+	}
+	if image {
+		x.OldLayout = planner.LayoutUndefined // reused or fresh memory: no contents to keep
+	}
+	if prev := b.prev[r]; len(prev) > 0 {
+		x.Kind, x.Previous = planner.Alias, prev
+		for _, a := range prev {
+			s, w := terminalScope(b.c, a)
+			x.SrcStages |= s
+			x.SrcAccess |= w
+		}
+		if !image {
+			x.Type = planner.MemoryBarrier
+		}
+		return x, true
+	}
+	return x, image // a fresh image still leaves UNDEFINED; a fresh buffer needs nothing
+}
+
+// implied reports whether a barrier already in out (one on the same
+// resource, or a memory barrier, recorded after every predecessor of x)
+// or a memory barrier of x's own command implies the hazard barrier x.
+func (b *builder) implied(out []planner.Barrier, x *candidate) bool {
+	for i := range b.batch {
+		if m := &b.batch[i]; m.Type == planner.MemoryBarrier && includes(&m.Barrier, &x.Barrier) {
+			return true
+		}
+	}
+	for _, list := range [][]int32{b.onRes[x.Resource], b.memory} {
+		for k := len(list) - 1; k >= 0; k-- {
+			y := &out[list[k]]
+			if b.pos[y.Before] <= x.last {
+				break // recorded before a predecessor: it orders nothing of x
+			}
+			if includes(y, &x.Barrier) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// includes reports whether barrier y's scopes include x's and y leaves
+// the resource in the layout x needs without changing it (x changes none).
+func includes(y, x *planner.Barrier) bool {
+	if !scopeIncludes(y, x) {
+		return false
+	}
+	switch y.Type {
+	case planner.MemoryBarrier:
+		return true
+	case planner.ImageBarrier:
+		return x.Type == planner.ImageBarrier && y.OldLayout == y.NewLayout && y.NewLayout == x.NewLayout
+	}
+	return x.Type == planner.BufferBarrier
+}

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/aliasplan/aliasplan/planner"
+)
+
+const benchHelp = `Usage: aliasplan bench [flags] FILES...
+
+Runs every strategy on every file, graphs (.json) and interval problems
+(.csv), and prints peak bytes (sum of pool sizes), lower bound, gap (% above
+the bound), median time and whether the peak is proven optimal. A graph's
+time is placement (requirements, grouping, strategy, bound), not compile.
+
+Flags:
+  --strategy LIST        comma-separated strategies (default firstfit,bestfit,exact)
+  --runs N               runs per file and strategy, median time reported
+                         (default 5; a run over a second is not repeated)
+  --format text|csv|markdown
+                         table format (default text)
+  --time-limit DURATION  exact: stop searching after this (default 10s; 0: none)
+  --node-limit N         exact: stop after N search nodes (default 0: none)
+  --max-pool-size SIZE   graphs: cap each pool (default 0: no cap)
+  --dedicated-threshold SIZE
+                         graphs: dedicate resources this large (default 64MiB)
+  --profile h200|lavapipe
+                         graphs: estimate requirements they lack (default h200)
+`
+
+// benchRow is one file × strategy.
+type benchRow struct {
+	file, strategy string
+	peak, bound    uint64
+	median         time.Duration
+	runs           int
+	optimal        string // "yes", "no" (exact stopped by a limit) or "-" (not known)
+}
+
+func runBench(args []string, stdout, stderr io.Writer) error {
+	cmd := newCommand("bench", benchHelp)
+	fs := cmd.fs
+	var (
+		list, format string
+		runs         int
+		maxPool      sizeValue
+		threshold    = sizeValue(planner.DefaultDedicatedThreshold)
+		src          sourceFlags
+		ex           exactFlags
+	)
+	fs.StringVar(&list, "strategy", strings.Join(strategyNames, ","), "")
+	fs.IntVar(&runs, "runs", 5, "")
+	fs.StringVar(&format, "format", "text", "")
+	fs.Var(&maxPool, "max-pool-size", "")
+	fs.Var(&threshold, "dedicated-threshold", "")
+	src.register(fs)
+	ex.register(fs, 10*time.Second)
+	files, err := cmd.parse(args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usageErrorf("bench", "want at least one file")
+	}
+	if runs < 1 {
+		return usageErrorf("bench", "--runs %d: want at least 1", runs)
+	}
+	if format != "text" && format != "csv" && format != "markdown" {
+		return usageErrorf("bench", "--format %q: want text, csv or markdown", format)
+	}
+	var strategies []string
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		if _, err := newStrategy(s, ex, nil); err != nil {
+			return usageErrorf("bench", "--strategy: %v", err)
+		}
+		if !slices.Contains(strategies, s) {
+			strategies = append(strategies, s)
+		}
+	}
+	if src.device != "none" {
+		return usageErrorf("bench", "--device: bench plans with a profile only")
+	}
+	source, closeSource, err := src.source("bench")
+	if err != nil {
+		return err
+	}
+	defer closeSource()
+	opts := planner.Options{MaxPoolSize: uint64(maxPool), DedicatedThreshold: uint64(threshold), Source: source}
+
+	// Read every file first: bad input fails before any time is spent.
+	type input struct {
+		file  string
+		c     *planner.Compiled
+		prob  *planner.Problem
+		bound uint64
+	}
+	var inputs []input
+	for _, f := range files {
+		in := input{file: f}
+		switch strings.ToLower(filepath.Ext(f)) {
+		case ".json":
+			g, err := readGraphFile(f)
+			if err != nil {
+				return err
+			}
+			if in.c, err = compileFile(f, g); err != nil {
+				return err
+			}
+		case ".csv":
+			if _, in.prob, err = readProblemFile(f); err != nil {
+				return err
+			}
+			in.bound = planner.LowerBound(in.prob)
+		default:
+			return fmt.Errorf("%s: unknown file type %q (want .json for a graph, .csv for an interval problem)", f, filepath.Ext(f))
+		}
+		inputs = append(inputs, in)
+	}
+
+	var rows []benchRow
+	for _, in := range inputs {
+		for _, name := range strategies {
+			row := benchRow{file: in.file, strategy: name, optimal: "-"}
+			var times []time.Duration
+			for run := 0; run < runs; run++ {
+				strat, _ := newStrategy(name, ex, nil)
+				start := time.Now()
+				if in.c != nil {
+					o := opts
+					o.Strategy = strat
+					plan, err := planner.Place(in.c, o)
+					if err != nil {
+						return inFile(in.file, err)
+					}
+					row.peak, row.bound = plan.Stats.PooledBytes, plan.Stats.LowerBound
+				} else {
+					sol, err := strat.Place(in.prob)
+					if err != nil {
+						return inFile(in.file, err)
+					}
+					if err := planner.CheckSolution(in.prob, sol); err != nil {
+						return fmt.Errorf("%s: strategy %s produced an invalid solution (a bug): %s", in.file, name, trimPkg(err.Error()))
+					}
+					row.peak, row.bound = sol.Peak(), in.bound
+				}
+				d := time.Since(start)
+				times = append(times, d)
+				if e, ok := strat.(*exactRun); ok {
+					row.optimal = "no"
+					if e.optimal() {
+						row.optimal = "yes"
+					}
+				}
+				if d > time.Second {
+					break
+				}
+			}
+			if row.optimal == "-" && row.peak == row.bound {
+				row.optimal = "yes"
+			}
+			slices.Sort(times)
+			row.median, row.runs = times[len(times)/2], len(times)
+			rows = append(rows, row)
+		}
+	}
+	switch format {
+	case "csv":
+		return benchCSV(stdout, rows)
+	case "markdown":
+		benchMarkdown(stdout, rows)
+	default:
+		benchText(stdout, rows)
+	}
+	return nil
+}
+
+func (r *benchRow) gap() float64 {
+	if r.bound == 0 {
+		return 0
+	}
+	return 100 * (float64(r.peak) - float64(r.bound)) / float64(r.bound)
+}
+
+func benchText(w io.Writer, rows []benchRow) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "file\tstrategy\tpeak\tlower bound\tgap\tmedian time\truns\toptimal\t\n")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f%%\t%s\t%d\t%s\t\n",
+			r.file, r.strategy, commas(r.peak), commas(r.bound), r.gap(), duration(r.median.Seconds()), r.runs, r.optimal)
+	}
+	tw.Flush()
+}
+
+func benchMarkdown(w io.Writer, rows []benchRow) {
+	fmt.Fprintf(w, "| file | strategy | peak (bytes) | lower bound (bytes) | gap | median time | runs | optimal |\n")
+	fmt.Fprintf(w, "|---|---|---:|---:|---:|---:|---:|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %.2f%% | %s | %d | %s |\n",
+			strings.ReplaceAll(r.file, "|", `\|`), r.strategy, commas(r.peak), commas(r.bound), r.gap(), duration(r.median.Seconds()), r.runs, r.optimal)
+	}
+}
+
+func benchCSV(w io.Writer, rows []benchRow) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"file", "strategy", "peak", "lower_bound", "gap_percent", "median_seconds", "runs", "optimal"})
+	for _, r := range rows {
+		cw.Write([]string{r.file, r.strategy, strconv.FormatUint(r.peak, 10), strconv.FormatUint(r.bound, 10),
+			strconv.FormatFloat(r.gap(), 'f', 4, 64), strconv.FormatFloat(r.median.Seconds(), 'f', 6, 64), strconv.Itoa(r.runs), r.optimal})
+	}
+	cw.Flush()
+	return cw.Error()
+}

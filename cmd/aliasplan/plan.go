@@ -1,0 +1,236 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aliasplan/aliasplan"
+	"github.com/aliasplan/aliasplan/cmd/aliasplan/internal/picture"
+	"github.com/aliasplan/aliasplan/planner"
+)
+
+const planHelp = `Usage: aliasplan plan [flags] [GRAPH.json]
+
+Plans a graph file (SPEC §5; - reads stdin), or without one the embedded
+sample deferred frame, and prints a summary: resources by status, pools,
+bytes without aliasing, pooled bytes, lower bound, saving, strategy, time.
+
+Flags:
+  -o FILE                   write the plan file (JSON, version 1)
+  --svg FILE                write the picture of memory over time (SVG)
+  --html FILE               write the picture as an HTML page with hover details
+  --strategy NAME           firstfit (default), bestfit or exact
+  --format text|json        summary format (default text)
+  --max-pool-size SIZE      cap each pool, e.g. 256MiB (default 0: no cap)
+  --dedicated-threshold SIZE
+                            resources this large get their own allocation
+                            (default 64MiB; 0: never for size alone)
+  --profile h200|lavapipe   estimate requirements the graph lacks (default h200)
+  --device none|vulkan      take requirements from the Vulkan device instead
+  --resolution WxH          size of the sample frame (default 1920x1080)
+  --time-limit DURATION     exact: stop searching after this (default 10s; 0: none)
+  --node-limit N            exact: stop after N search nodes (default 0: none)
+
+Sizes are bytes or a number with KiB, MiB, GiB (or KB, MB, GB).
+`
+
+func runPlan(args []string, stdout, stderr io.Writer) error {
+	cmd := newCommand("plan", planHelp)
+	fs := cmd.fs
+	var (
+		out, svg, html, format, strategy, resolution string
+		maxPool                                      sizeValue
+		threshold                                    = sizeValue(planner.DefaultDedicatedThreshold)
+		src                                          sourceFlags
+		ex                                           exactFlags
+	)
+	fs.StringVar(&out, "o", "", "")
+	fs.StringVar(&svg, "svg", "", "")
+	fs.StringVar(&html, "html", "", "")
+	fs.StringVar(&strategy, "strategy", "firstfit", "")
+	fs.StringVar(&format, "format", "text", "")
+	fs.Var(&maxPool, "max-pool-size", "")
+	fs.Var(&threshold, "dedicated-threshold", "")
+	fs.StringVar(&resolution, "resolution", "1920x1080", "")
+	src.register(fs)
+	ex.register(fs, 10*time.Second)
+	files, err := cmd.parse(args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(files) > 1 {
+		return usageErrorf("plan", "want at most one graph file, got %d", len(files))
+	}
+	if format != "text" && format != "json" {
+		return usageErrorf("plan", "--format %q: want text or json", format)
+	}
+	w, h, err := parseResolution(resolution)
+	if err != nil {
+		return usageErrorf("plan", "--resolution: %v", err)
+	}
+	for _, o := range []string{out, svg, html} {
+		if err := checkOutputDir(o); err != nil {
+			return err
+		}
+	}
+
+	var g *planner.Graph
+	var input, file string
+	if len(files) == 1 {
+		file = files[0]
+		if g, err = readGraphFile(file); err != nil {
+			return err
+		}
+		input = file
+	} else {
+		g = aliasplan.SampleFrame(w, h)
+		input = fmt.Sprintf("embedded sample frame %dx%d", w, h)
+	}
+	source, closeSource, err := src.source("plan")
+	if err != nil {
+		return err
+	}
+	defer closeSource()
+	strat, err := newStrategy(strategy, ex, stderr)
+	if err != nil {
+		return usageErrorf("plan", "--strategy: %v", err)
+	}
+	opts := aliasplan.Options{Strategy: strat, MaxPoolSize: uint64(maxPool), DedicatedThreshold: uint64(threshold), Source: source}
+	if threshold == 0 {
+		opts.DedicatedThreshold = aliasplan.NoDedicatedThreshold
+	}
+	start := time.Now()
+	c, plan, err := aliasplan.New(opts).PlanCompiled(g)
+	elapsed := time.Since(start)
+	if err != nil {
+		return inFile(file, err)
+	}
+
+	var outs outputs
+	defer outs.abort()
+	title := "aliasplan: " + input
+	if out != "" {
+		if err := outs.add(out, func(w io.Writer) error { return fmt.Errorf("TODO writeplan") }); err != nil {
+			return err
+		}
+	}
+	if svg != "" {
+		if err := outs.add(svg, func(w io.Writer) error { return picture.SVG(w, c, plan, picture.Options{Title: title}) }); err != nil {
+			return err
+		}
+	}
+	if html != "" {
+		if err := outs.add(html, func(w io.Writer) error { return picture.HTML(w, c, plan, picture.Options{Title: title}) }); err != nil {
+			return err
+		}
+	}
+	written := outs.paths()
+	if err := outs.commit(); err != nil {
+		return err
+	}
+	s := summarize(input, g, plan, source.MemoryTypes(), elapsed)
+	if e, ok := strat.(*exactRun); ok {
+		s.Exact = &exactSummary{Optimal: e.optimal(), Nodes: e.nodes()}
+	}
+	if format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(s); err != nil {
+			return err
+		}
+	} else {
+		s.text(stdout)
+	}
+	for _, p := range written {
+		fmt.Fprintf(stderr, "wrote %s\n", p)
+	}
+	return nil
+}
+
+// parseResolution reads "1920x1080".
+func parseResolution(s string) (uint32, uint32, error) {
+	ws, hs, ok := strings.Cut(s, "x")
+	if !ok {
+		return 0, 0, fmt.Errorf("%q: want WIDTHxHEIGHT, e.g. 1920x1080", s)
+	}
+	w, err1 := strconv.ParseUint(ws, 10, 32)
+	h, err2 := strconv.ParseUint(hs, 10, 32)
+	if err1 != nil || err2 != nil || w == 0 || h == 0 || w > 16384 || h > 16384 {
+		return 0, 0, fmt.Errorf("%q: want WIDTHxHEIGHT, each from 1 to 16384", s)
+	}
+	return uint32(w), uint32(h), nil
+}
+
+// checkOutputDir fails early, before any work, when an output file's
+// directory does not exist.
+func checkOutputDir(path string) error {
+	if path == "" {
+		return nil
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("%s: cannot write: directory %s does not exist", path, dir)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s: cannot write: %s is not a directory", path, dir)
+	}
+	return nil
+}
+
+// readGraphFile reads and validates a graph file; "-" is stdin.
+func readGraphFile(path string) (*planner.Graph, error) {
+	if path == "-" {
+		return planner.ReadGraph(os.Stdin, "stdin")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	defer f.Close()
+	return planner.ReadGraph(f, path)
+}
+
+// openError words an open failure as "FILE: cannot read: REASON".
+func openError(path string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: cannot read: %v", path, err)
+}
+
+// compileFile compiles a graph read from file, naming the file in errors.
+func compileFile(file string, g *planner.Graph) (*planner.Compiled, error) {
+	c, err := planner.Compile(g)
+	if err != nil {
+		return nil, inFile(file, err)
+	}
+	return c, nil
+}
+
+// inFile names file in an error about its content: *GraphError gets the
+// file in its own field; other errors are prefixed.
+func inFile(file string, err error) error {
+	if file == "" {
+		return err
+	}
+	var ge *planner.GraphError
+	if errors.As(err, &ge) {
+		if ge.File == "" {
+			ge.File = file
+		}
+		return err
+	}
+	if strings.Contains(err.Error(), file) {
+		return err
+	}
+	return fmt.Errorf("%s: %s", file, trimPkg(err.Error()))
+}

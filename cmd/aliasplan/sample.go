@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/aliasplan/aliasplan"
+	"github.com/aliasplan/aliasplan/planner"
+)
+
+const sampleHelp = `Usage: aliasplan sample [flags]
+
+Writes the embedded sample frame (a deferred frame: shadow cascades,
+G-buffer, SSAO, lighting, bloom chain, TAA with imported history, tonemap
+into an imported backbuffer) as a graph file, to edit and plan. Its
+resources carry no requirements: plan estimates them with a profile.
+
+Flags:
+  -o FILE            write to FILE instead of stdout
+  --resolution WxH   frame size (default 1920x1080)
+`
+
+func runSample(args []string, stdout, stderr io.Writer) error {
+	cmd := newCommand("sample", sampleHelp)
+	var out, resolution string
+	cmd.fs.StringVar(&out, "o", "", "")
+	cmd.fs.StringVar(&resolution, "resolution", "1920x1080", "")
+	files, err := cmd.parse(args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(files) != 0 {
+		return usageErrorf("sample", "takes no files, got %q", files[0])
+	}
+	w, h, err := parseResolution(resolution)
+	if err != nil {
+		return usageErrorf("sample", "--resolution: %v", err)
+	}
+	g := aliasplan.SampleFrame(w, h)
+	write := func(w io.Writer) error { return planner.WriteGraph(w, g) }
+	if out == "" {
+		return write(stdout)
+	}
+	if err := checkOutputDir(out); err != nil {
+		return err
+	}
+	var outs outputs
+	defer outs.abort()
+	if err := outs.add(out, write); err != nil {
+		return err
+	}
+	if err := outs.commit(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "wrote %s\n", out)
+	return nil
+}

@@ -1,0 +1,264 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/aliasplan/aliasplan/planner"
+)
+
+// summary is what `aliasplan plan` reports, as text or JSON.
+type summary struct {
+	Input        string  `json:"input"`
+	Strategy     string  `json:"strategy"`
+	Requirements string  `json:"requirements"` // where requirements came from (plan.Requirements)
+	Estimated    bool    `json:"estimated"`    // true when a profile supplied some of them
+	Seconds      float64 `json:"seconds"`      // time to plan: compile, place, barriers, verify
+	Commands     int     `json:"commands"`
+
+	Resources statusCounts    `json:"resources"`
+	Pools     []poolSummary   `json:"pools"`
+	Barriers  barrierCounts   `json:"barriers"`
+	Memory    memorySummary   `json:"memory"`
+	Exact     *exactSummary   `json:"exact,omitempty"`
+	Unpooled  []unpooledEntry `json:"unpooled"`
+}
+
+type statusCounts struct {
+	Pooled      int `json:"pooled"`
+	Aliased     int `json:"aliased"` // of the pooled ones
+	Dedicated   int `json:"dedicated"`
+	HostVisible int `json:"host_visible"`
+	Imported    int `json:"imported"`
+	Unused      int `json:"unused"`
+}
+
+type poolSummary struct {
+	Index           int    `json:"index"`
+	MemoryTypeIndex uint32 `json:"memoryTypeIndex"`
+	MemoryType      string `json:"memoryType"` // the type's property flags in words
+	Class           string `json:"class"`
+	Size            uint64 `json:"size"`
+	Resources       int    `json:"resources"`
+}
+
+type barrierCounts struct {
+	Hazard int `json:"hazard"`
+	Alias  int `json:"alias"`
+}
+
+type memorySummary struct {
+	TransientBytes uint64  `json:"transientBytes"` // without aliasing
+	PooledBytes    uint64  `json:"pooledBytes"`
+	LowerBound     uint64  `json:"lowerBound"`
+	DedicatedBytes uint64  `json:"dedicatedBytes"`
+	SavedBytes     int64   `json:"savedBytes"`   // transient − pooled
+	SavedPercent   float64 `json:"savedPercent"` // of transient
+	GapPercent     float64 `json:"gapPercent"`   // pooled above the lower bound, % of the bound
+}
+
+type exactSummary struct {
+	Optimal bool  `json:"optimal"` // every pool group proven optimal
+	Nodes   int64 `json:"nodes"`
+}
+
+type unpooledEntry struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Reason string `json:"reason"`
+	Size   uint64 `json:"size,omitempty"` // required size, for dedicated and host-visible ones
+}
+
+func summarize(input string, g *planner.Graph, p *planner.Plan, types []planner.MemoryType, elapsed time.Duration) *summary {
+	s := &summary{
+		Input:        input,
+		Strategy:     p.Strategy,
+		Requirements: p.Requirements,
+		Estimated:    strings.Contains(p.Requirements, "profile"),
+		Seconds:      elapsed.Seconds(),
+		Commands:     len(g.Commands),
+		Pools:        []poolSummary{},
+		Unpooled:     []unpooledEntry{},
+	}
+	for _, pl := range p.Pools {
+		s.Pools = append(s.Pools, poolSummary{Index: pl.Index, MemoryTypeIndex: pl.MemoryTypeIndex,
+			MemoryType: memoryTypeWords(types, pl.MemoryTypeIndex), Class: pl.Class.String(), Size: pl.Size})
+	}
+	for r, rp := range p.Resources {
+		switch rp.Status {
+		case planner.StatusPooled:
+			s.Resources.Pooled++
+			if rp.Placement.Aliased {
+				s.Resources.Aliased++
+			}
+			if k := rp.Placement.Pool; k >= 0 && k < len(s.Pools) {
+				s.Pools[k].Resources++
+			}
+			continue
+		case planner.StatusDedicated:
+			s.Resources.Dedicated++
+		case planner.StatusHostVisible:
+			s.Resources.HostVisible++
+		case planner.StatusImported:
+			s.Resources.Imported++
+		case planner.StatusUnused:
+			s.Resources.Unused++
+		}
+		e := unpooledEntry{Name: g.Resources[r].Name, Status: rp.Status.String(), Reason: rp.Reason}
+		if rp.Status == planner.StatusDedicated || rp.Status == planner.StatusHostVisible {
+			e.Size = rp.Requirements.Size
+		}
+		s.Unpooled = append(s.Unpooled, e)
+	}
+	for _, b := range p.Barriers {
+		if b.Kind == planner.Alias {
+			s.Barriers.Alias++
+		} else {
+			s.Barriers.Hazard++
+		}
+	}
+	st := p.Stats
+	m := &s.Memory
+	m.TransientBytes, m.PooledBytes, m.LowerBound, m.DedicatedBytes = st.TransientBytes, st.PooledBytes, st.LowerBound, st.DedicatedBytes
+	m.SavedBytes = int64(st.TransientBytes) - int64(st.PooledBytes)
+	if st.TransientBytes > 0 {
+		m.SavedPercent = round2(100 * float64(m.SavedBytes) / float64(st.TransientBytes))
+	}
+	if st.LowerBound > 0 {
+		m.GapPercent = round2(100 * (float64(st.PooledBytes) - float64(st.LowerBound)) / float64(st.LowerBound))
+	}
+	return s
+}
+
+func round2(x float64) float64 {
+	return float64(int64(x*100+0.5*sign(x))) / 100
+}
+
+func sign(x float64) float64 {
+	if x < 0 {
+		return -1
+	}
+	return 1
+}
+
+// memoryTypeWords describes a memory type's property flags.
+func memoryTypeWords(types []planner.MemoryType, i uint32) string {
+	if int(i) >= len(types) {
+		return "unknown"
+	}
+	f := types[i].Flags
+	var w []string
+	for _, x := range []struct {
+		bit  planner.MemoryProperty
+		name string
+	}{{planner.MemoryDeviceLocal, "device-local"}, {planner.MemoryHostVisible, "host-visible"},
+		{planner.MemoryHostCoherent, "host-coherent"}, {planner.MemoryHostCached, "host-cached"}} {
+		if f&x.bit != 0 {
+			w = append(w, x.name)
+		}
+	}
+	if len(w) == 0 {
+		return "no properties"
+	}
+	return strings.Join(w, ", ")
+}
+
+// text writes the summary for people.
+func (s *summary) text(w io.Writer) {
+	req := s.Requirements
+	if s.Estimated {
+		req += " (estimates from a profile, not a device)"
+	}
+	fmt.Fprintf(w, "%s: %d commands, %d resources\n", s.Input, s.Commands,
+		s.Resources.Pooled+s.Resources.Dedicated+s.Resources.HostVisible+s.Resources.Imported+s.Resources.Unused)
+	fmt.Fprintf(w, "requirements  %s\n", req)
+	strat := fmt.Sprintf("%s, %s", s.Strategy, duration(s.Seconds))
+	if s.Exact != nil {
+		if s.Exact.Optimal {
+			strat += fmt.Sprintf(", proven optimal (%d nodes)", s.Exact.Nodes)
+		} else {
+			strat += fmt.Sprintf(", not proven optimal: a limit stopped the search (%d nodes)", s.Exact.Nodes)
+		}
+	}
+	fmt.Fprintf(w, "strategy      %s\n", strat)
+
+	fmt.Fprintf(w, "\nresources\n")
+	names := func(status string) string {
+		var n []string
+		for _, e := range s.Unpooled {
+			if e.Status == status {
+				n = append(n, e.Name)
+			}
+		}
+		if len(n) > 4 {
+			return strings.Join(n[:3], ", ") + fmt.Sprintf(" and %d more", len(n)-3)
+		}
+		return strings.Join(n, ", ")
+	}
+	fmt.Fprintf(w, "  %-13s %4d  %d aliased\n", "pooled", s.Resources.Pooled, s.Resources.Aliased)
+	for _, row := range []struct {
+		status string
+		n      int
+	}{{"dedicated", s.Resources.Dedicated}, {"host_visible", s.Resources.HostVisible},
+		{"imported", s.Resources.Imported}, {"unused", s.Resources.Unused}} {
+		fmt.Fprintf(w, "  %-13s %4d  %s\n", row.status, row.n, names(row.status))
+	}
+
+	fmt.Fprintf(w, "\npools\n")
+	if len(s.Pools) == 0 {
+		fmt.Fprintf(w, "  none: nothing is pooled\n")
+	} else {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "  pool\tmemory type\tclass\tsize\tresources\n")
+		for _, p := range s.Pools {
+			fmt.Fprintf(tw, "  %d\t%d (%s)\t%s\t%s\t%d\n", p.Index, p.MemoryTypeIndex, p.MemoryType, p.Class, mib(p.Size), p.Resources)
+		}
+		tw.Flush()
+	}
+
+	m := &s.Memory
+	fmt.Fprintf(w, "\nmemory\n")
+	row := func(what string, n uint64, extra string) {
+		fmt.Fprintf(w, "  %-27s %11s  %s\n", what, mib(n), extra)
+	}
+	row("transient without aliasing", m.TransientBytes, commas(m.TransientBytes)+" bytes")
+	row("pooled", m.PooledBytes, commas(m.PooledBytes)+" bytes")
+	row("lower bound", m.LowerBound, commas(m.LowerBound)+" bytes")
+	if m.SavedBytes >= 0 {
+		row("saving", uint64(m.SavedBytes), fmt.Sprintf("%.1f%% of transient", m.SavedPercent))
+	} else {
+		row("saving (negative)", uint64(-m.SavedBytes), fmt.Sprintf("%.1f%% of transient", m.SavedPercent))
+	}
+	row("above lower bound", m.PooledBytes-min(m.LowerBound, m.PooledBytes), fmt.Sprintf("%.1f%% of the bound", m.GapPercent))
+	row("dedicated and host-visible", m.DedicatedBytes, commas(m.DedicatedBytes)+" bytes")
+
+	fmt.Fprintf(w, "\nbarriers      %d: %d hazard, %d alias\n", s.Barriers.Hazard+s.Barriers.Alias, s.Barriers.Hazard, s.Barriers.Alias)
+}
+
+// duration formats seconds for people.
+func duration(sec float64) string {
+	d := time.Duration(sec * float64(time.Second))
+	switch {
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond).String()
+	case d < time.Second:
+		return d.Round(10 * time.Microsecond).String()
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+// commas groups digits by thousands.
+func commas(n uint64) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

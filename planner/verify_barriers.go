@@ -1,0 +1,697 @@
+package planner
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// BarrierError reports a plan whose execution order or barriers break a
+// rule, with the evidence: the command, the resource (and for an alias pair
+// the old occupant, for a hazard the earlier command) and the barrier.
+type BarrierError struct {
+	Before   string // the command the barrier is (or should be) recorded before
+	After    string // a hazard's earlier command
+	Resource string // the resource concerned; an alias pair's new occupant
+	Previous string // an alias pair's old occupant
+	Barrier  int    // index into Plan.Barriers of the barrier concerned, or -1
+	Rule     Rule
+	Detail   string
+}
+
+func (e *BarrierError) Error() string {
+	var parts []string
+	switch {
+	case e.Previous != "":
+		parts = append(parts, fmt.Sprintf("alias %q → %q", e.Previous, e.Resource))
+	case e.Resource != "":
+		parts = append(parts, fmt.Sprintf("resource %q", e.Resource))
+	}
+	if e.After != "" {
+		parts = append(parts, fmt.Sprintf("from command %q", e.After))
+	}
+	if e.Before != "" {
+		parts = append(parts, fmt.Sprintf("before command %q", e.Before))
+	}
+	if e.Barrier >= 0 {
+		parts = append(parts, fmt.Sprintf("barrier %d", e.Barrier))
+	}
+	var b strings.Builder
+	b.WriteString("planner: ")
+	if len(parts) > 0 {
+		b.WriteString(strings.Join(parts, " "))
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Detail)
+	fmt.Fprintf(&b, " (rule %s)", e.Rule)
+	return b.String()
+}
+
+// Meta stages and accesses as synchronization2 defines them, for scope
+// inclusion. Each expansion keeps the meta bit itself, so a use that names
+// a meta stage needs a barrier that names it (or a wider one).
+const (
+	stagesVertexInput = StageIndexInput | StageVertexAttributeInput
+	stagesPreRaster   = StageVertexShader | StageTessellationControlShader | StageTessellationEvaluationShader |
+		StageGeometryShader | StageTaskShaderEXT | StageMeshShaderEXT
+	stagesTransfer = StageCopy | StageBlit | StageResolve | StageClear | StageAccelerationStructureCopy
+	stagesGraphics = StageDrawIndirect | StageVertexInput | stagesVertexInput | StagePreRasterizationShaders | stagesPreRaster |
+		StageFragmentShader | StageEarlyFragmentTests | StageLateFragmentTests | StageColorAttachmentOutput |
+		StageConditionalRenderingEXT | StageTransformFeedbackEXT | StageFragmentShadingRateAttachment |
+		StageFragmentDensityProcessEXT | StageInvocationMaskHUAWEI | StageClusterCullingShaderHUAWEI
+	accessShaderReads = AccessShaderSampledRead | AccessShaderStorageRead | AccessShaderBindingTableRead
+)
+
+// expandStages adds the stages each meta stage of s stands for.
+func expandStages(s Stage) Stage {
+	if s&StageAllCommands != 0 {
+		return ^Stage(0)
+	}
+	if s&StageAllGraphics != 0 {
+		s |= stagesGraphics
+	}
+	if s&StageAllTransfer != 0 {
+		s |= stagesTransfer
+	}
+	if s&StageVertexInput != 0 {
+		s |= stagesVertexInput
+	}
+	if s&StagePreRasterizationShaders != 0 {
+		s |= stagesPreRaster
+	}
+	return s
+}
+
+// expandAccess adds the access types each meta access of a stands for.
+func expandAccess(a AccessFlags) AccessFlags {
+	if a&AccessMemoryRead != 0 {
+		a |= ^WriteAccess
+	}
+	if a&AccessMemoryWrite != 0 {
+		a |= WriteAccess
+	}
+	if a&AccessShaderRead != 0 {
+		a |= accessShaderReads
+	}
+	if a&AccessShaderWrite != 0 {
+		a |= AccessShaderStorageWrite
+	}
+	return a
+}
+
+func subStages(a, b Stage) bool       { return a&b == a }
+func subAccess(a, b AccessFlags) bool { return a&b == a }
+
+// scope is a barrier's synchronization and access scopes, expanded.
+// BOTTOM_OF_PIPE in the first scope and TOP_OF_PIPE in the second stand
+// for all commands in execution, not in access.
+type scope struct {
+	srcExec, srcAcc Stage // first execution scope; stages of the first access scope
+	srcMask         AccessFlags
+	dstExec, dstAcc Stage
+	dstMask         AccessFlags
+}
+
+func scopeOf(x *Barrier) scope {
+	s := scope{srcAcc: expandStages(x.SrcStages), srcMask: expandAccess(x.SrcAccess),
+		dstAcc: expandStages(x.DstStages), dstMask: expandAccess(x.DstAccess)}
+	s.srcExec, s.dstExec = s.srcAcc, s.dstAcc
+	if x.SrcStages&StageBottomOfPipe != 0 {
+		s.srcExec = ^Stage(0)
+	}
+	if x.DstStages&StageTopOfPipe != 0 {
+		s.dstExec = ^Stage(0)
+	}
+	return s
+}
+
+// barrierCheck holds what verifyBarriers derives from a plan.
+type barrierCheck struct {
+	c     *Compiled
+	p     *Plan
+	pos   []int32   // execution position of each command
+	start []int32   // barriers before the command at position k: start[k]:start[k+1]
+	sc    []scope   // per barrier
+	onRes [][]int32 // per resource, its buffer and image barriers, ascending
+	mem   []int32   // memory barriers, ascending (they cover every resource)
+	alias [][]int32 // per resource, its alias barriers
+
+	useBase []int32 // use i of resource r is trans[useBase[r]+i]
+	trans   []int32 // per use, the barrier that moves the image into its layout before it, or -1
+}
+
+// verifyBarriers checks the execution order and barriers of p against c,
+// independently of the code that made them:
+//
+//   - structure: barriers grouped by the position of their command in the
+//     order, known commands and resources, types that fit the resource
+//     (memory, buffer for buffers, image for images), layouts only on image
+//     barriers, no access flags with a NONE stage mask, Previous only and
+//     always on alias barriers, alias barriers only for pooled resources and
+//     before their initial use;
+//   - layouts: executing the order, every image barrier's oldLayout is the
+//     image's current layout (UNDEFINED for a transient before its first
+//     use, the declared initial layout for an imported image), a layout
+//     changes only before a command that uses the image in the new layout
+//     and with a destination scope that includes that use, and every
+//     command finds each image in the layout it needs;
+//   - hazards: every DAG edge (per resource, each use after the last
+//     modifying use before it, and each modifying use after every read
+//     since: the edges Compile stores) is covered, see below;
+//   - aliasing: every pair of pooled resources sharing bytes, A entirely
+//     before B, is covered by an alias barrier before B's initial use whose
+//     Previous lists A, whose source scope includes A's terminal stages and
+//     write accesses and whose destination scope includes B's first use;
+//     or A's shared bytes are all shared with later old occupants of B that
+//     A is entirely before (their own alias pairs order A before them, and
+//     they before B).
+//
+// An edge from use i to use j of resource r is covered by a chain of
+// barriers X1..Xn recorded after i and no later than j, in strictly
+// increasing positions (barriers of one command do not chain), where X1's
+// first execution scope includes i's stages, each next barrier's first
+// execution scope meets the previous one's second, and Xn's second
+// execution scope includes j's stages. When i writes, a barrier of the
+// chain on r (or a memory barrier) makes i's writes available: its first
+// scope includes i's stages directly and its source access i's writes.
+// When i modifies r (a write or a layout transition), a barrier on r of the
+// chain after that makes them visible to j: its second scope includes j's
+// stages and its destination access j's access flags. When j changes the
+// layout, the chain must end at that transition: it is a write that must
+// follow i. A single barrier whose scopes include both uses is the usual
+// chain of one; Build emits nothing else. Meta stages and accesses
+// (ALL_COMMANDS, SHADER_READ, MEMORY_WRITE, ...) count as what they stand
+// for; logically earlier and later stages are not counted, so the check
+// is conservative.
+//
+// Cost: O(B + U + E·W) for B barriers, U uses, E per-resource edges and W
+// the barriers of one resource between an edge's ends; a chain search,
+// needed only where no single barrier covers an edge, scans the barriers
+// between the ends.
+func verifyBarriers(c *Compiled, p *Plan) error {
+	v := &barrierCheck{c: c, p: p}
+	if err := v.structure(); err != nil {
+		return err
+	}
+	if err := v.layouts(); err != nil {
+		return err
+	}
+	if err := v.hazards(); err != nil {
+		return err
+	}
+	return v.aliases()
+}
+
+func (v *barrierCheck) cmdName(cmd CommandID) string { return v.c.Graph.Commands[cmd].Name }
+func (v *barrierCheck) resName(r ResourceID) string  { return v.c.Graph.Resources[r].Name }
+
+func (v *barrierCheck) structure() error {
+	g, p := v.c.Graph, v.p
+	n, nr := len(g.Commands), len(g.Resources)
+	fail := func(k int, rule Rule, format string, args ...any) error {
+		e := &BarrierError{Barrier: k, Rule: rule, Detail: fmt.Sprintf(format, args...)}
+		if k >= 0 {
+			x := &p.Barriers[k]
+			if x.Before >= 0 && int(x.Before) < n {
+				e.Before = g.Commands[x.Before].Name
+			}
+			if x.Resource >= 0 && int(x.Resource) < nr {
+				e.Resource = g.Resources[x.Resource].Name
+			}
+		}
+		return e
+	}
+	if len(p.Order) != n {
+		return fail(-1, RuleOrder, "order has %d commands, graph has %d", len(p.Order), n)
+	}
+	if len(p.Resources) != nr {
+		return fail(-1, RuleBarrier, "plan has %d resources, graph has %d", len(p.Resources), nr)
+	}
+	v.pos = make([]int32, n)
+	for i := range v.pos {
+		v.pos[i] = -1
+	}
+	for i, cmd := range p.Order {
+		if cmd < 0 || int(cmd) >= n || v.pos[cmd] >= 0 {
+			return fail(-1, RuleOrder, "order position %d: command %d is out of range or repeated", i, cmd)
+		}
+		v.pos[cmd] = int32(i)
+	}
+	v.start = make([]int32, n+1)
+	v.sc = make([]scope, len(p.Barriers))
+	v.onRes = make([][]int32, nr)
+	v.alias = make([][]int32, nr)
+	at := int32(0) // position of the barriers seen so far
+	for k := range p.Barriers {
+		x := &p.Barriers[k]
+		if x.Before < 0 || int(x.Before) >= n {
+			return fail(k, RuleBarrier, "command %d does not exist", x.Before)
+		}
+		if x.Resource < 0 || int(x.Resource) >= nr {
+			return fail(k, RuleBarrier, "resource %d does not exist", x.Resource)
+		}
+		q := v.pos[x.Before]
+		if q < at {
+			return fail(k, RuleBarrier, "barriers are not grouped in execution order: its command runs at position %d, an earlier barrier's at %d", q, at)
+		}
+		for ; at < q; at++ {
+			v.start[at+1] = int32(k)
+		}
+		res := &g.Resources[x.Resource]
+		switch {
+		case x.Kind != Hazard && x.Kind != Alias:
+			return fail(k, RuleBarrier, "unknown kind %s", x.Kind)
+		case x.Type == BufferBarrier && res.Kind != KindBuffer, x.Type == ImageBarrier && res.Kind != KindImage:
+			return fail(k, RuleBarrier, "%s barrier on a %s", x.Type, res.Kind)
+		case x.Type != MemoryBarrier && x.Type != BufferBarrier && x.Type != ImageBarrier:
+			return fail(k, RuleBarrier, "unknown type %s", x.Type)
+		case x.Type != ImageBarrier && (x.OldLayout != LayoutUndefined || x.NewLayout != LayoutUndefined):
+			return fail(k, RuleBarrier, "%s barrier with layouts %s → %s", x.Type, x.OldLayout, x.NewLayout)
+		case x.Type == ImageBarrier && (x.NewLayout == LayoutUndefined || x.NewLayout == LayoutPreinitialized):
+			return fail(k, RuleBarrier, "image barrier into layout %s", x.NewLayout)
+		case x.SrcStages&^StageTopOfPipe == 0 && x.SrcAccess != 0:
+			return fail(k, RuleBarrier, "source access %s with source stages %s: no stage to make it available in", x.SrcAccess, x.SrcStages)
+		case x.DstStages&^StageBottomOfPipe == 0 && x.DstAccess != 0:
+			return fail(k, RuleBarrier, "destination access %s with destination stages %s", x.DstAccess, x.DstStages)
+		case x.Kind == Hazard && len(x.Previous) > 0:
+			return fail(k, RuleBarrier, "hazard barrier with old occupants")
+		}
+		if x.Kind == Alias {
+			if err := v.aliasStructure(k, fail); err != nil {
+				return err
+			}
+			v.alias[x.Resource] = append(v.alias[x.Resource], int32(k))
+		}
+		v.sc[k] = scopeOf(x)
+		if x.Type == MemoryBarrier {
+			v.mem = append(v.mem, int32(k))
+		} else {
+			v.onRes[x.Resource] = append(v.onRes[x.Resource], int32(k))
+		}
+	}
+	for ; int(at) < n; at++ {
+		v.start[at+1] = int32(len(p.Barriers))
+	}
+	return nil
+}
+
+func (v *barrierCheck) aliasStructure(k int, fail func(int, Rule, string, ...any) error) error {
+	g, p := v.c.Graph, v.p
+	x := &p.Barriers[k]
+	b := x.Resource
+	res := &g.Resources[b]
+	switch {
+	case p.Resources[b].Status != StatusPooled || !v.c.Used(b):
+		return fail(k, RuleBarrier, "alias barrier for a resource that is %s, not pooled", p.Resources[b].Status)
+	case res.Kind == KindBuffer && x.Type != MemoryBarrier:
+		return fail(k, RuleBarrier, "a buffer's alias barrier must be a memory barrier, not %s", x.Type)
+	case res.Kind == KindImage && x.Type != ImageBarrier:
+		return fail(k, RuleBarrier, "an image's alias barrier must be an image barrier, not %s", x.Type)
+	case res.Kind == KindImage && x.OldLayout != LayoutUndefined:
+		return fail(k, RuleBarrier, "an image's alias barrier must transition from UNDEFINED, not %s", x.OldLayout)
+	case x.Before != v.c.Initial(b)[0]:
+		return fail(k, RuleBarrier, "alias barrier before command %q, not before the resource's initial use %q",
+			g.Commands[x.Before].Name, g.Commands[v.c.Initial(b)[0]].Name)
+	case len(x.Previous) == 0:
+		return fail(k, RuleBarrier, "alias barrier without old occupants")
+	}
+	for i, a := range x.Previous {
+		switch {
+		case a < 0 || int(a) >= len(g.Resources) || a == b:
+			return fail(k, RuleBarrier, "old occupant %d is not another resource of the graph", a)
+		case i > 0 && a <= x.Previous[i-1]:
+			return fail(k, RuleBarrier, "old occupants are not ascending and distinct")
+		}
+	}
+	return nil
+}
+
+// layouts executes the order, tracking every image's layout, and records
+// the transition before each use.
+func (v *barrierCheck) layouts() error {
+	c, g, p := v.c, v.c.Graph, v.p
+	nr := len(g.Resources)
+	v.useBase = make([]int32, nr+1)
+	for r := range nr {
+		v.useBase[r+1] = v.useBase[r] + int32(len(c.Uses(ResourceID(r))))
+	}
+	v.trans = make([]int32, v.useBase[nr])
+	for i := range v.trans {
+		v.trans[i] = -1
+	}
+	cur := make([]Layout, nr)
+	for r := range g.Resources {
+		if g.Resources[r].Imported {
+			cur[r] = g.Resources[r].Image.InitialLayout
+		}
+	}
+	seen := make([]int32, nr) // position+1 of the last image barrier on the resource
+	for q, cmd := range p.Order {
+		for k := v.start[q]; k < v.start[q+1]; k++ {
+			x := &p.Barriers[k]
+			if x.Type != ImageBarrier {
+				continue
+			}
+			r := x.Resource
+			fail := func(format string, args ...any) error {
+				return &BarrierError{Before: g.Commands[cmd].Name, Resource: g.Resources[r].Name, Barrier: int(k), Rule: RuleLayoutBarrier,
+					Detail: fmt.Sprintf(format, args...)}
+			}
+			if seen[r] == int32(q)+1 {
+				return fail("two image barriers on one image before one command")
+			}
+			seen[r] = int32(q) + 1
+			if x.OldLayout != cur[r] {
+				return fail("oldLayout %s, but the image is in layout %s here", x.OldLayout, cur[r])
+			}
+			if x.OldLayout != x.NewLayout {
+				ref, ok := v.useOf(cmd, r)
+				if !ok {
+					return fail("layout transition before a command that does not use the image")
+				}
+				u := c.Use(ref)
+				if u.Layout != x.NewLayout {
+					return fail("transition to %s, but the command uses the image in %s", x.NewLayout, u.Layout)
+				}
+				s, a := expandStages(u.Stages), expandAccess(u.Access)
+				if sc := &v.sc[k]; !subStages(s, sc.dstExec) || !subStages(s, sc.dstAcc) || !subAccess(a, sc.dstMask) {
+					return fail("the transition's destination scope %s / %s does not include the command's use %s / %s",
+						x.DstStages, x.DstAccess, u.Stages, u.Access)
+				}
+				v.trans[v.useBase[r]+ref.Index] = k
+			}
+			cur[r] = x.NewLayout
+		}
+		for _, ref := range c.CommandUses(cmd) {
+			r := ref.Resource
+			if g.Resources[r].Kind != KindImage {
+				continue
+			}
+			if u := c.Use(ref); cur[r] != u.Layout {
+				return &BarrierError{Before: g.Commands[cmd].Name, Resource: g.Resources[r].Name, Barrier: -1, Rule: RuleLayoutBarrier,
+					Detail: fmt.Sprintf("the command needs layout %s, but the image is in %s: missing layout transition", u.Layout, cur[r])}
+			}
+		}
+	}
+	return nil
+}
+
+// useOf finds cmd's use of r.
+func (v *barrierCheck) useOf(cmd CommandID, r ResourceID) (UseRef, bool) {
+	for _, ref := range v.c.CommandUses(cmd) {
+		if ref.Resource == r {
+			return ref, true
+		}
+	}
+	return UseRef{}, false
+}
+
+// hazards checks every per-resource DAG edge.
+func (v *barrierCheck) hazards() error {
+	for r := range v.c.Graph.Resources {
+		us := v.c.Uses(ResourceID(r))
+		lastMod, readsSince := -1, 0
+		for j, u := range us {
+			if lastMod >= 0 {
+				if err := v.edge(ResourceID(r), us, lastMod, j); err != nil {
+					return err
+				}
+			}
+			if u.Modifies {
+				for i := readsSince; i < j; i++ {
+					if err := v.edge(ResourceID(r), us, i, j); err != nil {
+						return err
+					}
+				}
+				lastMod, readsSince = j, j+1
+			}
+		}
+	}
+	return nil
+}
+
+// edge checks that use i of r is ordered before use j (and its writes made
+// visible to it) by a barrier or a chain of barriers.
+func (v *barrierCheck) edge(r ResourceID, us []Use, i, j int) error {
+	ui, uj := &us[i], &us[j]
+	pi, pj := v.pos[ui.Command], v.pos[uj.Command]
+	if pi >= pj {
+		return &BarrierError{Before: v.cmdName(uj.Command), After: v.cmdName(ui.Command), Resource: v.resName(r), Barrier: -1, Rule: RuleOrder,
+			Detail: "the order runs the command before one it depends on"}
+	}
+	e := edgeNeed{
+		si: expandStages(ui.Stages), wi: expandAccess(ui.Access.Writes()),
+		sj: expandStages(uj.Stages), aj: expandAccess(uj.Access),
+		vis: ui.Modifies && uj.Access != 0, end: v.trans[v.useBase[r]+int32(j)],
+	}
+	// The usual case: one barrier on r (or a memory barrier) between them.
+	for _, list := range [][]int32{v.onRes[r], v.mem} {
+		k := sort.Search(len(list), func(k int) bool { return v.pos[v.p.Barriers[list[k]].Before] > pi })
+		for ; k < len(list) && v.pos[v.p.Barriers[list[k]].Before] <= pj; k++ {
+			y := list[k]
+			sc, onR := &v.sc[y], v.covers(y, r)
+			if subStages(e.si, sc.srcExec) && e.ends(y, sc, e.avails(sc, onR), onR) {
+				return nil
+			}
+		}
+	}
+	// A chain through any barriers recorded in between.
+	var reach, reachAvail Stage // second scopes of the chain so far, and of its part after the availability
+	for q := pi + 1; q <= pj; q++ {
+		var nReach, nAvail Stage
+		for k := v.start[q]; k < v.start[q+1]; k++ {
+			sc := &v.sc[k]
+			direct := subStages(e.si, sc.srcExec)
+			if !direct && sc.srcExec&reach == 0 {
+				continue
+			}
+			onR := v.covers(k, r)
+			afterAvail := (direct && e.avails(sc, onR)) || sc.srcExec&reachAvail != 0
+			if e.ends(k, sc, afterAvail, onR) {
+				return nil
+			}
+			nReach |= sc.dstExec
+			if afterAvail {
+				nAvail |= sc.dstExec
+			}
+		}
+		reach |= nReach
+		reachAvail |= nAvail
+	}
+	kind := "write-after-read"
+	switch {
+	case ui.Modifies && uj.Modifies:
+		kind = "write-after-write"
+	case ui.Modifies:
+		kind = "read-after-write"
+	}
+	detail := fmt.Sprintf("%s not covered: no barrier or chain of barriers from %s / %s to %s / %s",
+		kind, ui.Stages, ui.Access.Writes(), uj.Stages, uj.Access)
+	if e.end >= 0 {
+		detail += fmt.Sprintf(" ending at the layout transition (barrier %d)", e.end)
+	}
+	return &BarrierError{Before: v.cmdName(uj.Command), After: v.cmdName(ui.Command), Resource: v.resName(r), Barrier: -1,
+		Rule: RuleHazardBarrier, Detail: detail}
+}
+
+// covers reports whether barrier k's memory dependency covers resource r.
+func (v *barrierCheck) covers(k int32, r ResourceID) bool {
+	x := &v.p.Barriers[k]
+	return x.Type == MemoryBarrier || x.Resource == r
+}
+
+// edgeNeed is what covering one edge takes.
+type edgeNeed struct {
+	si, sj Stage       // the earlier and later use's stages
+	wi, aj AccessFlags // the earlier use's writes, the later use's access
+	vis    bool        // the later use must see the earlier one's modification
+	end    int32       // the layout transition the chain must end at, or -1
+}
+
+// avails reports whether a barrier whose first scope includes the earlier
+// use makes its writes available (vacuous when it writes nothing).
+func (e *edgeNeed) avails(sc *scope, onR bool) bool {
+	return e.wi == 0 || onR && subStages(e.si, sc.srcAcc) && subAccess(e.wi, sc.srcMask)
+}
+
+// ends reports whether barrier k, reached by the chain (after the
+// availability when afterAvail), completes it.
+func (e *edgeNeed) ends(k int32, sc *scope, afterAvail, onR bool) bool {
+	if e.end >= 0 && k != e.end || !subStages(e.sj, sc.dstExec) {
+		return false
+	}
+	return !e.vis || afterAvail && onR && subStages(e.sj, sc.dstAcc) && subAccess(e.aj, sc.dstMask)
+}
+
+// aliases checks every pair of pooled resources that share bytes.
+func (v *barrierCheck) aliases() error {
+	c, g, p := v.c, v.c.Graph, v.p
+	var pooled []ResourceID
+	for r := range p.Resources {
+		if p.Resources[r].Status != StatusPooled || !c.Used(ResourceID(r)) {
+			continue
+		}
+		if pl := &p.Resources[r].Placement; pl.Pool < 0 || pl.Pool >= len(p.Pools) || pl.Offset+pl.Size < pl.Offset {
+			return &BarrierError{Resource: g.Resources[r].Name, Barrier: -1, Rule: RuleAliasBarrier, Detail: fmt.Sprintf("invalid placement %+v", *pl)}
+		}
+		pooled = append(pooled, ResourceID(r))
+	}
+	place := func(r ResourceID) *Placement { return &p.Resources[r].Placement }
+	sort.Slice(pooled, func(a, b int) bool {
+		x, y := place(pooled[a]), place(pooled[b])
+		if x.Pool != y.Pool {
+			return x.Pool < y.Pool
+		}
+		if x.Offset != y.Offset {
+			return x.Offset < y.Offset
+		}
+		return pooled[a] < pooled[b]
+	})
+	old := make([][]ResourceID, len(g.Resources))
+	var active []ResourceID
+	for k, r := range pooled {
+		pr := place(r)
+		if k > 0 && place(pooled[k-1]).Pool != pr.Pool {
+			active = active[:0]
+		}
+		w := 0
+		for _, o := range active {
+			if po := place(o); po.Offset+po.Size <= pr.Offset {
+				continue
+			}
+			active[w] = o
+			w++
+			switch {
+			case c.Before(o, r):
+				old[r] = append(old[r], o)
+			case c.Before(r, o):
+				old[o] = append(old[o], r)
+			default:
+				return &BarrierError{Resource: g.Resources[r].Name, Previous: g.Resources[o].Name, Barrier: -1, Rule: RuleAliasBarrier,
+					Detail: "the two share bytes but neither is entirely before the other"}
+			}
+		}
+		active = append(active[:w], r)
+	}
+	for b := range old {
+		if err := v.aliasPairs(ResourceID(b), old[b]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// aliasPairs checks the pairs (a, b) for every old occupant a of b.
+func (v *barrierCheck) aliasPairs(b ResourceID, olds []ResourceID) error {
+	c, g, p := v.c, v.c.Graph, v.p
+	xs := v.alias[b]
+	for _, k := range xs {
+		for _, a := range p.Barriers[k].Previous {
+			if !containsResource(olds, a) {
+				return &BarrierError{Before: v.cmdName(p.Barriers[k].Before), Resource: g.Resources[b].Name, Previous: g.Resources[a].Name, Barrier: int(k),
+					Rule: RuleAliasBarrier, Detail: "previous names a resource that is not an old occupant (same pool, shared bytes, entirely before)"}
+			}
+		}
+	}
+	if len(olds) == 0 {
+		return nil
+	}
+	// Latest initial use first: a later old occupant is checked before an
+	// earlier one may rely on it.
+	start := func(r ResourceID) int32 { return v.pos[c.Initial(r)[0]] }
+	sort.Slice(olds, func(i, j int) bool {
+		if si, sj := start(olds[i]), start(olds[j]); si != sj {
+			return si > sj
+		}
+		return olds[i] < olds[j]
+	})
+	ub := c.Uses(b)[0]
+	sb, ab := expandStages(ub.Stages), expandAccess(ub.Access)
+	pb := &p.Resources[b].Placement
+	clip := func(r ResourceID) byteSpan {
+		pr := &p.Resources[r].Placement
+		return byteSpan{max(pr.Offset, pb.Offset), min(pr.Offset+pr.Size, pb.Offset+pb.Size)}
+	}
+	var cover []byteSpan
+	for i, a := range olds {
+		ts0, tw0 := v.terminalScope(a)
+		ts, tw := expandStages(ts0), expandAccess(tw0)
+		listed, direct := false, false
+		for _, k := range xs {
+			if !containsResource(p.Barriers[k].Previous, a) {
+				continue
+			}
+			listed = true
+			sc := &v.sc[k]
+			if subStages(ts, sc.srcExec) && (tw == 0 || subStages(ts, sc.srcAcc) && subAccess(tw, sc.srcMask)) &&
+				subStages(sb, sc.dstExec) && subStages(sb, sc.dstAcc) && subAccess(ab, sc.dstMask) {
+				direct = true
+				break
+			}
+		}
+		if direct {
+			continue
+		}
+		cover = cover[:0]
+		for _, later := range olds[:i] {
+			if c.Before(a, later) {
+				cover = append(cover, clip(later))
+			}
+		}
+		if spansCover(cover, clip(a)) {
+			continue
+		}
+		e := &BarrierError{Before: v.cmdName(ub.Command), Resource: g.Resources[b].Name, Previous: g.Resources[a].Name, Barrier: -1, Rule: RuleAliasBarrier}
+		switch {
+		case len(xs) == 0:
+			e.Detail = "missing alias barrier"
+		case !listed:
+			e.Detail = "the alias barrier does not list the old occupant, and later old occupants do not reuse all its shared bytes"
+		default:
+			e.Detail = fmt.Sprintf("the alias barrier's scopes do not include the old occupant's terminal scope %s / %s and the first use %s / %s",
+				ts0, tw0, ub.Stages, ub.Access)
+		}
+		return e
+	}
+	return nil
+}
+
+// terminalScope returns the OR of the stages and of the write accesses of
+// r's terminal uses.
+func (v *barrierCheck) terminalScope(r ResourceID) (Stage, AccessFlags) {
+	us := v.c.Uses(r)
+	var s Stage
+	var w AccessFlags
+	for _, t := range v.c.Terminal(r) {
+		i := sort.Search(len(us), func(i int) bool { return us[i].Command >= t })
+		s |= us[i].Stages
+		w |= us[i].Access.Writes()
+	}
+	return s, w
+}
+
+func containsResource(rs []ResourceID, r ResourceID) bool {
+	for _, x := range rs {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// byteSpan is a half-open byte range [lo, hi).
+type byteSpan struct{ lo, hi uint64 }
+
+// spansCover reports whether the union of spans includes all of want. It
+// sorts spans.
+func spansCover(spans []byteSpan, want byteSpan) bool {
+	sort.Slice(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
+	at := want.lo
+	for _, s := range spans {
+		if at >= want.hi || s.lo > at {
+			break
+		}
+		at = max(at, s.hi)
+	}
+	return at >= want.hi
+}
