@@ -254,11 +254,14 @@ type candidate struct {
 	last int32
 }
 
-// hazardSources computes every use's hazard predecessors on its resource:
-// the last modifying use before it and, for a modifying use, every read
-// since that one. These are exactly the edges Compile stores, with the
-// resource that makes them; the predecessors of one use share a layout
-// (reads never change it), so one barrier serves them all.
+// hazardSources computes the source scope of every use's hazard barrier
+// from its predecessors on the resource, the edges Compile stores: the
+// last modifying use before it and, for a modifying use, every read since
+// that one. A modifying use after such reads waits for the reads only: the
+// barriers before them already order the last modification before them and
+// make its writes available, and the reads' stages chain this barrier to
+// theirs. The predecessors of one use share a layout (reads never change
+// it), so one barrier serves them all.
 func (b *builder) hazardSources() {
 	g := b.c.Graph
 	b.useBase = make([]int32, len(g.Resources)+1)
@@ -277,7 +280,7 @@ func (b *builder) hazardSources() {
 				h.writes |= us[k].Access.Writes()
 				h.last = max(h.last, b.pos[us[k].Command])
 			}
-			if lastMod >= 0 {
+			if lastMod >= 0 && !(u.Modifies && readsSince < i) {
 				add(lastMod)
 			}
 			if u.Modifies {

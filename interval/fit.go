@@ -91,6 +91,9 @@ const degree = 16
 
 func newRunTree() *runTree { return &runTree{t: btree.NewG(degree, byEnd)} }
 
+// smallDegree is the degree of the run trees of a Timeline's nodes.
+const smallDegree = 8
+
 // next implements source. O(log n).
 func (rt *runTree) next(x uint64) (r Range, ok bool) {
 	if x == math.MaxUint64 {
@@ -145,54 +148,6 @@ func (rt *runTree) ascend(w Range, fn func(Range) bool) {
 	rt.t.AscendGreaterOrEqual(Range{End: w.Start + 1}, func(q Range) bool {
 		return q.Start < w.End && fn(q)
 	})
-}
-
-// union is the source of the union of several sources. Queries must come
-// with non-decreasing x (as the fit loops make them): each source's last
-// answer is kept while it still ends after x, so a source is asked again
-// only after x passes its answer.
-type union struct {
-	srcs  []source
-	cache []Range
-	state []uint8 // stale, valid or exhausted
-}
-
-const (
-	stale uint8 = iota
-	valid
-	exhausted
-)
-
-func (u *union) reset(srcs []source) {
-	u.srcs = srcs
-	u.cache = append(u.cache[:0], make([]Range, len(srcs))...)
-	u.state = append(u.state[:0], make([]uint8, len(srcs))...)
-}
-
-// next implements source. O(k) plus the sources' own queries.
-func (u *union) next(x uint64) (Range, bool) {
-	var best Range
-	found := false
-	for j, s := range u.srcs {
-		if u.state[j] == exhausted {
-			continue
-		}
-		if u.state[j] == stale || u.cache[j].End <= x {
-			r, ok := s.next(x)
-			if !ok {
-				u.state[j] = exhausted
-				continue
-			}
-			u.cache[j], u.state[j] = r, valid
-		}
-		r := u.cache[j]
-		// Lowest start (positions below x count as x), then longest.
-		rs, bs := max(r.Start, x), max(best.Start, x)
-		if !found || rs < bs || (rs == bs && r.End > best.End) {
-			best, found = r, true
-		}
-	}
-	return best, found
 }
 
 // Runs is a sorted list of disjoint, non-adjacent ranges: the form that

@@ -3,6 +3,8 @@ package interval
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/google/btree"
 )
 
 // Timeline is a set of rectangles: each is an offset range occupied during
@@ -23,13 +25,15 @@ import (
 // A Timeline is not safe for concurrent use: queries reuse scratch space.
 type Timeline struct {
 	slots, leaves int
-	cover, sub    []*runTree // by node: 1 is the root, leaves start at leaves
+	cover, sub    []*runSet // by node: 1 is the root, leaves start at leaves
 	stamp         []uint32   // visit marks for the current operation
 	op            uint32
 	n             int
 
-	srcs []source // query scratch
+	srcs []*runSet // query scratch
 	u    union
+	free    *btree.FreeListG[Range] // shared by the run sets' trees
+	scratch []Range
 }
 
 // NewTimeline returns an empty timeline over the time slots [0, slots).
@@ -41,9 +45,10 @@ func NewTimeline(slots int) *Timeline {
 	leaves := 1 << bits.Len(uint(slots-1))
 	return &Timeline{
 		slots: slots, leaves: leaves,
-		cover: make([]*runTree, 2*leaves),
-		sub:   make([]*runTree, 2*leaves),
+		cover: make([]*runSet, 2*leaves),
+		sub:   make([]*runSet, 2*leaves),
 		stamp: make([]uint32, 2*leaves),
+		free:  btree.NewFreeListG[Range](btree.DefaultFreeListSize),
 	}
 }
 
@@ -98,22 +103,22 @@ func (t *Timeline) Insert(life, r Range) {
 	op := t.nextOp()
 	t.canonical(life, func(v int) {
 		if t.cover[v] == nil {
-			t.cover[v] = newRunTree()
+			t.cover[v] = new(runSet)
 		}
-		t.cover[v].insert(r)
+		t.cover[v].insert(r, &t.scratch, t.free)
 		for u := v; u >= 1 && t.stamp[u] != op; u >>= 1 {
 			t.stamp[u] = op
 			if t.sub[u] == nil {
-				t.sub[u] = newRunTree()
+				t.sub[u] = new(runSet)
 			}
-			t.sub[u].insert(r)
+			t.sub[u].insert(r, &t.scratch, t.free)
 		}
 	})
 }
 
 // sources fills t.srcs with the run sets whose union is the offsets
 // occupied by rectangles overlapping life.
-func (t *Timeline) sources(life Range) []source {
+func (t *Timeline) sources(life Range) []*runSet {
 	t.checkLife(life)
 	t.srcs = t.srcs[:0]
 	op := t.nextOp()
@@ -139,6 +144,8 @@ func (t *Timeline) sources(life Range) []source {
 // O(log T) plus O(log n) per run set whose current run it passes.
 func (t *Timeline) LowestFit(life Range, size, align uint64, w Range) (uint64, bool) {
 	t.u.reset(t.sources(life))
+	Stats.Queries++
+	Stats.Sources += len(t.srcs)
 	return lowestFit(&t.u, size, align, w)
 }
 

@@ -14,7 +14,10 @@ const maxFuzzSeed = 64 << 10
 
 // FuzzReadGraph: no input panics ReadGraph or Compile; every error is a
 // *GraphError naming the file; a graph that reads writes back to the same
-// graph. Seeds: the shared frames up to 64 KiB (when present) and small hand-made files.
+// graph. Seeds: the shared frames up to 64 KiB (when present) and small
+// hand-made files. Minimizing a large interesting input takes long: run
+// with a short -fuzzminimizetime (go test -fuzz FuzzReadGraph
+// -fuzzminimizetime 2s).
 func FuzzReadGraph(f *testing.F) {
 	for _, dir := range []string{"../../shared/data/frames", "../shared/data/frames"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))

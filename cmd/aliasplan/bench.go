@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aliasplan/aliasplan/planner"
 )
@@ -45,28 +45,32 @@ type benchRow struct {
 	optimal        string // "yes", "no" (exact stopped by a limit) or "-" (not known)
 }
 
-func runBench(args []string, stdout, stderr io.Writer) error {
+// benchArgs are bench's flags.
+type benchArgs struct {
+	list, format       string
+	runs               int
+	maxPool, threshold sizeValue
+	src                sourceFlags
+	ex                 exactFlags
+}
+
+func benchCommand() *command {
 	cmd := newCommand("bench", benchHelp)
 	fs := cmd.fs
-	var (
-		list, format string
-		runs         int
-		maxPool      sizeValue
-		threshold    = sizeValue(planner.DefaultDedicatedThreshold)
-		src          sourceFlags
-		ex           exactFlags
-	)
-	fs.StringVar(&list, "strategy", strings.Join(strategyNames, ","), "")
-	fs.IntVar(&runs, "runs", 5, "")
-	fs.StringVar(&format, "format", "text", "")
-	fs.Var(&maxPool, "max-pool-size", "")
-	fs.Var(&threshold, "dedicated-threshold", "")
-	src.register(fs)
-	ex.register(fs, 10*time.Second)
-	files, err := cmd.parse(args, stdout)
-	if err != nil {
-		return err
-	}
+	a := &benchArgs{threshold: sizeValue(planner.DefaultDedicatedThreshold)}
+	fs.StringVar(&a.list, "strategy", strings.Join(strategyNames, ","), "")
+	fs.IntVar(&a.runs, "runs", 5, "")
+	fs.StringVar(&a.format, "format", "text", "")
+	fs.Var(&a.maxPool, "max-pool-size", "")
+	fs.Var(&a.threshold, "dedicated-threshold", "")
+	a.src.register(fs, false)
+	a.ex.register(fs, 10*time.Second)
+	cmd.run = a.run
+	return cmd
+}
+
+func (a *benchArgs) run(files []string, stdout, stderr io.Writer) error {
+	list, format, runs, src, ex := a.list, a.format, a.runs, a.src, a.ex
 	if len(files) == 0 {
 		return usageErrorf("bench", "want at least one file")
 	}
@@ -86,15 +90,12 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			strategies = append(strategies, s)
 		}
 	}
-	if src.device != "none" {
-		return usageErrorf("bench", "--device: bench plans with a profile only")
-	}
-	source, closeSource, err := src.source("bench")
+	source, err := src.source("bench", nil)
 	if err != nil {
 		return err
 	}
-	defer closeSource()
-	opts := planner.Options{MaxPoolSize: uint64(maxPool), DedicatedThreshold: uint64(threshold), Source: source}
+	defer source.close()
+	opts := planner.Options{MaxPoolSize: uint64(a.maxPool), DedicatedThreshold: uint64(a.threshold), Source: source.RequirementsSource}
 
 	// Read every file first: bad input fails before any time is spent.
 	type input struct {
@@ -191,13 +192,33 @@ func (r *benchRow) gap() float64 {
 }
 
 func benchText(w io.Writer, rows []benchRow) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "file\tstrategy\tpeak\tlower bound\tgap\tmedian time\truns\toptimal\t\n")
+	table := [][]string{{"file", "strategy", "peak", "lower bound", "gap", "median time", "runs", "optimal"}}
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f%%\t%s\t%d\t%s\t\n",
-			r.file, r.strategy, commas(r.peak), commas(r.bound), r.gap(), duration(r.median.Seconds()), r.runs, r.optimal)
+		table = append(table, []string{r.file, r.strategy, commas(r.peak), commas(r.bound), fmt.Sprintf("%.2f%%", r.gap()),
+			duration(r.median.Seconds()), strconv.Itoa(r.runs), r.optimal})
 	}
-	tw.Flush()
+	right := []bool{false, false, true, true, true, true, true, false}
+	width := make([]int, len(right))
+	for _, row := range table {
+		for i, cell := range row {
+			width[i] = max(width[i], utf8.RuneCountInString(cell))
+		}
+	}
+	for _, row := range table {
+		var b strings.Builder
+		for i, cell := range row {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			if right[i] {
+				b.WriteString(pad + cell)
+			} else {
+				b.WriteString(cell + pad)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
 }
 
 func benchMarkdown(w io.Writer, rows []benchRow) {

@@ -19,12 +19,13 @@ Exit status: 0 when the plan holds, 1 with the violations listed on
 stderr, 2 when a file is unreadable or malformed.
 `
 
-func runCheck(args []string, stdout, stderr io.Writer) error {
+func checkCommand() *command {
 	cmd := newCommand("check", checkHelp)
-	files, err := cmd.parse(args, stdout)
-	if err != nil {
-		return err
-	}
+	cmd.run = check
+	return cmd
+}
+
+func check(files []string, stdout, stderr io.Writer) error {
 	if len(files) != 2 {
 		return usageErrorf("check", "want a graph file and a plan file, got %d file(s)", len(files))
 	}
@@ -63,12 +64,14 @@ func readPlanFile(path string, g *planner.Graph) (*planner.Plan, error) {
 	if path == "-" {
 		return nil, fmt.Errorf("TODO readplan")
 	}
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
-		return nil, openError(path, err)
+		return nil, err
 	}
 	defer f.Close()
-	var p *planner.Plan; err = fmt.Errorf("TODO readplan"); _ = g
+	var p *planner.Plan
+	err = fmt.Errorf("TODO readplan")
+	_ = g
 	if err != nil {
 		return nil, inFile(path, err)
 	}
@@ -86,4 +89,3 @@ func splitErrors(err error) []error {
 	}
 	return []error{err}
 }
-

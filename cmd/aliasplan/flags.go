@@ -18,6 +18,9 @@ type command struct {
 	name string
 	help string // shown by -h; the flags are listed in it by hand, kept short
 	fs   *flag.FlagSet
+	// run does the work with the positional arguments, once the flags
+	// (bound to variables run sees) are parsed.
+	run func(files []string, stdout, stderr io.Writer) error
 }
 
 func newCommand(name, help string) *command {
@@ -172,9 +175,13 @@ type sourceFlags struct {
 	device  string
 }
 
-func (s *sourceFlags) register(fs *flag.FlagSet) {
+// register defines --profile, and --device when withDevice is set.
+func (s *sourceFlags) register(fs *flag.FlagSet, withDevice bool) {
 	fs.StringVar(&s.profile, "profile", planner.ProfileH200.Name, "")
-	fs.StringVar(&s.device, "device", "none", "")
+	s.device = "none"
+	if withDevice {
+		fs.StringVar(&s.device, "device", "none", "")
+	}
 }
 
 // profileNames lists the built-in profiles for messages.

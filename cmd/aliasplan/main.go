@@ -52,7 +52,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	cmd, rest := args[0], args[1:]
-	var err error
 	switch cmd {
 	case "-h", "-help", "--help", "help":
 		if len(rest) > 0 && cmd == "help" {
@@ -60,20 +59,36 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprint(stdout, usage)
 		return exitOK
-	case "plan":
-		err = runPlan(rest, stdout, stderr)
-	case "solve":
-		err = runSolve(rest, stdout, stderr)
-	case "check":
-		err = runCheck(rest, stdout, stderr)
-	case "bench":
-		err = runBench(rest, stdout, stderr)
-	case "sample":
-		err = runSample(rest, stdout, stderr)
-	default:
-		err = usageErrorf("", "unknown command %q", cmd)
+	}
+	c := newSubcommand(cmd)
+	if c == nil {
+		return report(usageErrorf("", "unknown command %q", cmd), stderr)
+	}
+	files, err := c.parse(rest, stdout)
+	if err == nil {
+		err = c.run(files, stdout, stderr)
 	}
 	return report(err, stderr)
+}
+
+// subcommands lists the commands, in help order.
+var subcommands = []string{"plan", "solve", "check", "bench", "sample"}
+
+// newSubcommand returns the named command with its flags defined, or nil.
+func newSubcommand(name string) *command {
+	switch name {
+	case "plan":
+		return planCommand()
+	case "solve":
+		return solveCommand()
+	case "check":
+		return checkCommand()
+	case "bench":
+		return benchCommand()
+	case "sample":
+		return sampleCommand()
+	}
+	return nil
 }
 
 // report prints err (if any) and returns the exit status it calls for.

@@ -28,7 +28,8 @@ Flags:
   --html FILE               write the picture as an HTML page with hover details
   --strategy NAME           firstfit (default), bestfit or exact
   --format text|json        summary format (default text)
-  --max-pool-size SIZE      cap each pool, e.g. 256MiB (default 0: no cap)
+  --max-pool-size SIZE      cap each pool, e.g. 256MiB (default 0: no cap, or
+                            the device's maxMemoryAllocationSize)
   --dedicated-threshold SIZE
                             resources this large get their own allocation
                             (default 64MiB; 0: never for size alone)
@@ -41,37 +42,41 @@ Flags:
 Sizes are bytes or a number with KiB, MiB, GiB (or KB, MB, GB).
 `
 
-func runPlan(args []string, stdout, stderr io.Writer) error {
+// planArgs are plan's flags.
+type planArgs struct {
+	out, svg, html, format, strategy, resolution string
+	maxPool, threshold                           sizeValue
+	src                                          sourceFlags
+	ex                                           exactFlags
+}
+
+func planCommand() *command {
 	cmd := newCommand("plan", planHelp)
 	fs := cmd.fs
-	var (
-		out, svg, html, format, strategy, resolution string
-		maxPool                                      sizeValue
-		threshold                                    = sizeValue(planner.DefaultDedicatedThreshold)
-		src                                          sourceFlags
-		ex                                           exactFlags
-	)
-	fs.StringVar(&out, "o", "", "")
-	fs.StringVar(&svg, "svg", "", "")
-	fs.StringVar(&html, "html", "", "")
-	fs.StringVar(&strategy, "strategy", "firstfit", "")
-	fs.StringVar(&format, "format", "text", "")
-	fs.Var(&maxPool, "max-pool-size", "")
-	fs.Var(&threshold, "dedicated-threshold", "")
-	fs.StringVar(&resolution, "resolution", "1920x1080", "")
-	src.register(fs)
-	ex.register(fs, 10*time.Second)
-	files, err := cmd.parse(args, stdout)
-	if err != nil {
-		return err
-	}
+	a := &planArgs{threshold: sizeValue(planner.DefaultDedicatedThreshold)}
+	fs.StringVar(&a.out, "o", "", "")
+	fs.StringVar(&a.svg, "svg", "", "")
+	fs.StringVar(&a.html, "html", "", "")
+	fs.StringVar(&a.strategy, "strategy", "firstfit", "")
+	fs.StringVar(&a.format, "format", "text", "")
+	fs.Var(&a.maxPool, "max-pool-size", "")
+	fs.Var(&a.threshold, "dedicated-threshold", "")
+	fs.StringVar(&a.resolution, "resolution", "1920x1080", "")
+	a.src.register(fs, true)
+	a.ex.register(fs, 10*time.Second)
+	cmd.run = a.run
+	return cmd
+}
+
+func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
+	out, svg, html, format, strategy := a.out, a.svg, a.html, a.format, a.strategy
 	if len(files) > 1 {
 		return usageErrorf("plan", "want at most one graph file, got %d", len(files))
 	}
 	if format != "text" && format != "json" {
 		return usageErrorf("plan", "--format %q: want text or json", format)
 	}
-	w, h, err := parseResolution(resolution)
+	w, h, err := parseResolution(a.resolution)
 	if err != nil {
 		return usageErrorf("plan", "--resolution: %v", err)
 	}
@@ -93,17 +98,20 @@ func runPlan(args []string, stdout, stderr io.Writer) error {
 		g = aliasplan.SampleFrame(w, h)
 		input = fmt.Sprintf("embedded sample frame %dx%d", w, h)
 	}
-	source, closeSource, err := src.source("plan")
+	source, err := a.src.source("plan", g)
 	if err != nil {
 		return err
 	}
-	defer closeSource()
-	strat, err := newStrategy(strategy, ex, stderr)
+	defer source.close()
+	strat, err := newStrategy(strategy, a.ex, stderr)
 	if err != nil {
 		return usageErrorf("plan", "--strategy: %v", err)
 	}
-	opts := aliasplan.Options{Strategy: strat, MaxPoolSize: uint64(maxPool), DedicatedThreshold: uint64(threshold), Source: source}
-	if threshold == 0 {
+	opts := aliasplan.Options{Strategy: strat, MaxPoolSize: uint64(a.maxPool), DedicatedThreshold: uint64(a.threshold), Source: source}
+	if opts.MaxPoolSize == 0 {
+		opts.MaxPoolSize = source.maxAllocation
+	}
+	if a.threshold == 0 {
 		opts.DedicatedThreshold = aliasplan.NoDedicatedThreshold
 	}
 	start := time.Now()
@@ -190,12 +198,25 @@ func readGraphFile(path string) (*planner.Graph, error) {
 	if path == "-" {
 		return planner.ReadGraph(os.Stdin, "stdin")
 	}
+	f, err := openFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return planner.ReadGraph(f, path)
+}
+
+// openFile opens an input file, refusing directories.
+func openFile(path string) (*os.File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, openError(path, err)
 	}
-	defer f.Close()
-	return planner.ReadGraph(f, path)
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s: cannot read: is a directory", path)
+	}
+	return f, nil
 }
 
 // openError words an open failure as "FILE: cannot read: REASON".

@@ -20,15 +20,18 @@ Flags:
   --resolution WxH   frame size (default 1920x1080)
 `
 
-func runSample(args []string, stdout, stderr io.Writer) error {
+func sampleCommand() *command {
 	cmd := newCommand("sample", sampleHelp)
 	var out, resolution string
 	cmd.fs.StringVar(&out, "o", "", "")
 	cmd.fs.StringVar(&resolution, "resolution", "1920x1080", "")
-	files, err := cmd.parse(args, stdout)
-	if err != nil {
-		return err
+	cmd.run = func(files []string, stdout, stderr io.Writer) error {
+		return sample(files, stdout, stderr, out, resolution)
 	}
+	return cmd
+}
+
+func sample(files []string, stdout, stderr io.Writer, out, resolution string) error {
 	if len(files) != 0 {
 		return usageErrorf("sample", "takes no files, got %q", files[0])
 	}

@@ -23,24 +23,31 @@ Flags:
   --node-limit N         exact: stop after N search nodes (default 0: none)
 `
 
-func runSolve(args []string, stdout, stderr io.Writer) error {
+// solveArgs are solve's flags.
+type solveArgs struct {
+	out, strategy string
+	ex            exactFlags
+}
+
+func solveCommand() *command {
 	cmd := newCommand("solve", solveHelp)
-	var out, strategy string
-	var ex exactFlags
-	cmd.fs.StringVar(&out, "o", "", "")
-	cmd.fs.StringVar(&strategy, "strategy", "firstfit", "")
-	ex.register(cmd.fs, 10*time.Second)
-	files, err := cmd.parse(args, stdout)
-	if err != nil {
-		return err
-	}
+	a := &solveArgs{}
+	cmd.fs.StringVar(&a.out, "o", "", "")
+	cmd.fs.StringVar(&a.strategy, "strategy", "firstfit", "")
+	a.ex.register(cmd.fs, 10*time.Second)
+	cmd.run = a.run
+	return cmd
+}
+
+func (a *solveArgs) run(files []string, stdout, stderr io.Writer) error {
+	out, strategy := a.out, a.strategy
 	if len(files) != 1 {
 		return usageErrorf("solve", "want one problem file, got %d", len(files))
 	}
 	if err := checkOutputDir(out); err != nil {
 		return err
 	}
-	strat, err := newStrategy(strategy, ex, stderr)
+	strat, err := newStrategy(strategy, a.ex, stderr)
 	if err != nil {
 		return usageErrorf("solve", "--strategy: %v", err)
 	}
@@ -97,9 +104,9 @@ func readProblemFile(path string) ([]planner.IntervalBuffer, *planner.Problem, e
 	var r io.Reader = os.Stdin
 	name := "stdin"
 	if path != "-" {
-		f, err := os.Open(path)
+		f, err := openFile(path)
 		if err != nil {
-			return nil, nil, openError(path, err)
+			return nil, nil, err
 		}
 		defer f.Close()
 		r, name = f, path

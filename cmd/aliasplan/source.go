@@ -4,11 +4,22 @@ import (
 	"fmt"
 
 	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vulkan"
 )
 
-// source returns where requirements come from: a profile's estimates
-// (--device none) or the Vulkan device. close releases the device.
-func (s *sourceFlags) source(cmd string) (src planner.RequirementsSource, close func(), err error) {
+// requirementsSource is where requirements come from, and what to release.
+type requirementsSource struct {
+	planner.RequirementsSource
+	// maxAllocation is the device's maxMemoryAllocationSize (0: unknown,
+	// or a profile).
+	maxAllocation uint64
+	close         func()
+}
+
+// source opens where requirements come from for graph g: a profile's
+// estimates (--device none) or the Vulkan device, which creates g's
+// resources to ask for their requirements. The caller must call close.
+func (s *sourceFlags) source(cmd string, g *planner.Graph) (*requirementsSource, error) {
 	var prof *planner.Profile
 	for _, p := range planner.Profiles {
 		if p.Name == s.profile {
@@ -16,18 +27,22 @@ func (s *sourceFlags) source(cmd string) (src planner.RequirementsSource, close 
 		}
 	}
 	if prof == nil {
-		return nil, nil, usageErrorf(cmd, "--profile %q: unknown profile (want %s)", s.profile, profileNames())
+		return nil, usageErrorf(cmd, "--profile %q: unknown profile (want %s)", s.profile, profileNames())
 	}
 	switch s.device {
 	case "none":
-		return prof, func() {}, nil
+		return &requirementsSource{RequirementsSource: prof, close: func() {}}, nil
 	case "vulkan":
-		return openDevice()
+		d, err := vulkan.Open(vulkan.Config{})
+		if err != nil {
+			return nil, fmt.Errorf("--device vulkan: not available: %s (--device none plans with --profile estimates)", trimPkg(err.Error()))
+		}
+		res := d.NewResources(g)
+		return &requirementsSource{RequirementsSource: res, maxAllocation: d.Info().MaxMemoryAllocationSize,
+			close: func() {
+				res.Close()
+				d.Close()
+			}}, nil
 	}
-	return nil, nil, usageErrorf(cmd, "--device %q: want none or vulkan", s.device)
-}
-
-// openDevice opens the first Vulkan device as a requirements source.
-func openDevice() (planner.RequirementsSource, func(), error) {
-	return nil, nil, fmt.Errorf("--device vulkan: not available: this build's vulkan package offers no requirements source yet; use --device none (requirements from --profile, labelled as estimates)")
+	return nil, usageErrorf(cmd, "--device %q: want none or vulkan", s.device)
 }

@@ -204,7 +204,7 @@ func (s *summary) text(w io.Writer) {
 		n      int
 	}{{"dedicated", s.Resources.Dedicated}, {"host_visible", s.Resources.HostVisible},
 		{"imported", s.Resources.Imported}, {"unused", s.Resources.Unused}} {
-		fmt.Fprintf(w, "  %-13s %4d  %s\n", row.status, row.n, names(row.status))
+		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  %-13s %4d  %s", row.status, row.n, names(row.status)), " "))
 	}
 
 	fmt.Fprintf(w, "\npools\n")

@@ -6,6 +6,16 @@ import (
 )
 
 var dbgHist []int64
+var dbgRef []uint64
+
+func (s *search) consistent() bool {
+	for i, p := range s.placed {
+		if p && s.off[i] != dbgRef[i] {
+			return false
+		}
+	}
+	return true
+}
 
 // status is the outcome of a search or of one subtree.
 type status uint8
@@ -51,6 +61,7 @@ type search struct {
 	minoff []uint64 // per item: lowest aligned offset any placement allows
 	ef     []uint64 // per section: lowest offset of its next member
 	reach  []bool
+	rel    []int32
 	cands  []int32
 
 	nodes int64 // nodes visited by this search, all runs
@@ -177,6 +188,21 @@ func (s *search) dfs(lo, hi int32) status {
 		s.need = min(s.need, need)
 		return exhausted
 	}
+	// Release dates: a section's members stack from ef up without more
+	// waste than its slack, so the members released (minoff) before x must
+	// cover [ef, x) but for the slack.
+	for t := lo; t < hi; t++ {
+		if !s.live(int(t)) {
+			continue
+		}
+		if r := s.releaseNeed(int(t)); r > need {
+			need = r
+		}
+	}
+	if need > s.c {
+		s.need = min(s.need, need)
+		return exhausted
+	}
 
 	// Independent blocks: live sections separated by dead ones.
 	if st, split := s.blocks(lo, hi); split {
@@ -228,10 +254,36 @@ func (s *search) dfs(lo, hi int32) status {
 	h := s.holeHeight(tstar, fstar)
 
 	mark := len(s.trail)
+	onRef := dbgRef != nil && s.consistent()
 	for k := 0; k < len(cands); k++ {
 		j := s.cands[base+k]
 		s.place(j, fstar)
+		n0 := s.nodes
+		good := onRef && s.consistent()
 		st := s.dfs(lo, hi)
+		if onRef && !good && s.nodes-n0 > 2000 {
+			np := 0
+			for _, p := range s.placed {
+				if p {
+					np++
+				}
+			}
+			println("refuted: placed", np, "level", fstar, "t*", tstar, "cands", len(cands), "nodes", s.nodes-n0, "status", st)
+			for _, c := range cands {
+				println("  cand", c, "span", m.sa[c], m.sb[c], "size", m.size[c], "ref", dbgRef[c], "chosen", c == j)
+			}
+			s.unwind(mark)
+			for t := int32(36); t < 60; t++ {
+				print("  sec ", t, " floor ", s.floor[t], " ef ", s.ef[t], " rem ", s.rem[t], " members:")
+				for _, q := range m.members(int(t)) {
+					if !s.placed[q] {
+						print(" ", q, "[", m.sa[q], ",", m.sb[q], ")s", m.size[q], "@", dbgRef[q])
+					}
+				}
+				println()
+			}
+			s.place(j, fstar)
+		}
 		if st == found {
 			s.cands = s.cands[:base]
 			return found
@@ -255,6 +307,39 @@ func (s *search) dfs(lo, hi int32) status {
 		s.unwind(mark)
 	}
 	return st
+}
+
+// releaseNeed returns the capacity section t needs by the release-date
+// argument: max over members k of minoff[k] + rem - (total size of the
+// members released strictly before minoff[k]).
+func (s *search) releaseNeed(t int) uint64 {
+	m := s.m
+	e := s.ef[t]
+	late := false
+	rel := s.rel[:0]
+	for _, j := range m.members(t) {
+		if s.placed[j] {
+			continue
+		}
+		rel = append(rel, j)
+		if s.minoff[j] > e {
+			late = true
+		}
+	}
+	s.rel = rel
+	if !late {
+		return 0
+	}
+	sort.Slice(rel, func(a, b int) bool { return s.minoff[rel[a]] < s.minoff[rel[b]] })
+	var before, need uint64
+	for k := 0; k < len(rel); {
+		x := s.minoff[rel[k]]
+		need = max(need, satAdd(x, s.rem[t])-before)
+		for ; k < len(rel) && s.minoff[rel[k]] == x; k++ {
+			before += m.size[rel[k]]
+		}
+	}
+	return need
 }
 
 // holeHeight returns the lowest offset at which a remaining member of

@@ -4,9 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/aliasplan/aliasplan/interval"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -97,3 +99,59 @@ func ratio(a, b uint64) string {
 }
 
 func strconvF(x float64) string { return fmtF(x) }
+
+func BenchmarkExpOne(b *testing.B) {
+	f := os.Getenv("EXPFILE")
+	if f == "" {
+		b.Skip()
+	}
+	p := loadCSV(b, f)
+	for b.Loop() {
+		place(p, []order{{"size", bySize}}, fitMode(len(os.Getenv("EXPMODE"))))
+	}
+}
+
+func TestExpStats(t *testing.T) {
+	f := os.Getenv("EXPFILE")
+	if f == "" {
+		t.Skip()
+	}
+	p := loadCSV(t, f)
+	g := newGreedy(p, lowest)
+	g.run(sortedBy(p, order{"size", bySize}))
+	t.Logf("%+v", interval.Stats)
+	tl := interval.NewTimeline(g.slots)
+	for _, i := range sortedBy(p, order{"size", bySize}) {
+		off, _ := tl.LowestFit(g.life[i], p.Items[i].Size, p.Items[i].Alignment, interval.Everything)
+		tl.Insert(g.life[i], interval.Range{Start: off, End: off + p.Items[i].Size})
+	}
+	t.Logf("%v", tl.SizeHist())
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func TestExpCPU(t *testing.T) {
+	f := os.Getenv("EXPFILE")
+	if f == "" {
+		t.Skip()
+	}
+	p := loadCSV(t, f)
+	for _, mode := range []fitMode{lowest, best} {
+		for _, o := range []order{{"size", bySize}, {"length", byLength}} {
+			var cpus []time.Duration
+			var peak uint64
+			for range 3 {
+				c0 := cpuTime()
+				s, _ := place(p, []order{o}, mode)
+				cpus = append(cpus, cpuTime()-c0)
+				peak = s.Peak()
+			}
+			sort.Slice(cpus, func(i, j int) bool { return cpus[i] < cpus[j] })
+			t.Logf("mode %d order %s: cpu median %v ratio %s", mode, o.name, cpus[1], ratio(peak, maxLoad(p.Items)))
+		}
+	}
+}

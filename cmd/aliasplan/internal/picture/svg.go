@@ -21,7 +21,7 @@ var esc = html.EscapeString
 func (m *model) svg(b *strings.Builder) {
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif" font-size="10">`+"\n",
 		m.width, m.height, m.width, m.height)
-	b.WriteString(`<style>.res rect{stroke-width:0.6}.res:hover rect{stroke:#000;stroke-width:1.5}.lbl{pointer-events:none;fill:#1a1a1a}.cmd:hover text{fill:#000;font-weight:bold}</style>` + "\n")
+	b.WriteString(`<style>.res rect{stroke-width:0.6}.res:hover rect{stroke:#000;stroke-width:1.5}.lbl{pointer-events:none;fill:#1a1a1a}.halo{paint-order:stroke;stroke:#fff;stroke-opacity:0.8;stroke-width:3px;stroke-linejoin:round}.cmd:hover text{fill:#000;font-weight:bold}</style>` + "\n")
 	fmt.Fprintf(b, `<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", m.width, m.height)
 	m.header(b)
 	if len(m.panels) == 0 {
@@ -138,7 +138,7 @@ func (m *model) panel(b *strings.Builder, i int) {
 		if ty < float64(y0)+10 {
 			ty = y + 11
 		}
-		fmt.Fprintf(b, `<text x="%d" y="%s" text-anchor="end" fill="%s" font-weight="bold">%s</text></g>`+"\n",
+		fmt.Fprintf(b, `<text class="halo" x="%d" y="%s" text-anchor="end" fill="%s" font-weight="bold">%s</text></g>`+"\n",
 			x0+m.plotW-3, num(ty), boundColour, esc(label))
 	}
 	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#888"/>`+"\n", x0, y0, m.plotW, pn.h)
@@ -241,7 +241,6 @@ func (m *model) barrierTitle(br *planner.Barrier) string {
 func (m *model) axis(b *strings.Builder) {
 	y := m.axisY
 	b.WriteString(`<g id="commands">` + "\n")
-	fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" fill="#555">#0</text>`+"\n", leftW-6, y+8)
 	for i := 0; i < m.n; i++ {
 		x := m.columnX(i)
 		title := fmt.Sprintf("#%d %s", i, m.cmdName(i))

@@ -1,0 +1,115 @@
+package vulkan
+
+import (
+	"fmt"
+	"unsafe"
+
+	vk "github.com/goki/vulkan"
+
+	"github.com/aliasplan/aliasplan/barriers"
+	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vulkan/internal/vkext"
+)
+
+// Work records a renderer's own Vulkan commands for one graph command
+// into cb. Record calls it once per command, in the plan's execution
+// order, after the command's barriers.
+type Work func(cb vk.CommandBuffer, cmd planner.CommandID) error
+
+// Record is the executor: for each command in the bound plan's execution
+// order it records the barriers anchored before that command with one
+// vkCmdPipelineBarrier2 (barriers.Dependencies gives them as
+// VkDependencyInfo-shaped values; Record substitutes the handles), then
+// calls work (nil records barriers only). cb must be in the recording
+// state. It allocates nothing once warm.
+func (r *Resources) Record(cb vk.CommandBuffer, work Work) error {
+	if !r.bound {
+		return errNotBound
+	}
+	for k := range r.deps {
+		cmd := r.deps[k].Command
+		if err := r.recordDependency(cb, &r.deps[k]); err != nil {
+			return err
+		}
+		if work != nil {
+			if err := work(cb, cmd); err != nil {
+				return fmt.Errorf("vulkan: command %q: %w", r.g.Commands[cmd].Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// RecordBarriers records the barriers the bound plan anchors before cmd,
+// in one vkCmdPipelineBarrier2 (nothing when there are none), for a
+// renderer that drives the order itself. Buffer barriers cover the whole
+// buffer, image barriers every mip level and layer of the image's aspects.
+func (r *Resources) RecordBarriers(cb vk.CommandBuffer, cmd planner.CommandID) error {
+	if !r.bound {
+		return errNotBound
+	}
+	if cmd < 0 || int(cmd) >= len(r.pos) || r.pos[cmd] < 0 {
+		return fmt.Errorf("vulkan: command %d is not in the plan's order", cmd)
+	}
+	return r.recordDependency(cb, &r.deps[r.pos[cmd]])
+}
+
+func (r *Resources) recordDependency(cb vk.CommandBuffer, b *barriers.Batch) error {
+	dep := &b.Dependency
+	if dep.Empty() {
+		return nil
+	}
+	s := &r.scratch
+	s.Reset()
+	for _, m := range dep.MemoryBarriers {
+		s.Memory = append(s.Memory, vkext.Scope{SrcStages: uint64(m.SrcStageMask), SrcAccess: uint64(m.SrcAccessMask),
+			DstStages: uint64(m.DstStageMask), DstAccess: uint64(m.DstAccessMask)})
+	}
+	for _, x := range dep.BufferMemoryBarriers {
+		h := r.objs[x.Buffer].buffer
+		if h == vk.NullBuffer {
+			return r.noHandle(x.Buffer, b.Command)
+		}
+		s.Buffer = append(s.Buffer, vkext.BufferBarrier{
+			Scope: vkext.Scope{SrcStages: uint64(x.SrcStageMask), SrcAccess: uint64(x.SrcAccessMask),
+				DstStages: uint64(x.DstStageMask), DstAccess: uint64(x.DstAccessMask)},
+			Buffer: unsafe.Pointer(h), Offset: x.Offset, Size: x.Size})
+	}
+	for _, x := range dep.ImageMemoryBarriers {
+		h := r.objs[x.Image].image
+		if h == vk.NullImage {
+			return r.noHandle(x.Image, b.Command)
+		}
+		sr := &x.SubresourceRange
+		s.Image = append(s.Image, vkext.ImageBarrier{
+			Scope: vkext.Scope{SrcStages: uint64(x.SrcStageMask), SrcAccess: uint64(x.SrcAccessMask),
+				DstStages: uint64(x.DstStageMask), DstAccess: uint64(x.DstAccessMask)},
+			OldLayout: uint32(x.OldLayout), NewLayout: uint32(x.NewLayout), Image: unsafe.Pointer(h),
+			Aspect: uint32(sr.AspectMask), BaseMip: sr.BaseMipLevel, Mips: sr.LevelCount,
+			BaseLayer: sr.BaseArrayLayer, Layers: sr.LayerCount})
+	}
+	r.dev.dext.PipelineBarrier2(unsafe.Pointer(cb), s)
+	return nil
+}
+
+func (r *Resources) noHandle(id planner.ResourceID, cmd planner.CommandID) error {
+	res := &r.g.Resources[id]
+	hint := "it was destroyed"
+	if res.Imported {
+		hint = "it is imported: call ImportBuffer or ImportImage first"
+	}
+	return fmt.Errorf("vulkan: barrier before command %q: resource %q has no handle (%s)", r.g.Commands[cmd].Name, res.Name, hint)
+}
+
+// prepareRecording turns the plan's barriers into one dependency per
+// command of the order, and indexes the commands' positions.
+func (r *Resources) prepareRecording() {
+	r.deps = barriers.Dependencies(r.g, r.plan)
+	r.pos = make([]int32, len(r.g.Commands))
+	for i := range r.pos {
+		r.pos[i] = -1
+	}
+	for k, cmd := range r.plan.Order {
+		r.pos[cmd] = int32(k)
+	}
+}
