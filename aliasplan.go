@@ -25,6 +25,12 @@ type (
 	Barrier      = planner.Barrier
 	Compiled     = planner.Compiled
 	Strategy     = planner.Strategy
+	Kind         = planner.Kind
+	Memory       = planner.Memory
+	Class        = planner.Class
+	Status       = planner.Status
+	BarrierKind  = planner.BarrierKind
+	BarrierType  = planner.BarrierType
 )
 
 // Options configure a Planner. The zero value plans with first fit, no pool

@@ -1,7 +1,11 @@
 package aliasplan_test
 
 import (
+	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,10 +113,10 @@ func Example() {
 	result := g.AddBuffer("result", aliasplan.BufferDesc{Size: 1 << 20})
 	out := g.AddBuffer("out", aliasplan.BufferDesc{Size: 1 << 20})
 	write := func(r aliasplan.ResourceID) aliasplan.Access {
-		return aliasplan.Access{Resource: r, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite}
+		return aliasplan.Access{Resource: r, Stages: aliasplan.StageComputeShader, Access: aliasplan.AccessShaderStorageWrite}
 	}
 	read := func(r aliasplan.ResourceID) aliasplan.Access {
-		return aliasplan.Access{Resource: r, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageRead}
+		return aliasplan.Access{Resource: r, Stages: aliasplan.StageComputeShader, Access: aliasplan.AccessShaderStorageRead}
 	}
 	g.AddCommand("produce", write(scratch))
 	g.AddCommand("transform", read(scratch), write(result))
@@ -132,4 +136,33 @@ func Example() {
 	// result: pool 0 offset 1048576 aliased false
 	// out: pool 0 offset 0 aliased true
 	// transient 3145728 bytes, pooled 2097152, lower bound 2097152
+}
+
+// TestNamesUpToDate fails when planner gains a constant that names.go does
+// not re-export: run go generate.
+func TestNamesUpToDate(t *testing.T) {
+	gen, err := os.ReadFile("names.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, file := range []string{"planner/names.go", "planner/graph.go", "planner/plan.go"} {
+		f, err := parser.ParseFile(fset, file, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				for _, n := range spec.(*ast.ValueSpec).Names {
+					if n.IsExported() && !bytes.Contains(gen, []byte(" = planner."+n.Name+"\n")) {
+						t.Errorf("names.go lacks %s: run go generate", n.Name)
+					}
+				}
+			}
+		}
+	}
 }

@@ -16,3 +16,5 @@
 // closure, O(V·E/64) for V commands and E dependency edges, and by the
 // O(P²) interference queries of P pooled resources.
 package aliasplan
+
+//go:generate go run names_gen.go

@@ -14,9 +14,12 @@ import (
 )
 
 // New returns the first-fit strategy.
-func New() planner.Strategy { return strategy{} }
+func New() planner.Strategy { return strategy{orders: orders, mode: lowest} }
 
-type strategy struct{}
+type strategy struct {
+	orders []order
+	mode   fitMode
+}
 
 func (strategy) Name() string { return "firstfit" }
 
@@ -25,8 +28,8 @@ func (strategy) Name() string { return "firstfit" }
 // earlier order. The runs share nothing and run on up to GOMAXPROCS
 // goroutines, joined before Place returns, so the result does not depend
 // on scheduling.
-func (strategy) Place(p *planner.Problem) (*planner.Solution, error) {
-	return place(p, orders, lowest)
+func (s strategy) Place(p *planner.Problem) (*planner.Solution, error) {
+	return place(p, s.orders, s.mode)
 }
 
 // fitMode chooses an offset among the gaps that fit: the lowest (first

@@ -1,0 +1,661 @@
+package planner
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// The plan file (SPEC §5), version 1:
+//
+//	{
+//	  "version": 1,
+//	  "strategy": "firstfit",
+//	  "requirementsSource": "graph",
+//	  "order": [
+//	    "gbuffer",
+//	    ...
+//	  ],
+//	  "pools": [
+//	    {"index": 0, "memoryTypeIndex": 1, "class": "optimal", "size": 16777216},
+//	    ...
+//	  ],
+//	  "resources": [
+//	    {"name": "gbuffer.albedo", "status": "pooled", "pool": 0, "offset": 0, "size": 8388608, "alignment": 65536, "aliased": true,
+//	     "requirements": {"size": 8388608, "alignment": 65536, "memoryTypeBits": 3}},
+//	    {"name": "backbuffer", "status": "imported", "reason": "owned by the caller"},
+//	    ...
+//	  ],
+//	  "barriers": [
+//	    {"before": "ssao", "kind": "alias", "type": "image", "resource": "ssao", "previous": ["gbuffer.albedo"],
+//	     "srcStages": ["FRAGMENT_SHADER"], "srcAccess": [], "dstStages": ["COMPUTE_SHADER"], "dstAccess": ["SHADER_STORAGE_WRITE"],
+//	     "oldLayout": "UNDEFINED", "newLayout": "GENERAL"},
+//	    ...
+//	  ],
+//	  "stats": {"transientBytes": 1, "pooledBytes": 1, "lowerBound": 1, "dedicatedBytes": 0}
+//	}
+//
+// Beyond SPEC §5 the file carries what a Plan holds so that it reads back
+// whole: requirementsSource (Plan.Requirements: where the requirements came
+// from), and per resource reason (why it is not pooled) and requirements
+// (those used; left out when zero, for imported and unused resources).
+// Each element of order, pools, resources and barriers is one line.
+
+// PlanFileVersion is the plan file version WritePlan writes and ReadPlan
+// reads.
+const PlanFileVersion = 1
+
+type planFile struct {
+	Version            *int           `json:"version"`
+	Strategy           string         `json:"strategy"`
+	RequirementsSource string         `json:"requirementsSource,omitempty"`
+	Order              []string       `json:"order"`
+	Pools              []planPool     `json:"pools"`
+	Resources          []planResource `json:"resources"`
+	Barriers           []planBarrier  `json:"barriers"`
+	Stats              *planStats     `json:"stats"`
+}
+
+type planPool struct {
+	Index           *int    `json:"index"`
+	MemoryTypeIndex *uint32 `json:"memoryTypeIndex"`
+	Class           *string `json:"class"`
+	Size            *uint64 `json:"size"`
+}
+
+type planResource struct {
+	Name         *string           `json:"name"`
+	Status       *string           `json:"status"`
+	Reason       string            `json:"reason,omitempty"`
+	Pool         *int              `json:"pool,omitempty"`
+	Offset       *uint64           `json:"offset,omitempty"`
+	Size         *uint64           `json:"size,omitempty"`
+	Alignment    *uint64           `json:"alignment,omitempty"`
+	Aliased      *bool             `json:"aliased,omitempty"`
+	Requirements *planRequirements `json:"requirements,omitempty"`
+}
+
+type planRequirements struct {
+	Size              uint64 `json:"size"`
+	Alignment         uint64 `json:"alignment"`
+	MemoryTypeBits    uint32 `json:"memoryTypeBits"`
+	PrefersDedicated  bool   `json:"prefersDedicated,omitempty"`
+	RequiresDedicated bool   `json:"requiresDedicated,omitempty"`
+}
+
+type planBarrier struct {
+	Before    *string  `json:"before"`
+	Kind      *string  `json:"kind"`
+	Type      *string  `json:"type"`
+	Resource  *string  `json:"resource"`
+	Previous  []string `json:"previous,omitempty"`
+	SrcStages []string `json:"srcStages"`
+	SrcAccess []string `json:"srcAccess"`
+	DstStages []string `json:"dstStages"`
+	DstAccess []string `json:"dstAccess"`
+	OldLayout *string  `json:"oldLayout,omitempty"`
+	NewLayout *string  `json:"newLayout,omitempty"`
+}
+
+type planStats struct {
+	TransientBytes *uint64 `json:"transientBytes"`
+	PooledBytes    *uint64 `json:"pooledBytes"`
+	LowerBound     *uint64 `json:"lowerBound"`
+	DedicatedBytes *uint64 `json:"dedicatedBytes"`
+}
+
+// WritePlan writes p, a plan of g, as a plan file (version 1): two-space
+// indentation, fields in a fixed order, one line per element of order,
+// pools, resources and barriers. The same plan always gives the same
+// bytes, and ReadPlan reads them back into a plan deeply equal to p when p
+// is in the form Place and barriers.Build leave it: Order set (a nil Order
+// is written as the recorded order), Placement zero unless pooled,
+// Previous nil on hazard barriers, layouts zero on non-image barriers.
+//
+// It does not verify p (a broken plan can be written and inspected), but
+// it fails on what the format cannot express: a resource or command ID
+// that g does not have, a status, class, kind, type, stage, access or
+// layout with no name.
+func WritePlan(w io.Writer, g *Graph, p *Plan) error {
+	pf, err := toPlanFile(g, p)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	b.WriteString("{\n")
+	field := func(name string, v any, last bool) {
+		fmt.Fprintf(&b, "  %q: ", name)
+		inlineJSON(&b, v)
+		if !last {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	list := func(name string, n int, elem func(i int) any) {
+		fmt.Fprintf(&b, "  %q: [", name)
+		for i := range n {
+			b.WriteString("\n    ")
+			inlineJSON(&b, elem(i))
+			if i < n-1 {
+				b.WriteByte(',')
+			}
+		}
+		if n > 0 {
+			b.WriteString("\n  ")
+		}
+		b.WriteString("],\n")
+	}
+	field("version", pf.Version, false)
+	field("strategy", pf.Strategy, false)
+	if pf.RequirementsSource != "" {
+		field("requirementsSource", pf.RequirementsSource, false)
+	}
+	list("order", len(pf.Order), func(i int) any { return pf.Order[i] })
+	list("pools", len(pf.Pools), func(i int) any { return &pf.Pools[i] })
+	list("resources", len(pf.Resources), func(i int) any { return &pf.Resources[i] })
+	list("barriers", len(pf.Barriers), func(i int) any { return &pf.Barriers[i] })
+	field("stats", pf.Stats, true)
+	b.WriteString("}\n")
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("planner: writing plan: %w", err)
+	}
+	return nil
+}
+
+// inlineJSON appends v as JSON on one line, with a space after each colon
+// and comma, and without HTML escaping. v is one of the plan file types,
+// which always marshal.
+func inlineJSON(b *bytes.Buffer, v any) {
+	var raw bytes.Buffer
+	enc := json.NewEncoder(&raw)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic("planner: plan file element does not marshal: " + err.Error())
+	}
+	inString, escaped := false, false
+	for _, c := range bytes.TrimRight(raw.Bytes(), "\n") {
+		b.WriteByte(c)
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ':' || c == ','):
+			b.WriteByte(' ')
+		}
+	}
+}
+
+func toPlanFile(g *Graph, p *Plan) (*planFile, error) {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("planner: writing plan: "+format, args...)
+	}
+	cmdName := func(id CommandID) (string, bool) {
+		if id < 0 || int(id) >= len(g.Commands) {
+			return "", false
+		}
+		return g.Commands[id].Name, true
+	}
+	resName := func(id ResourceID) (string, bool) {
+		if id < 0 || int(id) >= len(g.Resources) {
+			return "", false
+		}
+		return g.Resources[id].Name, true
+	}
+	version := PlanFileVersion
+	pf := &planFile{Version: &version, Strategy: p.Strategy, RequirementsSource: p.Requirements,
+		Order: make([]string, 0, len(g.Commands)), Pools: make([]planPool, len(p.Pools)),
+		Resources: make([]planResource, len(p.Resources)), Barriers: make([]planBarrier, len(p.Barriers)),
+		Stats: &planStats{&p.Stats.TransientBytes, &p.Stats.PooledBytes, &p.Stats.LowerBound, &p.Stats.DedicatedBytes}}
+	if p.Order == nil {
+		for i := range g.Commands {
+			pf.Order = append(pf.Order, g.Commands[i].Name)
+		}
+	}
+	for i, cmd := range p.Order {
+		n, ok := cmdName(cmd)
+		if !ok {
+			return nil, fail("order position %d: command %d is not in the graph", i, cmd)
+		}
+		pf.Order = append(pf.Order, n)
+	}
+	for i := range p.Pools {
+		pl := &p.Pools[i]
+		class := pl.Class.String()
+		if _, ok := ParseClass(class); !ok {
+			return nil, fail("pool %d: class %s has no name", i, class)
+		}
+		pf.Pools[i] = planPool{&pl.Index, &pl.MemoryTypeIndex, &class, &pl.Size}
+	}
+	if len(p.Resources) != len(g.Resources) {
+		return nil, fail("plan has %d resources, graph has %d", len(p.Resources), len(g.Resources))
+	}
+	for r := range p.Resources {
+		rp, fr := &p.Resources[r], &pf.Resources[r]
+		status := rp.Status.String()
+		if _, ok := ParseStatus(status); !ok {
+			return nil, fail("resource %q: status %s has no name", g.Resources[r].Name, status)
+		}
+		fr.Name, fr.Status, fr.Reason = &g.Resources[r].Name, &status, rp.Reason
+		if rp.Status == StatusPooled {
+			pl := &rp.Placement
+			fr.Pool, fr.Offset, fr.Size, fr.Alignment, fr.Aliased = &pl.Pool, &pl.Offset, &pl.Size, &pl.Alignment, &pl.Aliased
+		}
+		if q := rp.Requirements; q != (Requirements{}) {
+			fr.Requirements = &planRequirements{q.Size, q.Alignment, q.MemoryTypeBits, q.PrefersDedicated, q.RequiresDedicated}
+		}
+	}
+	for k := range p.Barriers {
+		x, fb := &p.Barriers[k], &pf.Barriers[k]
+		before, ok := cmdName(x.Before)
+		if !ok {
+			return nil, fail("barrier %d: command %d is not in the graph", k, x.Before)
+		}
+		res, ok := resName(x.Resource)
+		if !ok {
+			return nil, fail("barrier %d: resource %d is not in the graph", k, x.Resource)
+		}
+		kind, typ := x.Kind.String(), x.Type.String()
+		if _, ok := parseBarrierKind(kind); !ok {
+			return nil, fail("barrier %d: kind %s has no name", k, kind)
+		}
+		if _, ok := parseBarrierType(typ); !ok {
+			return nil, fail("barrier %d: type %s has no name", k, typ)
+		}
+		fb.Before, fb.Kind, fb.Type, fb.Resource = &before, &kind, &typ, &res
+		for _, a := range x.Previous {
+			n, ok := resName(a)
+			if !ok {
+				return nil, fail("barrier %d: old occupant %d is not in the graph", k, a)
+			}
+			fb.Previous = append(fb.Previous, n)
+		}
+		fb.SrcStages, fb.SrcAccess, fb.DstStages, fb.DstAccess = x.SrcStages.Names(), x.SrcAccess.Names(), x.DstStages.Names(), x.DstAccess.Names()
+		for _, names := range [][]string{fb.SrcStages, fb.SrcAccess, fb.DstStages, fb.DstAccess} {
+			if bad, ok := unnamedBit(names); !ok {
+				return nil, fail("barrier %d: bit %s has no name", k, bad)
+			}
+		}
+		if x.Type == ImageBarrier {
+			for _, l := range []Layout{x.OldLayout, x.NewLayout} {
+				if v, ok := ParseLayout(l.String()); !ok || v != l {
+					return nil, fail("barrier %d: layout %s has no name", k, l)
+				}
+			}
+			oldL, newL := x.OldLayout.String(), x.NewLayout.String()
+			fb.OldLayout, fb.NewLayout = &oldL, &newL
+		}
+	}
+	return pf, nil
+}
+
+// unnamedBit finds a bit that Names wrote in hex, having no name.
+func unnamedBit(names []string) (string, bool) {
+	for _, n := range names {
+		if strings.HasPrefix(n, "0x") {
+			return n, false
+		}
+	}
+	return "", true
+}
+
+func parseBarrierKind(name string) (BarrierKind, bool) {
+	for _, k := range []BarrierKind{Hazard, Alias} {
+		if k.String() == name {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+func parseBarrierType(name string) (BarrierType, bool) {
+	for _, t := range []BarrierType{MemoryBarrier, BufferBarrier, ImageBarrier} {
+		if t.String() == name {
+			return t, true
+		}
+	}
+	return 0, false
+}
+
+// ReadPlan reads a plan file (version 1) for the graph g. file names the
+// input in errors; it may be empty.
+//
+// It checks what ties the file to g and what a Plan needs to be well
+// formed: every name (command, resource, status, class, kind, type, stage,
+// access, layout) known, the order naming every command once, every
+// resource of g listed exactly once (in any order), pool indexes equal to
+// their positions, a placement (pool, offset, size, alignment) on exactly
+// the pooled resources, within an existing pool, layouts on exactly the
+// image barriers, previous on exactly the alias barriers, no field the
+// format does not define. Whether the plan is right for g (statuses,
+// overlaps, barrier coverage) is Verify's to say, after Compile.
+//
+// Every error about the content is a *GraphError with File set, naming the
+// command and/or resource when known and the JSON item (barriers[3].kind),
+// and the rule: RuleSyntax, RuleVersion, RuleUnknownField,
+// RuleMissingField, RuleField, RuleUnknownName, RuleUnknownCommand,
+// RuleUnknownResource, RuleDuplicateName, RuleMissingResource, RuleOrder,
+// RuleAlignment, RuleZeroSize. An error reading r is returned wrapped.
+func ReadPlan(r io.Reader, file string, g *Graph) (*Plan, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("planner: reading %s: %w", file, err)
+	}
+	fail := func(item string, rule Rule, format string, args ...any) *GraphError {
+		return &GraphError{File: file, Item: item, Access: -1, Rule: rule, Detail: fmt.Sprintf(format, args...)}
+	}
+	var pf planFile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&pf); err != nil {
+		return nil, planDecodeError(file, data, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fail("", RuleSyntax, "data after the plan at byte %d", dec.InputOffset())
+	}
+	switch {
+	case pf.Version == nil:
+		return nil, fail("version", RuleMissingField, "no version")
+	case *pf.Version != PlanFileVersion:
+		return nil, fail("version", RuleVersion, "version %d; this reader knows version %d", *pf.Version, PlanFileVersion)
+	case pf.Order == nil:
+		return nil, fail("order", RuleMissingField, "no order")
+	case pf.Resources == nil:
+		return nil, fail("resources", RuleMissingField, "no resources")
+	case pf.Stats == nil:
+		return nil, fail("stats", RuleMissingField, "no stats")
+	}
+	cmds := make(map[string]CommandID, len(g.Commands))
+	for i := range g.Commands {
+		cmds[g.Commands[i].Name] = CommandID(i)
+	}
+	ress := make(map[string]ResourceID, len(g.Resources))
+	for i := range g.Resources {
+		ress[g.Resources[i].Name] = ResourceID(i)
+	}
+	p := &Plan{Strategy: pf.Strategy, Requirements: pf.RequirementsSource}
+
+	// Order.
+	inOrder := make([]bool, len(g.Commands))
+	p.Order = make([]CommandID, 0, len(pf.Order))
+	for i, name := range pf.Order {
+		item := fmt.Sprintf("order[%d]", i)
+		cmd, ok := cmds[name]
+		if !ok {
+			e := fail(item, RuleUnknownCommand, "the graph has no command of this name")
+			e.Command = name
+			return nil, e
+		}
+		if inOrder[cmd] {
+			e := fail(item, RuleDuplicateName, "the order names this command twice")
+			e.Command = name
+			return nil, e
+		}
+		inOrder[cmd] = true
+		p.Order = append(p.Order, cmd)
+	}
+	for i, in := range inOrder {
+		if !in {
+			e := fail("order", RuleOrder, "the order leaves out this command")
+			e.Command = g.Commands[i].Name
+			return nil, e
+		}
+	}
+
+	// Pools.
+	p.Pools = make([]Pool, len(pf.Pools))
+	for i, fp := range pf.Pools {
+		item := fmt.Sprintf("pools[%d]", i)
+		switch {
+		case fp.Index == nil:
+			return nil, fail(item+".index", RuleMissingField, "no index")
+		case fp.MemoryTypeIndex == nil:
+			return nil, fail(item+".memoryTypeIndex", RuleMissingField, "no memoryTypeIndex")
+		case fp.Class == nil:
+			return nil, fail(item+".class", RuleMissingField, "no class")
+		case fp.Size == nil:
+			return nil, fail(item+".size", RuleMissingField, "no size")
+		case *fp.Index != i:
+			return nil, fail(item+".index", RuleField, "index %d at position %d", *fp.Index, i)
+		case *fp.MemoryTypeIndex >= 32:
+			return nil, fail(item+".memoryTypeIndex", RuleField, "memory type index %d is not below 32", *fp.MemoryTypeIndex)
+		}
+		class, ok := ParseClass(*fp.Class)
+		if !ok {
+			return nil, fail(item+".class", RuleUnknownName, "unknown class %q (linear or optimal)", *fp.Class)
+		}
+		p.Pools[i] = Pool{Index: i, MemoryTypeIndex: *fp.MemoryTypeIndex, Class: class, Size: *fp.Size}
+	}
+
+	// Resources.
+	p.Resources = make([]ResourcePlan, len(g.Resources))
+	listed := make([]bool, len(g.Resources))
+	for i := range pf.Resources {
+		fr := &pf.Resources[i]
+		item := fmt.Sprintf("resources[%d]", i)
+		if fr.Name == nil {
+			return nil, fail(item+".name", RuleMissingField, "no name")
+		}
+		r, ok := ress[*fr.Name]
+		rfail := func(field string, rule Rule, format string, args ...any) *GraphError {
+			e := fail(item+field, rule, format, args...)
+			e.Resource = *fr.Name
+			return e
+		}
+		switch {
+		case !ok:
+			return nil, rfail("", RuleUnknownResource, "the graph has no resource of this name")
+		case listed[r]:
+			return nil, rfail("", RuleDuplicateName, "the plan lists this resource twice")
+		case fr.Status == nil:
+			return nil, rfail(".status", RuleMissingField, "no status")
+		}
+		listed[r] = true
+		status, ok := ParseStatus(*fr.Status)
+		if !ok {
+			return nil, rfail(".status", RuleUnknownName, "unknown status %q (pooled, dedicated, host_visible, imported or unused)", *fr.Status)
+		}
+		rp := &p.Resources[r]
+		rp.Status, rp.Reason = status, fr.Reason
+		if q := fr.Requirements; q != nil {
+			rp.Requirements = Requirements{q.Size, q.Alignment, q.MemoryTypeBits, q.PrefersDedicated, q.RequiresDedicated}
+		}
+		placed := fr.Pool != nil || fr.Offset != nil || fr.Size != nil || fr.Alignment != nil || fr.Aliased != nil
+		if status != StatusPooled {
+			if placed {
+				return nil, rfail("", RuleField, "a %s resource has no placement (pool, offset, size, alignment, aliased)", status)
+			}
+			continue
+		}
+		switch {
+		case fr.Pool == nil:
+			return nil, rfail(".pool", RuleMissingField, "a pooled resource needs a pool")
+		case fr.Offset == nil:
+			return nil, rfail(".offset", RuleMissingField, "a pooled resource needs an offset")
+		case fr.Size == nil:
+			return nil, rfail(".size", RuleMissingField, "a pooled resource needs a size")
+		case fr.Alignment == nil:
+			return nil, rfail(".alignment", RuleMissingField, "a pooled resource needs an alignment")
+		case *fr.Pool < 0 || *fr.Pool >= len(p.Pools):
+			return nil, rfail(".pool", RuleField, "pool %d does not exist (%d pools)", *fr.Pool, len(p.Pools))
+		case *fr.Size == 0:
+			return nil, rfail(".size", RuleZeroSize, "size is 0")
+		case !isPow2(*fr.Alignment):
+			return nil, rfail(".alignment", RuleAlignment, "alignment %d is not a power of two", *fr.Alignment)
+		case *fr.Offset+*fr.Size < *fr.Offset || *fr.Offset+*fr.Size > p.Pools[*fr.Pool].Size:
+			return nil, rfail(".offset", RuleField, "range [%d, %d+%d) exceeds pool %d of %d bytes", *fr.Offset, *fr.Offset, *fr.Size, *fr.Pool, p.Pools[*fr.Pool].Size)
+		}
+		rp.Placement = Placement{Pool: *fr.Pool, Offset: *fr.Offset, Size: *fr.Size, Alignment: *fr.Alignment}
+		if fr.Aliased != nil {
+			rp.Placement.Aliased = *fr.Aliased
+		}
+	}
+	for r, ok := range listed {
+		if !ok {
+			e := fail("resources", RuleMissingResource, "the plan does not list this resource")
+			e.Resource = g.Resources[r].Name
+			return nil, e
+		}
+	}
+
+	// Barriers.
+	p.Barriers = make([]Barrier, len(pf.Barriers))
+	for k := range pf.Barriers {
+		fb := &pf.Barriers[k]
+		item := fmt.Sprintf("barriers[%d]", k)
+		x := &p.Barriers[k]
+		if err := readBarrier(x, fb, cmds, ress, func(field string, rule Rule, format string, args ...any) *GraphError {
+			e := fail(item+field, rule, format, args...)
+			if fb.Before != nil {
+				e.Command = *fb.Before
+			}
+			if fb.Resource != nil {
+				e.Resource = *fb.Resource
+			}
+			return e
+		}); err != nil {
+			return nil, err
+		}
+	}
+
+	// Stats.
+	st := pf.Stats
+	for _, f := range []struct {
+		name string
+		v    *uint64
+		dst  *uint64
+	}{
+		{"transientBytes", st.TransientBytes, &p.Stats.TransientBytes}, {"pooledBytes", st.PooledBytes, &p.Stats.PooledBytes},
+		{"lowerBound", st.LowerBound, &p.Stats.LowerBound}, {"dedicatedBytes", st.DedicatedBytes, &p.Stats.DedicatedBytes},
+	} {
+		if f.v == nil {
+			return nil, fail("stats."+f.name, RuleMissingField, "no %s", f.name)
+		}
+		*f.dst = *f.v
+	}
+	return p, nil
+}
+
+func readBarrier(x *Barrier, fb *planBarrier, cmds map[string]CommandID, ress map[string]ResourceID,
+	fail func(field string, rule Rule, format string, args ...any) *GraphError) error {
+	switch {
+	case fb.Before == nil:
+		return fail(".before", RuleMissingField, "no before")
+	case fb.Kind == nil:
+		return fail(".kind", RuleMissingField, "no kind")
+	case fb.Type == nil:
+		return fail(".type", RuleMissingField, "no type")
+	case fb.Resource == nil:
+		return fail(".resource", RuleMissingField, "no resource")
+	}
+	var ok bool
+	if x.Before, ok = cmds[*fb.Before]; !ok {
+		return fail(".before", RuleUnknownCommand, "the graph has no command of this name")
+	}
+	if x.Resource, ok = ress[*fb.Resource]; !ok {
+		return fail(".resource", RuleUnknownResource, "the graph has no resource of this name")
+	}
+	if x.Kind, ok = parseBarrierKind(*fb.Kind); !ok {
+		return fail(".kind", RuleUnknownName, "unknown kind %q (hazard or alias)", *fb.Kind)
+	}
+	if x.Type, ok = parseBarrierType(*fb.Type); !ok {
+		return fail(".type", RuleUnknownName, "unknown type %q (memory, buffer or image)", *fb.Type)
+	}
+	switch {
+	case x.Kind == Alias && len(fb.Previous) == 0:
+		return fail(".previous", RuleMissingField, "an alias barrier names its old occupants")
+	case x.Kind == Hazard && fb.Previous != nil:
+		return fail(".previous", RuleField, "a hazard barrier has no old occupants")
+	}
+	if len(fb.Previous) > 0 {
+		x.Previous = make([]ResourceID, len(fb.Previous))
+		for i, n := range fb.Previous {
+			if x.Previous[i], ok = ress[n]; !ok {
+				return fail(fmt.Sprintf(".previous[%d]", i), RuleUnknownResource, "the graph has no resource %q", n)
+			}
+		}
+	}
+	for _, m := range []struct {
+		field string
+		names []string
+		stage *Stage
+		acc   *AccessFlags
+	}{
+		{"srcStages", fb.SrcStages, &x.SrcStages, nil}, {"srcAccess", fb.SrcAccess, nil, &x.SrcAccess},
+		{"dstStages", fb.DstStages, &x.DstStages, nil}, {"dstAccess", fb.DstAccess, nil, &x.DstAccess},
+	} {
+		if m.names == nil {
+			return fail("."+m.field, RuleMissingField, "no %s", m.field)
+		}
+		for _, n := range m.names {
+			if m.stage != nil {
+				v, ok := ParseStage(n)
+				if !ok {
+					return fail("."+m.field, RuleUnknownName, "unknown stage %q", n)
+				}
+				*m.stage |= v
+			} else {
+				v, ok := ParseAccess(n)
+				if !ok {
+					return fail("."+m.field, RuleUnknownName, "unknown access %q", n)
+				}
+				*m.acc |= v
+			}
+		}
+	}
+	if x.Type != ImageBarrier {
+		if fb.OldLayout != nil || fb.NewLayout != nil {
+			return fail(".oldLayout", RuleField, "only image barriers have layouts")
+		}
+		return nil
+	}
+	for _, l := range []struct {
+		field string
+		name  *string
+		dst   *Layout
+	}{{"oldLayout", fb.OldLayout, &x.OldLayout}, {"newLayout", fb.NewLayout, &x.NewLayout}} {
+		if l.name == nil {
+			return fail("."+l.field, RuleMissingField, "an image barrier needs %s", l.field)
+		}
+		if *l.dst, ok = ParseLayout(*l.name); !ok {
+			return fail("."+l.field, RuleUnknownName, "unknown layout %q", *l.name)
+		}
+	}
+	return nil
+}
+
+// planDecodeError turns a JSON decoding error into a *GraphError.
+func planDecodeError(file string, data []byte, err error) *GraphError {
+	e := &GraphError{File: file, Access: -1, Rule: RuleSyntax}
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		line, col := lineColumn(data, syn.Offset)
+		e.Detail = fmt.Sprintf("line %d column %d: %v", line, col, syn)
+	case errors.As(err, &typ):
+		e.Rule, e.Item = RuleField, typ.Field
+		e.Detail = fmt.Sprintf("a JSON %s where the format wants a %s", typ.Value, typ.Type)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		e.Detail = "unexpected end of the file"
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		e.Rule, e.Detail = RuleUnknownField, strings.TrimPrefix(err.Error(), "json: ")
+	default:
+		e.Detail = err.Error()
+	}
+	return e
+}
+
+// lineColumn returns the 1-based line and column of byte offset off.
+func lineColumn(data []byte, off int64) (int, int) {
+	off = min(max(off, 0), int64(len(data)))
+	before := data[:off]
+	line := bytes.Count(before, []byte{'\n'}) + 1
+	col := int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, col
+}
