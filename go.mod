@@ -3,9 +3,14 @@ module github.com/aliasplan/aliasplan
 go 1.26
 
 require (
-	github.com/bits-and-blooms/bitset v1.29.0 // indirect
-	github.com/goki/vulkan v1.0.8 // indirect
-	github.com/google/btree v1.1.3 // indirect
-	github.com/leanovate/gopter v0.2.11 // indirect
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
+	github.com/bits-and-blooms/bitset v1.29.0
+	github.com/goki/vulkan v1.0.8
+	github.com/google/btree v1.1.3
+	github.com/leanovate/gopter v0.2.11
+	github.com/rogpeppe/go-internal v1.16.0
+)
+
+require (
+	golang.org/x/sys v0.26.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
 )

@@ -76,11 +76,6 @@ func executionOrder(c *planner.Compiled, p *planner.Plan) ([]int32, error) {
 	return pos, nil
 }
 
-// firstUse returns the single initial use of a used transient.
-func firstUse(c *planner.Compiled, r planner.ResourceID) planner.Use {
-	return c.Uses(r)[0]
-}
-
 // useAt returns r's use by command cmd (which must use r).
 func useAt(c *planner.Compiled, r planner.ResourceID, cmd planner.CommandID) planner.Use {
 	us := c.Uses(r)
@@ -168,29 +163,29 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 	return old, nil
 }
 
-// prune drops from os (the old occupants of b) those whose bytes shared
+// prune drops from olds (the old occupants of b) those whose bytes shared
 // with b are all shared with later old occupants they are entirely before,
 // and returns the rest, ascending. Old occupants are taken latest initial
 // use first, so every later one is decided (kept or itself covered) when
 // an earlier one is looked at.
-func prune(c *planner.Compiled, p *planner.Plan, pos []int32, b planner.ResourceID, os []planner.ResourceID) []planner.ResourceID {
+func prune(c *planner.Compiled, p *planner.Plan, pos []int32, b planner.ResourceID, olds []planner.ResourceID) []planner.ResourceID {
 	start := func(r planner.ResourceID) int32 { return pos[c.Initial(r)[0]] }
-	sort.Slice(os, func(i, j int) bool {
-		if si, sj := start(os[i]), start(os[j]); si != sj {
+	sort.Slice(olds, func(i, j int) bool {
+		if si, sj := start(olds[i]), start(olds[j]); si != sj {
 			return si > sj
 		}
-		return os[i] < os[j]
+		return olds[i] < olds[j]
 	})
 	pb := &p.Resources[b].Placement
 	clip := func(r planner.ResourceID) span {
 		pr := &p.Resources[r].Placement
 		return span{max(pr.Offset, pb.Offset), min(pr.Offset+pr.Size, pb.Offset+pb.Size)}
 	}
-	keep := os[:0:0]
+	keep := olds[:0:0]
 	var cover []span
-	for i, a := range os {
+	for i, a := range olds {
 		cover = cover[:0]
-		for _, later := range os[:i] {
+		for _, later := range olds[:i] {
 			if c.Before(a, later) {
 				cover = append(cover, clip(later))
 			}

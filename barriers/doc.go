@@ -41,18 +41,30 @@
 //
 // # Merging
 //
-// Build emits at most one barrier per command and resource (the hazard
+// Build emits at most one barrier per command and resource: the hazard
 // barrier of a command OR-s the scopes of all its predecessors on that
-// resource, which share one layout), and leaves out a hazard barrier that an
-// earlier barrier already implies: one on the same resource, or a memory
-// barrier, recorded after every predecessor and no later than the command,
-// whose scopes include the needed ones and which changes no layout.
-// Pipeline barriers apply to every later command, so one barrier after a
-// write serves all the readers it covers. Alias barriers name every old
-// occupant whose bytes meet the new range, except one whose shared bytes
-// are all reused by later old occupants that it is entirely before: the
-// barriers of those later occupants already order it before the new one
-// (a chain that planner.Verify proves).
+// resource, which share one layout. A write after reads waits for those
+// reads only, execution-only: the barriers before the reads already ordered
+// the earlier write before them and made it available, and the reads'
+// stages chain the two barriers, so the earlier write is not waited for
+// twice. Build leaves out a hazard barrier that an earlier one implies: a
+// barrier on the same resource, or a memory barrier, recorded after every
+// predecessor and no later than the command, whose scopes include the
+// needed ones and which changes no layout. Pipeline barriers apply to every
+// later command, so one barrier after a write serves all the readers it
+// covers.
+//
+// Alias barriers name every old occupant whose bytes meet the new range,
+// except one whose shared bytes are all reused by later old occupants that
+// it is entirely before: the alias barriers of those later occupants order
+// it before them, and theirs order them before the new one (a chain that
+// planner.Verify proves). Every other old occupant is named, not only the
+// latest one.
+//
+// Dependencies keeps one DependencyInfo per command and drops a memory
+// barrier that another memory barrier of the same command includes (two
+// new buffers whose alias barriers have the same scopes share one
+// VkMemoryBarrier2), and a buffer barrier that one of them includes.
 //
 // # Cost and ownership
 //

@@ -214,3 +214,158 @@ func TestPropertyRandomFrames(t *testing.T) {
 		t.Errorf("only %d alias barriers in %d frames: the generator does not alias enough", aliasBarriers, cases)
 	}
 }
+
+// allPairsCovered checks, independently of planner.Verify's per-edge
+// check, that every pair of conflicting uses of a resource (not only the
+// DAG edges Compile stores) is ordered by a chain of barriers, with the
+// earlier use's writes made available and visible to the later use, and
+// that a use that changes the layout is ordered after every earlier use by
+// its own transition. It is what the stored-edge check claims by
+// composition. Scopes are compared bit for bit (Build copies them).
+func allPairsCovered(c *planner.Compiled, p *planner.Plan) error {
+	g := c.Graph
+	pos := make([]int, len(g.Commands))
+	for i, cmd := range p.Order {
+		pos[cmd] = i
+	}
+	sub := func(a, b uint64) bool { return a&b == a }
+	for r := range g.Resources {
+		us := c.Uses(planner.ResourceID(r))
+		for j := range us {
+			y := us[j]
+			// The barrier that moves an image into y's layout, if y changes it.
+			trans := -1
+			for k, x := range p.Barriers {
+				if x.Before == y.Command && int(x.Resource) == r && x.Type == planner.ImageBarrier && x.OldLayout != x.NewLayout {
+					trans = k
+				}
+			}
+			for i := range j {
+				x := us[i]
+				if !x.Modifies && !y.Modifies || !c.HappensBefore(x.Command, y.Command) {
+					continue
+				}
+				needAvail, needVis := x.Access.Writes() != 0, x.Modifies && y.Access != 0
+				var reach, reachAvail planner.Stage
+				covered := false
+				for q := pos[x.Command] + 1; q <= pos[y.Command] && !covered; q++ {
+					var nReach, nAvail planner.Stage
+					for k := range p.Barriers {
+						b := &p.Barriers[k]
+						if pos[b.Before] != q {
+							continue
+						}
+						onR := b.Type == planner.MemoryBarrier || int(b.Resource) == r
+						direct := sub(uint64(x.Stages), uint64(b.SrcStages))
+						if !direct && b.SrcStages&reach == 0 {
+							continue
+						}
+						avail := !needAvail || direct && onR && sub(uint64(x.Access.Writes()), uint64(b.SrcAccess)) || b.SrcStages&reachAvail != 0
+						if (trans < 0 || k == trans) && sub(uint64(y.Stages), uint64(b.DstStages)) &&
+							(!needVis || avail && onR && sub(uint64(y.Access), uint64(b.DstAccess))) {
+							covered = true
+							break
+						}
+						nReach |= b.DstStages
+						if avail {
+							nAvail |= b.DstStages
+						}
+					}
+					reach |= nReach
+					reachAvail |= nAvail
+				}
+				if !covered {
+					return fmt.Errorf("resource %q: command %q → %q not covered", g.Resources[r].Name, g.Commands[x.Command].Name, g.Commands[y.Command].Name)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func TestPropertyAllConflictingPairsCovered(t *testing.T) {
+	cases := 200
+	if testing.Short() {
+		cases = 30
+	}
+	for seed := range cases {
+		rng := rand.New(rand.NewPCG(uint64(seed), 11))
+		g := randomFrame(rng, 2+rng.IntN(30), 1+rng.IntN(16))
+		c, err := planner.Compile(g)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		p, err := planner.Place(c, planner.Options{Strategy: greedy{}})
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if seed%2 == 1 {
+			p.Order = randomOrder(rng, c)
+		}
+		if err := barriers.Build(c, p); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if err := allPairsCovered(c, p); err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, describe(g, p))
+		}
+	}
+}
+
+// TestPropertyVerifyRejectsOrSurvivesMutations: planner.Verify never
+// panics on a broken plan, and rejects most random breakages of Build's
+// barriers (some are harmless: a barrier another chain already covers).
+func TestPropertyVerifyRejectsOrSurvivesMutations(t *testing.T) {
+	cases := 300
+	if testing.Short() {
+		cases = 50
+	}
+	rejected, tried := 0, 0
+	for seed := range cases {
+		rng := rand.New(rand.NewPCG(uint64(seed), 13))
+		g := randomFrame(rng, 2+rng.IntN(30), 1+rng.IntN(16))
+		c, err := planner.Compile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := planner.Place(c, planner.Options{Strategy: greedy{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := barriers.Build(c, p); err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Barriers) == 0 {
+			continue
+		}
+		k := rng.IntN(len(p.Barriers))
+		x := &p.Barriers[k]
+		switch rng.IntN(9) {
+		case 0:
+			p.Barriers = append(p.Barriers[:k], p.Barriers[k+1:]...)
+		case 1:
+			x.SrcStages = 0
+		case 2:
+			x.SrcAccess = 0
+		case 3:
+			x.DstStages &= x.DstStages - 1 // drop the lowest stage
+		case 4:
+			x.DstAccess = 0
+		case 5:
+			x.Before = planner.CommandID(rng.IntN(len(g.Commands)))
+		case 6:
+			x.Resource = planner.ResourceID(rng.IntN(len(g.Resources)))
+		case 7:
+			x.Type = planner.BarrierType(rng.IntN(4))
+		case 8:
+			x.Kind, x.Previous = planner.BarrierKind(rng.IntN(3)), []planner.ResourceID{planner.ResourceID(rng.IntN(len(g.Resources) + 1))}
+		}
+		tried++
+		if planner.Verify(c, p) != nil {
+			rejected++
+		}
+	}
+	t.Logf("rejected %d of %d mutated plans", rejected, tried)
+	if rejected < tried/2 {
+		t.Errorf("Verify rejected only %d of %d mutated plans", rejected, tried)
+	}
+}

@@ -16,28 +16,34 @@ import (
 //
 // A Timeline is a segment tree over the slots (a power of two of leaves).
 // A rectangle is stored in the O(log T) canonical nodes of its lifetime
-// (cover runs) and merged into the runs of every ancestor of those nodes
-// (subtree runs). The rectangles overlapping a lifetime are then exactly
-// those in the subtree runs of its canonical nodes and the cover runs of
-// their ancestors: a query looks at O(log T) run sets, each a btree of
-// maximal occupied runs, through a merging cursor.
+// (their cover runs) and merged into the subtree runs of those nodes and of
+// all their ancestors. The rectangles overlapping a lifetime are then
+// exactly those in the subtree runs of its canonical nodes and in the cover
+// runs of their ancestors: a query merges O(log T) run sets through a heap.
+// A run set is a sorted slice while small, a btree when large. Nodes are
+// allocated in chunks on first use, so a sparse timeline (one of many
+// pools) costs little.
 //
 // A Timeline is not safe for concurrent use: queries reuse scratch space.
 type Timeline struct {
 	slots, leaves int
-	cover, sub    []*runSet // by node: 1 is the root, leaves start at leaves
-	stamp         []uint32   // visit marks for the current operation
-	op            uint32
+	chunks        []*[chunkSize]node // node v is chunks[v/chunkSize][v%chunkSize]; 1 is the root
 	n             int
 
-	srcs []*runSet // query scratch
-	u    union
+	srcs    []*runSet // query scratch
+	u       union
 	free    *btree.FreeListG[Range] // shared by the run sets' trees
 	scratch []Range
 }
 
+// node holds the runs of the rectangles stored at a node (cover) and of
+// those stored in its subtree (sub).
+type node struct{ cover, sub *runSet }
+
+const chunkSize = 256
+
 // NewTimeline returns an empty timeline over the time slots [0, slots).
-// Memory O(slots) up front, plus O(log slots) runs per rectangle.
+// Memory O(slots / 256) up front, then O(log slots) runs per rectangle.
 func NewTimeline(slots int) *Timeline {
 	if slots <= 0 {
 		panic(fmt.Sprintf("interval: NewTimeline(%d): need at least one slot", slots))
@@ -45,10 +51,8 @@ func NewTimeline(slots int) *Timeline {
 	leaves := 1 << bits.Len(uint(slots-1))
 	return &Timeline{
 		slots: slots, leaves: leaves,
-		cover: make([]*runSet, 2*leaves),
-		sub:   make([]*runSet, 2*leaves),
-		stamp: make([]uint32, 2*leaves),
-		free:  btree.NewFreeListG[Range](btree.DefaultFreeListSize),
+		chunks: make([]*[chunkSize]node, (2*leaves+chunkSize-1)/chunkSize),
+		free:   btree.NewFreeListG[Range](btree.DefaultFreeListSize),
 	}
 }
 
@@ -64,55 +68,79 @@ func (t *Timeline) checkLife(life Range) {
 	}
 }
 
-// nextOp starts a new visit epoch for the stamps.
-func (t *Timeline) nextOp() uint32 {
-	t.op++
-	if t.op == 0 { // wrapped: old stamps could collide
-		clear(t.stamp)
-		t.op = 1
+// at returns node v, or nil when its chunk was never written.
+func (t *Timeline) at(v int) *node {
+	c := t.chunks[v/chunkSize]
+	if c == nil {
+		return nil
 	}
-	return t.op
+	return &c[v%chunkSize]
 }
 
-// canonical calls fn for the nodes whose leaves partition life.
-func (t *Timeline) canonical(life Range, fn func(v int)) {
-	l, r := int(life.Start)+t.leaves, int(life.End)+t.leaves
-	for l < r {
+// mut returns node v, allocating its chunk if needed.
+func (t *Timeline) mut(v int) *node {
+	c := t.chunks[v/chunkSize]
+	if c == nil {
+		c = new([chunkSize]node)
+		t.chunks[v/chunkSize] = c
+	}
+	return &c[v%chunkSize]
+}
+
+// visit calls fn(v, true) for each canonical node of life (the nodes whose
+// leaves partition it) and fn(v, false) for each strict ancestor of one,
+// each node once. The ancestors are the nodes on the paths from the leaves
+// life.Start and life.End-1 to the root whose leaves are not all within
+// life.
+func (t *Timeline) visit(life Range, fn func(v int, canonical bool)) {
+	for l, r := int(life.Start)+t.leaves, int(life.End)+t.leaves; l < r; l, r = l>>1, r>>1 {
 		if l&1 == 1 {
-			fn(l)
+			fn(l, true)
 			l++
 		}
 		if r&1 == 1 {
 			r--
-			fn(r)
+			fn(r, true)
 		}
-		l >>= 1
-		r >>= 1
+	}
+	inside := func(v, h int) bool {
+		first := uint64(v<<h - t.leaves)
+		return life.Start <= first && first+1<<h <= life.End
+	}
+	a, b := int(life.Start)+t.leaves, int(life.End)-1+t.leaves
+	for h := 0; a >= 1; h++ {
+		if !inside(a, h) {
+			fn(a, false)
+		}
+		if b != a && !inside(b, h) {
+			fn(b, false)
+		}
+		a, b = a>>1, b>>1
 	}
 }
 
 // Insert adds the rectangle life × r: offsets r occupied during the slots
 // of life. An empty r is ignored; life must be a non-empty range within
-// [0, Slots) or Insert panics. O(log² T + m log n) for m merged runs.
+// [0, Slots) or Insert panics. O(log T) run-set inserts, each O(log n + m)
+// for m merged runs.
 func (t *Timeline) Insert(life, r Range) {
 	t.checkLife(life)
 	if r.Empty() {
 		return
 	}
 	t.n++
-	op := t.nextOp()
-	t.canonical(life, func(v int) {
-		if t.cover[v] == nil {
-			t.cover[v] = new(runSet)
-		}
-		t.cover[v].insert(r, &t.scratch, t.free)
-		for u := v; u >= 1 && t.stamp[u] != op; u >>= 1 {
-			t.stamp[u] = op
-			if t.sub[u] == nil {
-				t.sub[u] = new(runSet)
+	t.visit(life, func(v int, canonical bool) {
+		nd := t.mut(v)
+		if canonical {
+			if nd.cover == nil {
+				nd.cover = new(runSet)
 			}
-			t.sub[u].insert(r, &t.scratch, t.free)
+			nd.cover.insert(r, &t.scratch, t.free)
 		}
+		if nd.sub == nil {
+			nd.sub = new(runSet)
+		}
+		nd.sub.insert(r, &t.scratch, t.free)
 	})
 }
 
@@ -121,16 +149,14 @@ func (t *Timeline) Insert(life, r Range) {
 func (t *Timeline) sources(life Range) []*runSet {
 	t.checkLife(life)
 	t.srcs = t.srcs[:0]
-	op := t.nextOp()
-	t.canonical(life, func(v int) {
-		if s := t.sub[v]; s != nil {
-			t.srcs = append(t.srcs, s)
-		}
-		for u := v >> 1; u >= 1 && t.stamp[u] != op; u >>= 1 {
-			t.stamp[u] = op
-			if c := t.cover[u]; c != nil {
-				t.srcs = append(t.srcs, c)
-			}
+	t.visit(life, func(v int, canonical bool) {
+		nd := t.at(v)
+		switch {
+		case nd == nil:
+		case canonical && nd.sub != nil:
+			t.srcs = append(t.srcs, nd.sub)
+		case !canonical && nd.cover != nil:
+			t.srcs = append(t.srcs, nd.cover)
 		}
 	})
 	return t.srcs
@@ -144,8 +170,6 @@ func (t *Timeline) sources(life Range) []*runSet {
 // O(log T) plus O(log n) per run set whose current run it passes.
 func (t *Timeline) LowestFit(life Range, size, align uint64, w Range) (uint64, bool) {
 	t.u.reset(t.sources(life))
-	Stats.Queries++
-	Stats.Sources += len(t.srcs)
 	return lowestFit(&t.u, size, align, w)
 }
 

@@ -26,6 +26,9 @@ func TestTimelineRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for round := 0; round < 100; round++ {
 		slots := 1 + rng.IntN(40)
+		if round%4 == 0 { // deeper trees, several chunks of nodes
+			slots = 1 + rng.IntN(1000)
+		}
 		tl := NewTimeline(slots)
 		var rs []rect
 		for step := 0; step < 50; step++ {

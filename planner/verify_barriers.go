@@ -179,7 +179,9 @@ type barrierCheck struct {
 // stages and its destination access j's access flags. When j changes the
 // layout, the chain must end at that transition: it is a write that must
 // follow i. A single barrier whose scopes include both uses is the usual
-// chain of one; Build emits nothing else. Meta stages and accesses
+// chain of one; barriers.Build relies on chains of two only for a write
+// after reads, whose barrier waits for the reads, which waited for the
+// write before them. Meta stages and accesses
 // (ALL_COMMANDS, SHADER_READ, MEMORY_WRITE, ...) count as what they stand
 // for; logically earlier and later stages are not counted, so the check
 // is conservative.

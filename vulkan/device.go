@@ -119,20 +119,22 @@ func loadVulkan() error {
 // machine has no usable Vulkan (see Unavailable).
 //
 // On failure everything created so far is destroyed, in reverse order.
-func Open(cfg Config) (d *Device, err error) {
+func Open(cfg Config) (*Device, error) {
 	if err := loadVulkan(); err != nil {
 		return nil, err
 	}
-	d = &Device{}
-	defer func() {
-		if err != nil {
-			d.Close()
-			d = nil
-		}
-	}()
+	d := &Device{}
+	if err := d.open(cfg); err != nil {
+		d.Close() // what exists so far, in reverse order
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *Device) open(cfg Config) error {
 	loaderAPI := Version(vkext.InstanceVersion())
 	if !loaderAPI.atLeast(version11) {
-		return nil, fmt.Errorf("%w: the Vulkan loader supports Vulkan %s only; aliasplan needs 1.1", ErrUnsupported, loaderAPI)
+		return fmt.Errorf("%w: the Vulkan loader supports Vulkan %s only; aliasplan needs 1.1", ErrUnsupported, loaderAPI)
 	}
 	// Ask for 1.3 (or the loader's lower version): vkGetDeviceProcAddr
 	// returns no core entry point above the instance's apiVersion.
@@ -141,16 +143,13 @@ func Open(cfg Config) (d *Device, err error) {
 		instanceAPI = MakeVersion(loaderAPI.Major(), loaderAPI.Minor(), 0)
 	}
 	if err := d.createInstance(cfg, instanceAPI); err != nil {
-		return nil, err
+		return err
 	}
 	choice, err := d.pickPhysical(cfg, instanceAPI)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := d.createDevice(choice); err != nil {
-		return nil, err
-	}
-	return d, nil
+	return d.createDevice(choice)
 }
 
 func (d *Device) createInstance(cfg Config, api Version) error {

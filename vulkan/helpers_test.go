@@ -109,7 +109,7 @@ func planOn(t *testing.T, d *Device, g *planner.Graph) *planned {
 	res := d.NewResources(g)
 	t.Cleanup(res.Close) // before the device's cleanup: cleanups run last-in first-out
 	plan, err := planner.Place(c, planner.Options{
-		Strategy:           firstfit.New(),
+		Strategy:           strategyForTests(),
 		MaxPoolSize:        d.Info().MaxMemoryAllocationSize,
 		DedicatedThreshold: planner.DefaultDedicatedThreshold,
 		Source:             res,
@@ -125,6 +125,8 @@ func planOn(t *testing.T, d *Device, g *planner.Graph) *planned {
 	}
 	return &planned{g: g, c: c, res: res, plan: plan}
 }
+
+func strategyForTests() planner.Strategy { return firstfit.New() }
 
 func (p *planned) id(t *testing.T, name string) planner.ResourceID {
 	t.Helper()

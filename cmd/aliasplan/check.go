@@ -45,8 +45,9 @@ func check(files []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	planName := displayName(planFile)
 	if err := planner.Verify(c, plan); err != nil {
-		return &violationsError{file: planFile, violations: splitErrors(err)}
+		return &violationsError{file: planName, violations: splitErrors(err)}
 	}
 	pooled := 0
 	for _, rp := range plan.Resources {
@@ -54,29 +55,42 @@ func check(files []string, stdout, stderr io.Writer) error {
 			pooled++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: ok: %d resources (%d pooled) in %d pools of %s, %d barriers\n",
-		planFile, len(plan.Resources), pooled, len(plan.Pools), mib(plan.Stats.PooledBytes), len(plan.Barriers))
+	fmt.Fprintf(stdout, "%s: ok: %s (%d pooled) in %s of %s, %s\n", planName, plural(len(plan.Resources), "resource"),
+		pooled, plural(len(plan.Pools), "pool"), mib(plan.Stats.PooledBytes), plural(len(plan.Barriers), "barrier"))
 	return nil
 }
 
 // readPlanFile reads a plan file for g; "-" is stdin.
 func readPlanFile(path string, g *planner.Graph) (*planner.Plan, error) {
 	if path == "-" {
-		_ = os.Stdin
-		return nil, fmt.Errorf("TODO readplan")
+		return planner.ReadPlan(os.Stdin, "stdin", g)
 	}
 	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var p *planner.Plan
-	err = fmt.Errorf("TODO readplan")
-	_ = g
+	p, err := planner.ReadPlan(f, path, g)
 	if err != nil {
 		return nil, inFile(path, err)
 	}
 	return p, nil
+}
+
+// displayName is how errors and reports name an input path.
+func displayName(path string) string {
+	if path == "-" {
+		return "stdin"
+	}
+	return path
+}
+
+// plural writes "1 pool", "2 pools".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // splitErrors lists the errors err joins (errors.Join), or err alone.

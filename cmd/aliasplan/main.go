@@ -116,7 +116,11 @@ func report(err error, stderr io.Writer) int {
 		for _, v := range ve.violations {
 			fmt.Fprintf(stderr, "aliasplan: %s: %s\n", ve.file, oneLine(trimPkg(v.Error())))
 		}
-		fmt.Fprintf(stderr, "aliasplan: %s: %d violation(s)\n", ve.file, len(ve.violations))
+		noun := "violations"
+		if len(ve.violations) == 1 {
+			noun = "violation"
+		}
+		fmt.Fprintf(stderr, "aliasplan: %s: %d %s: the plan does not hold\n", ve.file, len(ve.violations), noun)
 		return exitViolations
 	}
 	fmt.Fprintf(stderr, "aliasplan: %s\n", oneLine(trimPkg(err.Error())))

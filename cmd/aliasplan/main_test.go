@@ -64,6 +64,9 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: *updateScripts,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SHARED", shared)
+			// Under -race every exec'd binary sleeps a second at exit
+			// (the race runtime's atexit_sleep_ms) unless told not to.
+			env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {

@@ -93,7 +93,7 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 		if g, err = readGraphFile(file); err != nil {
 			return err
 		}
-		input = file
+		input = displayName(file)
 	} else {
 		g = aliasplan.SampleFrame(w, h)
 		input = fmt.Sprintf("embedded sample frame %dx%d", w, h)
@@ -125,7 +125,7 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 	defer outs.abort()
 	title := "aliasplan: " + input
 	if out != "" {
-		if err := outs.add(out, func(w io.Writer) error { return fmt.Errorf("TODO writeplan") }); err != nil {
+		if err := outs.add(out, func(w io.Writer) error { return planner.WritePlan(w, g, plan) }); err != nil {
 			return err
 		}
 	}
@@ -243,6 +243,7 @@ func inFile(file string, err error) error {
 	if file == "" {
 		return err
 	}
+	file = displayName(file)
 	var ge *planner.GraphError
 	if errors.As(err, &ge) {
 		if ge.File == "" {

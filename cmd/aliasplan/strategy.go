@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/aliasplan/aliasplan/planner"
-
+	"github.com/aliasplan/aliasplan/strategies/bestfit"
 	"github.com/aliasplan/aliasplan/strategies/exact"
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
 )
@@ -22,7 +22,7 @@ func newStrategy(name string, ex exactFlags, progress io.Writer) (planner.Strate
 	case "firstfit":
 		return firstfit.New(), nil
 	case "bestfit":
-		return firstfit.New(), nil
+		return bestfit.New(), nil
 	case "exact":
 		return newExact(ex, progress), nil
 	}

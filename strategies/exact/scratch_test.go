@@ -1,7 +1,7 @@
 package exact
 
 import (
-	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,31 +14,31 @@ func TestScratchDecide(t *testing.T) {
 		p := readCSV(t, f)
 		comps := components(p)
 		m := buildModel(p, comps[0], true)
-		for round := 0; round < 1; round++ {
-			dbgHist = make([]int64, 10)
-			s := newSearch(m)
-			s.setOrder(valueOrder(m, round))
+		for _, flush := range []bool{false, true} {
+			ok := 0
+			var tot int64
 			t0 := time.Now()
-			st := s.run(m.maxLoad, 500_000)
-			t.Logf("%s round %d: status %d nodes %d %v hist %v", filepath.Base(f), round, st, s.nodes, time.Since(t0), dbgHist)
-			if st == found && os.Getenv("REF") != "" {
-				dbgRef = append([]uint64(nil), s.off...)
-				s2 := newSearch(m)
-				s2.setOrder(valueOrder(m, round))
-				s2.run(m.maxLoad, 500_000)
-				dbgRef = nil
+			for round := 0; round < 20; round++ {
+				s := newSearch(m)
+				s.flushScore = flush
+				if round < 3 {
+					s.setOrder(valueOrder(m, round))
+				} else {
+					r := rand.New(rand.NewPCG(uint64(round), 1))
+					o := make([]int32, len(m.size))
+					for i := range o {
+						o[i] = int32(i)
+					}
+					r.Shuffle(len(o), func(a, b int) { o[a], o[b] = o[b], o[a] })
+					s.setOrder(o)
+				}
+				st := s.run(m.maxLoad, 20000)
+				if st == found {
+					ok++
+				}
+				tot += s.nodes
 			}
+			t.Logf("%s flush %v: %d/20 found, nodes %d, %v", filepath.Base(f), flush, ok, tot, time.Since(t0))
 		}
-	}
-}
-
-func TestScratchDump(t *testing.T) {
-	f := filepath.Join(dataDir, "perfect", os.Getenv("FILES"))
-	p := readCSV(t, f)
-	sol, _, _ := New(Options{NodeLimit: 2_000_000}).Solve(p)
-	out, _ := os.Create("/tmp/sol.csv")
-	defer out.Close()
-	for i, it := range p.Items {
-		fmt.Fprintf(out, "%d,%d,%d,%d\n", it.Start, it.End, it.Size, sol.Offset[i])
 	}
 }

@@ -62,6 +62,11 @@ type search struct {
 	ef     []uint64 // per section: lowest offset of its next member
 	reach  []bool
 	rel    []int32
+	score  []int32
+	perm   []int32
+	tmp    []int32
+
+	flushScore bool
 	cands  []int32
 
 	nodes int64 // nodes visited by this search, all runs
@@ -249,7 +254,9 @@ func (s *search) dfs(lo, hi int32) status {
 		}
 	}
 	cands := s.cands[base:]
-	sort.Slice(cands, func(a, b int) bool { return s.rank[cands[a]] < s.rank[cands[b]] })
+	if len(cands) > 1 {
+		s.orderCands(cands, fstar)
+	}
 	// The hole's height must be computed before any child changes state.
 	h := s.holeHeight(tstar, fstar)
 
@@ -307,6 +314,45 @@ func (s *search) dfs(lo, hi int32) status {
 		s.unwind(mark)
 	}
 	return st
+}
+
+// orderCands sorts the candidates at level f: first those whose top is
+// flush with the floor beside them (they extend a level instead of making
+// a step), then by rank.
+func (s *search) orderCands(cands []int32, f uint64) {
+	m := s.m
+	score := s.score[:0]
+	for _, j := range cands {
+		top := f + m.size[j]
+		sc := int32(0)
+		if s.flushScore {
+			if a := m.sa[j] - 1; a >= 0 && s.live(int(a)) && s.floor[a] == top {
+				sc++
+			}
+			if b := m.sb[j]; int(b) < m.nsec && s.live(int(b)) && s.floor[b] == top {
+				sc++
+			}
+		}
+		score = append(score, sc)
+	}
+	s.score = score
+	idx := s.perm[:0]
+	for k := range cands {
+		idx = append(idx, int32(k))
+	}
+	sort.Slice(idx, func(a, b int) bool {
+		x, y := idx[a], idx[b]
+		if score[x] != score[y] {
+			return score[x] > score[y]
+		}
+		return s.rank[cands[x]] < s.rank[cands[y]]
+	})
+	tmp := s.tmp[:0]
+	for _, k := range idx {
+		tmp = append(tmp, cands[k])
+	}
+	copy(cands, tmp)
+	s.perm, s.tmp = idx, tmp
 }
 
 // releaseNeed returns the capacity section t needs by the release-date

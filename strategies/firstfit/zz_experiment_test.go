@@ -1,6 +1,7 @@
 package firstfit
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -8,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aliasplan/aliasplan/interval"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -67,7 +67,7 @@ func TestExperiment(t *testing.T) {
 	if g := os.Getenv("EXPFILES"); g != "" {
 		files, _ = filepath.Glob(g)
 	}
-	all := []order{{"size", bySize}, {"area", byArea}, {"length", byLength}, {"start", byStart}}
+	all := append(append([]order{}, orders...), expOrders...)
 	for _, f := range files {
 		p := loadCSV(t, f)
 		lb := maxLoad(p.Items)
@@ -75,7 +75,7 @@ func TestExperiment(t *testing.T) {
 		for _, mode := range []fitMode{lowest, best} {
 			for _, o := range all {
 				t0 := time.Now()
-				s, err := place(p, []order{o}, mode)
+				s, err := place("x", p, []order{o}, mode)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -98,7 +98,7 @@ func ratio(a, b uint64) string {
 	return strconvF(float64(a) / float64(b))
 }
 
-func strconvF(x float64) string { return fmtF(x) }
+func strconvF(x float64) string { return fmt.Sprintf("%.4f", x) }
 
 func BenchmarkExpOne(b *testing.B) {
 	f := os.Getenv("EXPFILE")
@@ -107,25 +107,8 @@ func BenchmarkExpOne(b *testing.B) {
 	}
 	p := loadCSV(b, f)
 	for b.Loop() {
-		place(p, []order{{"size", bySize}}, fitMode(len(os.Getenv("EXPMODE"))))
+		place("x", p, []order{orders[0]}, fitMode(len(os.Getenv("EXPMODE"))))
 	}
-}
-
-func TestExpStats(t *testing.T) {
-	f := os.Getenv("EXPFILE")
-	if f == "" {
-		t.Skip()
-	}
-	p := loadCSV(t, f)
-	g := newGreedy(p, lowest)
-	g.run(sortedBy(p, order{"size", bySize}))
-	t.Logf("%+v", interval.Stats)
-	tl := interval.NewTimeline(g.slots)
-	for _, i := range sortedBy(p, order{"size", bySize}) {
-		off, _ := tl.LowestFit(g.life[i], p.Items[i].Size, p.Items[i].Alignment, interval.Everything)
-		tl.Insert(g.life[i], interval.Range{Start: off, End: off + p.Items[i].Size})
-	}
-	t.Logf("%v", tl.SizeHist())
 }
 
 func cpuTime() time.Duration {
@@ -141,12 +124,12 @@ func TestExpCPU(t *testing.T) {
 	}
 	p := loadCSV(t, f)
 	for _, mode := range []fitMode{lowest, best} {
-		for _, o := range []order{{"size", bySize}, {"length", byLength}} {
+		for _, o := range orders {
 			var cpus []time.Duration
 			var peak uint64
 			for range 3 {
 				c0 := cpuTime()
-				s, _ := place(p, []order{o}, mode)
+				s, _ := place("x", p, []order{o}, mode)
 				cpus = append(cpus, cpuTime()-c0)
 				peak = s.Peak()
 			}

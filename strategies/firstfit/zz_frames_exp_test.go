@@ -9,13 +9,16 @@ import (
 )
 
 type recorder struct {
-	strategy
-	probs *[]*planner.Problem
+	orders []order
+	mode   fitMode
+	probs  *[]*planner.Problem
 }
+
+func (recorder) Name() string { return "x" }
 
 func (r recorder) Place(p *planner.Problem) (*planner.Solution, error) {
 	*r.probs = append(*r.probs, p)
-	return r.strategy.Place(p)
+	return place("x", p, r.orders, r.mode)
 }
 
 func loadFrame(t testing.TB, f string) *planner.Compiled {
@@ -48,7 +51,7 @@ func TestExpFrames(t *testing.T) {
 		for _, mode := range []fitMode{lowest, best} {
 			for _, o := range all {
 				var probs []*planner.Problem
-				st := recorder{strategy{orders: []order{o}, mode: mode}, &probs}
+				st := recorder{[]order{o}, mode, &probs}
 				plan, err := planner.Place(c, planner.Options{Strategy: st, DedicatedThreshold: planner.DefaultDedicatedThreshold})
 				if err != nil {
 					t.Fatal(err)
@@ -64,4 +67,7 @@ func TestExpFrames(t *testing.T) {
 	}
 }
 
-var expOrders = []order{}
+var expOrders = []order{
+	byItem("area", byArea),
+	byItem("start", byStart),
+}

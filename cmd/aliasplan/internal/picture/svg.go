@@ -48,8 +48,9 @@ func (m *model) header(b *strings.Builder) {
 			alias++
 		}
 	}
-	line1 := fmt.Sprintf("strategy %s · requirements: %s · %d commands · %d resources · %d pools · %d barriers (%d alias)",
-		p.Strategy, req, m.n, len(p.Resources), len(p.Pools), len(p.Barriers), alias)
+	line1 := fmt.Sprintf("strategy %s · requirements: %s · %s · %s · %s · %s (%d alias)",
+		p.Strategy, req, plural(m.n, "command"), plural(len(p.Resources), "resource"), plural(len(p.Pools), "pool"),
+		plural(len(p.Barriers), "barrier"), alias)
 	fmt.Fprintf(b, `<text x="12" y="42">%s</text>`+"\n", esc(line1))
 	saving := ""
 	if st.TransientBytes > 0 && st.PooledBytes <= st.TransientBytes {
@@ -79,8 +80,8 @@ func (m *model) panel(b *strings.Builder, i int) {
 	pn := &m.panels[i]
 	pl := pn.pool
 	x0, y0 := leftW, pn.y
-	head := fmt.Sprintf("pool %d · %s · memory type %d · %s · %d resources, %d aliased",
-		pl.Index, pl.Class, pl.MemoryTypeIndex, mib(pl.Size), pn.count, pn.nAlias)
+	head := fmt.Sprintf("pool %d · %s · memory type %d · %s · %s, %d aliased",
+		pl.Index, pl.Class, pl.MemoryTypeIndex, mib(pl.Size), plural(pn.count, "resource"), pn.nAlias)
 	fmt.Fprintf(b, `<g id="pool%d">`+"\n", pl.Index)
 	fmt.Fprintf(b, `<text x="%d" y="%d" font-weight="bold">%s</text>`+"\n", x0, y0-7, esc(head))
 	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#f6f6f6"/>`+"\n", x0, y0, m.plotW, pn.h)
@@ -309,4 +310,12 @@ func (m *model) table(b *strings.Builder) {
 		fmt.Fprintf(b, `<text x="%d" y="%d" fill="#555">… and %d more</text>`+"\n", x, y, m.more)
 	}
 	b.WriteString("</g>\n")
+}
+
+// plural writes "1 pool", "2 pools".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

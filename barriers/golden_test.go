@@ -1,0 +1,125 @@
+package barriers_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/aliasplan/aliasplan/barriers"
+	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/strategies/firstfit"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden plan files")
+
+// goldenDir holds one plan file per frame of the shared corpus.
+const goldenDir = "../planner/testdata/plans"
+
+// sharedFrames returns the frame files of the shared corpus, or skips.
+func sharedFrames(t *testing.T) []string {
+	t.Helper()
+	for _, d := range []string{"../../shared/data/frames", "../shared/data/frames"} {
+		files, _ := filepath.Glob(filepath.Join(d, "*.json"))
+		if len(files) > 0 {
+			return files
+		}
+	}
+	t.Skip("shared/data/frames not found")
+	return nil
+}
+
+// planFrame runs the library's pipeline with its defaults: Compile, Place
+// (first fit, 64 MiB dedicated threshold), Build, Verify.
+func planFrame(t *testing.T, path string) (*planner.Graph, *planner.Compiled, *planner.Plan) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g, err := planner.ReadGraph(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := planner.Compile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planner.Place(c, planner.Options{Strategy: firstfit.New(), DedicatedThreshold: planner.DefaultDedicatedThreshold})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := barriers.Build(c, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := planner.Verify(c, p); err != nil {
+		t.Fatal(err)
+	}
+	return g, c, p
+}
+
+// TestGoldenPlans plans every shared frame and compares the plan file with
+// planner/testdata/plans/FRAME.plan.json (go test -update rewrites them).
+// The plan file reads back to the same plan, which passes Verify again.
+func TestGoldenPlans(t *testing.T) {
+	for _, path := range sharedFrames(t) {
+		name := strings.TrimSuffix(filepath.Base(path), ".json")
+		t.Run(name, func(t *testing.T) {
+			g, c, p := planFrame(t, path)
+			var b bytes.Buffer
+			if err := planner.WritePlan(&b, g, p); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join(goldenDir, name+".plan.json")
+			if *update {
+				if err := os.MkdirAll(goldenDir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (go test ./barriers -update writes it)", err)
+				}
+				if !bytes.Equal(want, b.Bytes()) {
+					t.Errorf("%s differs from the plan made now; review and run go test ./barriers -update\n%s", golden, firstLineDiff(string(want), b.String()))
+				}
+			}
+			back, err := planner.ReadPlan(bytes.NewReader(b.Bytes()), golden, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(back, p) {
+				t.Error("the plan file does not read back to the plan")
+			}
+			if err := planner.Verify(c, back); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// firstLineDiff shows the first line where want and got differ.
+func firstLineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return "line " + strconv.Itoa(i+1) + ":\n  golden: " + a + "\n  now:    " + b
+		}
+	}
+	return ""
+}

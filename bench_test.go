@@ -1,0 +1,72 @@
+package aliasplan_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/aliasplan/aliasplan"
+	"github.com/aliasplan/aliasplan/barriers"
+	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/strategies/firstfit"
+)
+
+// BenchmarkFrame measures the per-frame cost on the shared frames: the
+// stages a renderer pays every frame, separately and together.
+func BenchmarkFrame(b *testing.B) {
+	for _, name := range []string{"deferred-1080p", "random-200", "random-1000"} {
+		g := readGraph(b, filepath.Join(framesDir(b), name+".json"))
+		opts := planner.Options{Strategy: firstfit.New(), DedicatedThreshold: planner.DefaultDedicatedThreshold}
+		b.Run("frame="+name+"/stage=compile", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := planner.Compile(g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("frame="+name+"/stage=compile+place", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c, err := planner.Compile(g)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := planner.Place(c, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("frame="+name+"/stage=place", func(b *testing.B) {
+			c, _ := planner.Compile(g)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := planner.Place(c, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("frame="+name+"/stage=barriers+verify", func(b *testing.B) {
+			c, _ := planner.Compile(g)
+			p, _ := planner.Place(c, opts)
+			b.ReportAllocs()
+			for b.Loop() {
+				p.Barriers = nil
+				if err := barriers.Build(c, p); err != nil {
+					b.Fatal(err)
+				}
+				if err := planner.Verify(c, p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("frame="+name+"/stage=all", func(b *testing.B) {
+			pl := aliasplan.New(aliasplan.Options{})
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := pl.Plan(g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,263 @@
+package picture
+
+import (
+	"bytes"
+	"encoding/xml"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/aliasplan/aliasplan"
+	"github.com/aliasplan/aliasplan/planner"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.svg golden files")
+
+func planOf(t *testing.T, g *planner.Graph) (*planner.Compiled, *planner.Plan) {
+	t.Helper()
+	c, p, err := aliasplan.New(aliasplan.Options{}).PlanCompiled(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, p
+}
+
+// wellFormed parses doc as XML to the end.
+func wellFormed(t *testing.T, doc []byte) {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(doc))
+	for {
+		_, err := d.Token()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatalf("not well-formed XML: %v", err)
+		}
+	}
+}
+
+// TestSampleGolden pins the picture of the embedded frame (first fit, H200
+// profile) so that reviewers see every change to it. Regenerate with
+// go test ./cmd/aliasplan/internal/picture -update.
+func TestSampleGolden(t *testing.T) {
+	c, p := planOf(t, aliasplan.SampleFrame(1920, 1080))
+	var b bytes.Buffer
+	if err := SVG(&b, c, p, Options{Title: "aliasplan: embedded sample frame 1920x1080"}); err != nil {
+		t.Fatal(err)
+	}
+	wellFormed(t, b.Bytes())
+	golden := filepath.Join("testdata", "sample.svg")
+	if *update {
+		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Errorf("SVG differs from %s; run with -update and review the diff", golden)
+	}
+	// What the picture must show.
+	svg := b.String()
+	for _, s := range []string{
+		"pool 0 · linear", "pool 1 · optimal", // a panel per pool
+		"<title>gbuffer.albedo\n", // every pooled resource, with details
+		"first use #5 gbuffer", "status pooled",
+		"alias barrier (image) before",                        // alias barriers
+		"lower bound ",                                        // the bound line
+		"without aliasing ",                                   // legend
+		"host_visible", "exposure.readback", "debug.overdraw", // the side table
+		"requirements: profile h200 (estimates)",
+	} {
+		if !strings.Contains(svg, s) {
+			t.Errorf("SVG lacks %q", s)
+		}
+	}
+	// Every pooled resource has a rectangle.
+	for r, rp := range p.Resources {
+		if rp.Status == planner.StatusPooled && !strings.Contains(svg, "<title>"+c.Graph.Resources[r].Name+"\n") {
+			t.Errorf("no rectangle for %s", c.Graph.Resources[r].Name)
+		}
+	}
+}
+
+func TestHTMLSelfContained(t *testing.T) {
+	c, p := planOf(t, aliasplan.SampleFrame(1920, 1080))
+	var b bytes.Buffer
+	if err := HTML(&b, c, p, Options{Title: "a <frame> & more"}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if !strings.HasPrefix(page, "<!DOCTYPE html>") || strings.Count(page, "<svg ") != 1 || !strings.Contains(page, "<script>") {
+		t.Fatalf("not a page embedding one SVG with a script:\n%.300s", page)
+	}
+	if !strings.Contains(page, "<title>a &lt;frame&gt; &amp; more</title>") {
+		t.Errorf("title not escaped")
+	}
+	// Nothing is fetched: no src or href attributes, no url() or @import,
+	// and the only URL is the SVG namespace.
+	for _, re := range []string{`\ssrc=`, `\shref=`, `url\(`, `@import`} {
+		if regexp.MustCompile(re).MatchString(page) {
+			t.Errorf("page matches %s: it might fetch something", re)
+		}
+	}
+	if n := strings.Count(page, "http"); n != 1 || !strings.Contains(page, `xmlns="http://www.w3.org/2000/svg"`) {
+		t.Errorf("page names %d URLs; want only the SVG namespace", n)
+	}
+	svg := page[strings.Index(page, "<svg ") : strings.Index(page, "</svg>")+len("</svg>")]
+	wellFormed(t, []byte(svg))
+}
+
+// chainFrame is n commands; command i writes resource i and reads a few
+// earlier ones, so lifetimes vary and many resources alias.
+func chainFrame(n int) *planner.Graph {
+	g := &planner.Graph{}
+	for i := 0; i < n; i++ {
+		w := uint32(256 << (i % 4))
+		g.AddImage(fmt.Sprintf("pass%03d.out", i), planner.ImageDesc{Format: planner.FormatR16G16B16A16Sfloat,
+			Width: w, Height: w / 2, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Tiling: planner.TilingOptimal, Usage: planner.ImageUsageStorage | planner.ImageUsageSampled})
+	}
+	for i := 0; i < n; i++ {
+		acc := []planner.Access{{Resource: planner.ResourceID(i), Stages: planner.StageComputeShader,
+			Access: planner.AccessShaderStorageWrite, Layout: planner.LayoutGeneral}}
+		for _, back := range []int{1, 2 + i%5, 3 + (i*7)%17} {
+			if j := i - back; j >= 0 {
+				acc = append(acc, planner.Access{Resource: planner.ResourceID(j), Stages: planner.StageComputeShader,
+					Access: planner.AccessShaderSampledRead, Layout: planner.LayoutShaderReadOnlyOptimal})
+			}
+		}
+		// A resource read twice in one command keeps one layout.
+		seen := map[planner.ResourceID]bool{}
+		var uniq []planner.Access
+		for _, a := range acc {
+			if !seen[a.Resource] {
+				seen[a.Resource] = true
+				uniq = append(uniq, a)
+			}
+		}
+		g.AddCommand(fmt.Sprintf("pass%03d", i), uniq...)
+	}
+	return g
+}
+
+var svgSize = regexp.MustCompile(`<svg [^>]*width="(\d+)" height="(\d+)"`)
+
+func dimensions(t *testing.T, svg []byte) (w, h int) {
+	t.Helper()
+	m := svgSize.FindSubmatch(svg)
+	if m == nil {
+		t.Fatal("no width and height")
+	}
+	fmt.Sscan(string(m[1]), &w)
+	fmt.Sscan(string(m[2]), &h)
+	return w, h
+}
+
+// Test300Commands: a 300-command frame stays readable and bounded:
+// columns of at least 3 px, a plot no wider than the budget, a picture
+// that fits a screen or two, and a file of modest size.
+func Test300Commands(t *testing.T) {
+	c, p := planOf(t, chainFrame(300))
+	var b bytes.Buffer
+	if err := SVG(&b, c, p, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	wellFormed(t, b.Bytes())
+	w, h := dimensions(t, b.Bytes())
+	if w > 1400 || h > 1200 {
+		t.Errorf("picture is %dx%d px; want at most 1400x1200", w, h)
+	}
+	if b.Len() > 1<<20 {
+		t.Errorf("picture is %d bytes; want at most 1 MiB", b.Len())
+	}
+	m, err := build(c, p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.colW < 3 || m.plotW > maxPlotW {
+		t.Errorf("columns %d px, plot %d px", m.colW, m.plotW)
+	}
+	// Labels only where they fit: command names on every k-th column,
+	// with k·colW at least the rotated label spacing.
+	if labels := strings.Count(b.String(), `transform="rotate(-60`); labels > 300/m.labelK+1 || float64(m.labelK*m.colW) < 12 {
+		t.Errorf("%d command labels, every %d columns of %d px", labels, m.labelK, m.colW)
+	}
+}
+
+// TestSharedFrames draws the shared data frames, when present, but for
+// random-1000 (whose planning takes seconds under -race; Test300Commands
+// covers size).
+func TestSharedFrames(t *testing.T) {
+	files, _ := filepath.Glob("../../../../../shared/data/frames/*.json")
+	if len(files) == 0 {
+		t.Skip("shared data not present")
+	}
+	for _, f := range files {
+		if strings.Contains(f, "random-1000") {
+			continue
+		}
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			r, err := os.Open(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			g, err := planner.ReadGraph(r, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, p := planOf(t, g)
+			var b bytes.Buffer
+			if err := SVG(&b, c, p, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			wellFormed(t, b.Bytes())
+			w, _ := dimensions(t, b.Bytes())
+			if want := leftW + max(maxPlotW, 3*len(g.Commands)) + 24 + tableW; w > want {
+				t.Errorf("width %d px, want at most %d", w, want)
+			}
+		})
+	}
+}
+
+func TestTicks(t *testing.T) {
+	for _, tc := range []struct {
+		size uint64
+		h    int
+		want string
+	}{
+		{128 << 20, 520, "[0 16 32 48 64 80 96 112 128]"}, // MiB
+		{8 << 20, 56, "[0 8]"},
+		{1000, 100, "[0 512]"},
+		{0, 56, "[0]"},
+	} {
+		var got []uint64
+		for _, x := range ticks(tc.size, tc.h) {
+			if tc.size >= 1<<20 {
+				x >>= 20
+			}
+			got = append(got, x)
+		}
+		if fmt.Sprint(got) != tc.want {
+			t.Errorf("ticks(%d, %d) = %v, want %s", tc.size, tc.h, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{{"gbuffer.albedo", 20, "gbuffer.albedo"}, {"gbuffer.albedo", 8, "gbuffer…"}, {"gbuffer", 3, ""}} {
+		if got := fit(tc.s, tc.n); got != tc.want {
+			t.Errorf("fit(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# h200-vulkan.sh, run THERE on the device machine (from the repository
+# root, with .gl and .vk carried; scripts/h200-prepare.sh makes them), runs
+# the Vulkan test binary on the NVIDIA GPU with the validation layer and
+# synchronization validation, and keeps the log in $OUT/vulkan-h200.log.
+# It prints the requirements seen, the pools, the bytes saved and every
+# validation message; it fails when a test fails or skips.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out="${OUT:-.}"
+# The loader, unpacked into / as the device README says.
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+# The validation layer, unpacked elsewhere: other packages can break /.
+rm -rf /tmp/vvl && mkdir -p /tmp/vvl
+for f in .vk/*.deb; do dpkg -x "$f" /tmp/vvl; done
+export VK_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d
+export LD_LIBRARY_PATH="/tmp/vvl/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+nvicd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+if [ -z "${VK_DRIVER_FILES:-}" ] && [ -e "$nvicd" ] &&
+	! ls /usr/share/vulkan/icd.d/nvidia_icd*.json /etc/vulkan/icd.d/nvidia_icd*.json >/dev/null 2>&1; then
+	export VK_DRIVER_FILES="$nvicd" # the driver's ICD where the loader does not look
+fi
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/xdg-runtime-$(id -u)}"
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+export ALIASPLAN_REQUIRE_VULKAN=1
+export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
+(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true) 2>&1 | tee "$out/vulkan-h200.log"
+cd vulkan
+../.vk/vulkan.test -test.v -test.count=1 2>&1 | tee -a "$out/vulkan-h200.log"
+status=${PIPESTATUS[0]}
+if grep -q -- '--- SKIP' "$out/vulkan-h200.log"; then
+	echo "h200-vulkan: a test skipped" | tee -a "$out/vulkan-h200.log"
+	status=1
+fi
+exit "$status"

@@ -1,0 +1,5 @@
+//go:build race
+
+package firstfit_test
+
+const raceEnabled = true
