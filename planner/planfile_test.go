@@ -280,8 +280,9 @@ func FuzzReadPlan(f *testing.F) {
 	f.Add([]byte(`{"version": 1, "order": [], "resources": [], "stats": {}}`))
 	// The golden plans of the barriers package are for graphs this test
 	// does not have: they seed the syntax only.
-	if files, _ := filepath.Glob(filepath.Join("testdata", "plans", "*.plan.json")); len(files) > 0 {
-		if data, err := os.ReadFile(files[0]); err == nil && len(data) < 1<<16 {
+	files, _ := filepath.Glob(filepath.Join("testdata", "plans", "*.plan.json"))
+	for _, file := range files {
+		if data, err := os.ReadFile(file); err == nil && len(data) < 1<<16 {
 			f.Add(data)
 		}
 	}

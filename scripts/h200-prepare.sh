@@ -16,7 +16,7 @@ o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp
 # shellcheck disable=SC2086 # $o is several options
 apt-get $o update -qq
 # shellcheck disable=SC2086
-(cd .gl && rm -f libvulkan1_*.deb && apt-get $o download libvulkan1)
+(cd .gl && rm -f ./*.deb && apt-get $o download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
 # shellcheck disable=SC2086
 (cd .vk && rm -f vulkan-validationlayers_*.deb && apt-get $o download vulkan-validationlayers)
 GOARCH=amd64 go test -c -o .vk/vulkan.test ./vulkan

@@ -17,8 +17,7 @@ for f in .vk/*.deb; do dpkg -x "$f" /tmp/vvl; done
 export VK_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d
 export LD_LIBRARY_PATH="/tmp/vvl/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvicd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-if [ -z "${VK_DRIVER_FILES:-}" ] && [ -e "$nvicd" ] &&
-	! ls /usr/share/vulkan/icd.d/nvidia_icd*.json /etc/vulkan/icd.d/nvidia_icd*.json >/dev/null 2>&1; then
+if [ -z "${VK_DRIVER_FILES:-}" ] && [ -e "$nvicd" ]; then
 	export VK_DRIVER_FILES="$nvicd" # the driver's ICD where the loader does not look
 fi
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/xdg-runtime-$(id -u)}"

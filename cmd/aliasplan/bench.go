@@ -27,8 +27,10 @@ Flags:
                          (default 5; a run over a second is not repeated)
   --format text|csv|markdown
                          table format (default text)
-  --time-limit DURATION  exact: stop searching after this (default 10s; 0: none)
-  --node-limit N         exact: stop after N search nodes (default 0: none)
+  --time-limit DURATION  exact: search at most this long, per pool group of a
+                         graph (default 10s; 0: no limit)
+  --node-limit N         exact: at most N search nodes, per pool group of a
+                         graph (default 0: no limit)
   --max-pool-size SIZE   graphs: cap each pool (default 0: no cap)
   --dedicated-threshold SIZE
                          graphs: dedicate resources this large (default 64MiB)

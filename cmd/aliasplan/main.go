@@ -62,7 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	c := newSubcommand(cmd)
 	if c == nil {
-		return report(usageErrorf("", "unknown command %q", cmd), stderr)
+		return report(usageErrorf("", "unknown command %q (want %s)", cmd, strings.Join(subcommands, ", ")), stderr)
 	}
 	files, err := c.parse(rest, stdout)
 	if err == nil {

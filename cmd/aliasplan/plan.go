@@ -36,8 +36,10 @@ Flags:
   --profile h200|lavapipe   estimate requirements the graph lacks (default h200)
   --device none|vulkan      take requirements from the Vulkan device instead
   --resolution WxH          size of the sample frame (default 1920x1080)
-  --time-limit DURATION     exact: stop searching after this (default 10s; 0: none)
-  --node-limit N            exact: stop after N search nodes (default 0: none)
+  --time-limit DURATION     exact: search each pool group at most this long
+                            (default 10s; 0: no limit)
+  --node-limit N            exact: at most N search nodes per pool group
+                            (default 0: no limit)
 
 Sizes are bytes or a number with KiB, MiB, GiB (or KB, MB, GB).
 `

@@ -19,8 +19,8 @@ an offset column on stdout; peak, lower bound and time on stderr.
 Flags:
   -o FILE                write the CSV to FILE instead of stdout
   --strategy NAME        firstfit (default), bestfit or exact
-  --time-limit DURATION  exact: stop searching after this (default 10s; 0: none)
-  --node-limit N         exact: stop after N search nodes (default 0: none)
+  --time-limit DURATION  exact: search at most this long (default 10s; 0: no limit)
+  --node-limit N         exact: at most N search nodes (default 0: no limit)
 `
 
 // solveArgs are solve's flags.
@@ -94,7 +94,7 @@ func (a *solveArgs) run(files []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stderr, "%s: %d buffers, peak %d bytes (%s), lower bound %d bytes (%s), gap %s, %s%s, %s\n",
-		file, len(bufs), peak, mib(peak), bound, mib(bound), gap, strat.Name(), proof, duration(elapsed.Seconds()))
+		displayName(file), len(bufs), peak, mib(peak), bound, mib(bound), gap, strat.Name(), proof, duration(elapsed.Seconds()))
 	return nil
 }
 

@@ -165,13 +165,12 @@ func (m *model) layoutPanels() {
 		}
 		y += panelHeadH
 		pn := panel{pool: pl, y: y, h: h, bpp: float64(max(pl.Size, 1)) / float64(h)}
-		for r, rp := range m.p.Resources {
+		for _, rp := range m.p.Resources {
 			if rp.Status == planner.StatusPooled && rp.Placement.Pool == pl.Index {
 				pn.count++
 				if rp.Placement.Aliased {
 					pn.nAlias++
 				}
-				_ = r
 			}
 		}
 		m.panels = append(m.panels, pn)

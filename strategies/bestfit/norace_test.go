@@ -1,0 +1,5 @@
+//go:build !race
+
+package bestfit_test
+
+const raceEnabled = false
