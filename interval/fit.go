@@ -174,32 +174,17 @@ func Merge(rs []Range) Runs {
 	return Runs(rs[:w])
 }
 
-// runsCursor walks Runs for queries with non-decreasing x.
-type runsCursor struct {
-	rs Runs
-	i  int
-}
-
-func (c *runsCursor) next(x uint64) (Range, bool) {
-	tail := c.rs[c.i:]
-	c.i += sort.Search(len(tail), func(k int) bool { return tail[k].End > x })
-	if c.i == len(c.rs) {
-		return Range{}, false
-	}
-	return c.rs[c.i], true
-}
-
 // LowestFit returns the lowest offset off, a multiple of align, such that
 // [off, off+size) lies within w and intersects no run of rs; false when
 // there is none. size must be > 0 and align a power of two (else it
-// panics). O(g log n) for g runs skipped.
+// panics). O(g + log n) for g runs skipped.
 func (rs Runs) LowestFit(size, align uint64, w Range) (uint64, bool) {
-	return lowestFit(&runsCursor{rs: rs}, size, align, w)
+	return lowestFit(&cursor{ahead: rs}, size, align, w)
 }
 
 // BestFit returns the lowest aligned offset in the smallest gap between
 // runs of rs (within w) that holds size bytes; the gap above the last run
 // ranks last, as if unbounded. See Set.BestFit. O(n).
 func (rs Runs) BestFit(size, align uint64, w Range) (uint64, bool) {
-	return bestFit(&runsCursor{rs: rs}, size, align, w)
+	return bestFit(&cursor{ahead: rs}, size, align, w)
 }

@@ -3,7 +3,6 @@ package interval
 import (
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/google/btree"
 )
@@ -19,6 +18,8 @@ type runSet struct {
 }
 
 const smallRuns = 64
+
+func (s *runSet) empty() bool { return s.big == nil && len(s.small) == 0 }
 
 // next implements source: the first run ending after x. O(log n).
 func (s *runSet) next(x uint64) (Range, bool) {
@@ -45,7 +46,10 @@ func (s *runSet) insert(r Range, scratch *[]Range, free *btree.FreeListG[Range])
 		return
 	}
 	// Runs [i, j) overlap or touch r.
-	i := sort.Search(len(s.small), func(i int) bool { return s.small[i].End >= r.Start })
+	i := 0
+	if r.Start > 0 {
+		i = firstEndAfter(s.small, r.Start-1)
+	}
 	j := i
 	for j < len(s.small) && s.small[j].Start <= r.End {
 		j++
@@ -75,12 +79,11 @@ func (s *runSet) insert(r Range, scratch *[]Range, free *btree.FreeListG[Range])
 // ends after x it is the answer: every set whose run ended earlier started
 // before the top, so the top covers x.
 //
-// Each set also has a window of the runs that follow its current one (the
-// rest of a small set's slice, or a batch read from a big set's btree), so
-// that walking a set in order costs O(1) per run, not a btree descent.
+// Each set is read through a cursor, so that walking a set in order costs
+// O(1) per run, not a btree descent.
 type union struct {
 	h  []unionEntry
-	st []unionState
+	st []cursor
 }
 
 type unionEntry struct {
@@ -88,24 +91,15 @@ type unionEntry struct {
 	i int32 // index into st
 }
 
-type unionState struct {
-	set   *runSet
-	ahead []Range // the runs after r, in order
-	more  bool    // big sets: the btree may hold runs after ahead
-	store []Range // backing array of ahead for big sets
-}
-
-const batch = 16
-
 func (u *union) reset(sets []*runSet) {
 	u.h = u.h[:0]
 	for i, s := range sets {
 		u.h = append(u.h, unionEntry{i: int32(i)})
-		if i < len(u.st) {
-			u.st[i].set, u.st[i].ahead, u.st[i].more = s, nil, true
-		} else {
-			u.st = append(u.st, unionState{set: s, more: true})
+		if i == len(u.st) {
+			u.st = append(u.st, cursor{})
 		}
+		c := &u.st[i]
+		c.ahead, c.tree = s.small, s.big
 	}
 }
 
@@ -116,7 +110,7 @@ func (u *union) next(x uint64) (Range, bool) {
 		if top.r.End > x {
 			return top.r, true
 		}
-		if r, ok := u.st[top.i].advance(x); ok {
+		if r, ok := u.st[top.i].next(x); ok {
 			top.r = r
 		} else {
 			last := len(u.h) - 1
@@ -128,38 +122,45 @@ func (u *union) next(x uint64) (Range, bool) {
 	return Range{}, false
 }
 
-// advance returns the set's first run ending after x.
-func (st *unionState) advance(x uint64) (Range, bool) {
+// cursor walks sorted, disjoint runs for non-decreasing x: a slice, or a
+// btree keyed by End read in batches, so that walking n runs in order costs
+// O(n + n/batch · log n), not n btree descents.
+type cursor struct {
+	ahead []Range               // known runs, in order
+	tree  *btree.BTreeG[Range] // where the runs after ahead are; nil when ahead holds them all
+	store []Range              // backing array of ahead for batches
+}
+
+const batch = 16
+
+// next implements source: the first run ending after x.
+func (c *cursor) next(x uint64) (Range, bool) {
 	for {
-		a := st.ahead
+		a := c.ahead
 		k := 0
-		for k < len(a) && k < 4 && a[k].End <= x { // usually the next one
+		for k < len(a) && k < 4 && a[k].End <= x { // usually it is one of the next few
 			k++
 		}
 		if k == 4 {
 			k += firstEndAfter(a[k:], x)
 		}
 		if k < len(a) {
-			st.ahead = a[k+1:]
+			c.ahead = a[k:]
 			return a[k], true
 		}
-		if !st.more {
+		c.ahead = nil
+		if c.tree == nil || x == math.MaxUint64 {
 			return Range{}, false
 		}
-		st.more = false
-		if s := st.set; s.big == nil {
-			st.ahead = s.small[firstEndAfter(s.small, x):]
-			continue
-		}
-		if x == math.MaxUint64 {
-			return Range{}, false
-		}
-		st.store = st.store[:0]
-		st.set.big.AscendGreaterOrEqual(Range{End: x + 1}, func(q Range) bool {
-			st.store = append(st.store, q)
-			return len(st.store) < batch
+		c.store = c.store[:0]
+		c.tree.AscendGreaterOrEqual(Range{End: x + 1}, func(q Range) bool {
+			c.store = append(c.store, q)
+			return len(c.store) < batch
 		})
-		st.ahead, st.more = st.store, len(st.store) == batch
+		if len(c.store) < batch {
+			c.tree = nil
+		}
+		c.ahead = c.store
 	}
 }
 
@@ -181,19 +182,24 @@ func firstEndAfter(rs []Range, x uint64) int {
 // down restores the heap order after the top changed.
 func (u *union) down() {
 	h := u.h
+	if len(h) == 0 {
+		return
+	}
+	e := h[0]
 	i := 0
 	for {
 		c := 2*i + 1
 		if c >= len(h) {
-			return
+			break
 		}
 		if c+1 < len(h) && h[c+1].r.Start < h[c].r.Start {
 			c++
 		}
-		if h[i].r.Start <= h[c].r.Start {
-			return
+		if e.r.Start <= h[c].r.Start {
+			break
 		}
-		h[i], h[c] = h[c], h[i]
+		h[i] = h[c]
 		i = c
 	}
+	h[i] = e
 }

@@ -298,13 +298,17 @@ func (s *Set) LowestFit(size, align uint64, w Range) (uint64, bool) {
 // above it, ranks last, as if unbounded, so a pool grows only when no hole
 // fits. Ties go to the lowest gap. Argument rules as LowestFit.
 //
-// Cost: O((1+g) log n) for g gaps within w (all of them, unless a gap of
+// Cost: O(log n + g) for g gaps within w (all of them, unless a gap of
 // exactly size bytes ends the walk early).
 func (s *Set) BestFit(size, align uint64, w Range) (uint64, bool) {
 	if s.runs == nil {
 		return bestFit(emptySource{}, size, align, w)
 	}
-	return bestFit(s.runs, size, align, w)
+	c := cursor{tree: s.runs.t}
+	if w.Start > 0 { // start the walk at the first run that matters
+		c.next(w.Start - 1)
+	}
+	return bestFit(&c, size, align, w)
 }
 
 type emptySource struct{}

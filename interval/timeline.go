@@ -38,7 +38,7 @@ type Timeline struct {
 
 // node holds the runs of the rectangles stored at a node (cover) and of
 // those stored in its subtree (sub).
-type node struct{ cover, sub *runSet }
+type node struct{ cover, sub runSet }
 
 const chunkSize = 256
 
@@ -132,13 +132,7 @@ func (t *Timeline) Insert(life, r Range) {
 	t.visit(life, func(v int, canonical bool) {
 		nd := t.mut(v)
 		if canonical {
-			if nd.cover == nil {
-				nd.cover = new(runSet)
-			}
 			nd.cover.insert(r, &t.scratch, t.free)
-		}
-		if nd.sub == nil {
-			nd.sub = new(runSet)
 		}
 		nd.sub.insert(r, &t.scratch, t.free)
 	})
@@ -153,10 +147,10 @@ func (t *Timeline) sources(life Range) []*runSet {
 		nd := t.at(v)
 		switch {
 		case nd == nil:
-		case canonical && nd.sub != nil:
-			t.srcs = append(t.srcs, nd.sub)
-		case !canonical && nd.cover != nil:
-			t.srcs = append(t.srcs, nd.cover)
+		case canonical && !nd.sub.empty():
+			t.srcs = append(t.srcs, &nd.sub)
+		case !canonical && !nd.cover.empty():
+			t.srcs = append(t.srcs, &nd.cover)
 		}
 	})
 	return t.srcs

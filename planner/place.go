@@ -245,6 +245,12 @@ func placeGroup(c *Compiled, p *Plan, grp group, opts Options) error {
 		}
 		return fmt.Errorf("planner: strategy %s produced an invalid placement (a bug): %w", opts.Strategy.Name(), err)
 	}
+	// Aliasing must never cost more than not aliasing: a strategy that
+	// loses to plain stacking (alignment padding can do that) is replaced
+	// by it for this group.
+	if alt := NoAliasing(prob); alt.Peak() < sol.Peak() {
+		sol = alt
+	}
 	base := len(p.Pools)
 	for k, size := range sol.PoolSizes {
 		p.Pools = append(p.Pools, Pool{Index: base + k, MemoryTypeIndex: grp.memType, Class: grp.class, Size: size})

@@ -262,3 +262,32 @@ func (e *OverlapError) Error() string {
 	return fmt.Sprintf("planner: %s [%d, %d) and %s [%d, %d) interfere but overlap in pool %d",
 		a, e.OffsetA, e.OffsetA+e.SizeA, b, e.OffsetB, e.OffsetB+e.SizeB, e.Pool)
 }
+
+// NoAliasing places every item in its own bytes: items stacked in
+// decreasing alignment (ties by index), so that no padding is needed when
+// each size is a multiple of its alignment, as drivers report them; a new
+// pool opens when the cap would be exceeded. It is the cost aliasing must
+// beat, and the fallback that keeps every plan at or below it.
+func NoAliasing(p *Problem) *Solution {
+	n := len(p.Items)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return p.Items[order[a]].Alignment > p.Items[order[b]].Alignment })
+	s := &Solution{Pool: make([]int32, n), Offset: make([]uint64, n)}
+	var top uint64
+	for _, i := range order {
+		it := p.Items[i]
+		off := roundUp(top, it.Alignment)
+		if len(s.PoolSizes) == 0 || off < top || off+it.Size < off || (p.MaxPoolSize != 0 && off+it.Size > p.MaxPoolSize) {
+			s.PoolSizes = append(s.PoolSizes, 0)
+			off = 0
+		}
+		k := len(s.PoolSizes) - 1
+		s.Pool[i], s.Offset[i] = int32(k), off
+		top = off + it.Size
+		s.PoolSizes[k] = top
+	}
+	return s
+}

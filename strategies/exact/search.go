@@ -5,18 +5,6 @@ import (
 	"sort"
 )
 
-var dbgHist []int64
-var dbgRef []uint64
-
-func (s *search) consistent() bool {
-	for i, p := range s.placed {
-		if p && s.off[i] != dbgRef[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // status is the outcome of a search or of one subtree.
 type status uint8
 
@@ -28,9 +16,11 @@ const (
 
 // undo kinds.
 const (
-	undoFloor  = iota // floor[idx] = old
-	undoNbrEnd        // nbrEnd[idx] = old
-	undoPlace         // unplace item idx
+	undoFloor = iota // floor[idx] = old
+	undoLo           // lo[idx] = old
+	undoHi           // hi[idx] = old
+	undoEf           // ef[idx] = old
+	undoPlace        // unplace item idx
 )
 
 type undo struct {
@@ -39,40 +29,49 @@ type undo struct {
 	old  uint64
 }
 
-// search decides whether a model fits in capacity c, by depth-first search
-// over canonical placements (docs/exact.md). It is reused across
-// capacities: run resets it.
+// search decides whether a model fits in capacity c by depth-first search
+// over canonical placements, with constraint propagation at every node.
+// docs/exact.md states each rule and why it keeps an optimal solution.
+//
+// Every remaining item j has a domain [lo[j], hi[j]] of offsets (both
+// multiples of its alignment) that every completion of the current node
+// respects. Every live section t (one with remaining members) has a floor
+// below which none of its remaining members lies and ef[t], the lowest
+// offset its next member can take: max(floor, min lo of the members).
 type search struct {
 	m *model
 	c uint64
 
 	off    []uint64
 	placed []bool
-	floor  []uint64 // per section: no remaining member can sit lower
+	floor  []uint64
 	rem    []uint64 // per section: total size of the remaining members
 	cnt    []int32  // per section: number of remaining members
-	nbrEnd []uint64 // per item: the highest end of a placed extra neighbour
+	lo, hi []uint64
+	ef     []uint64
 	trail  []undo
+
+	queue   []int32
+	inQueue []bool
 
 	firstItem []int32 // firstItem[t]: the first item whose first section is ≥ t
 	rank      []int32 // value order: lower rank is tried first
 
-	// Per-node scratch.
-	minoff []uint64 // per item: lowest aligned offset any placement allows
-	ef     []uint64 // per section: lowest offset of its next member
-	reach  []bool
-	rel    []int32
-	score  []int32
-	perm   []int32
-	tmp    []int32
-
-	flushScore bool
-	cands  []int32
+	// Scratch.
+	buf   []int32
+	lv    []uint64
+	sums  []uint64
+	reach []bool
+	cands []int32
+	perm  []int32
+	tmp   []int32
+	mitm  [2][]uint64
 
 	nodes int64 // nodes visited by this search, all runs
 	limit int64 // run aborts when nodes reaches limit
 	// stop, when set, is called every 256 nodes; true aborts the run.
-	stop func() bool
+	stop    func() bool
+	stopped bool
 	// need is the smallest capacity at which some pruned node would have
 	// survived: after an exhausted run, no placement needs less.
 	need uint64
@@ -87,11 +86,12 @@ func newSearch(m *model) *search {
 		floor:     make([]uint64, m.nsec),
 		rem:       make([]uint64, m.nsec),
 		cnt:       make([]int32, m.nsec),
-		nbrEnd:    make([]uint64, n),
+		lo:        make([]uint64, n),
+		hi:        make([]uint64, n),
+		ef:        make([]uint64, m.nsec),
+		inQueue:   make([]bool, m.nsec),
 		firstItem: make([]int32, m.nsec+1),
 		rank:      make([]int32, n),
-		minoff:    make([]uint64, n),
-		ef:        make([]uint64, m.nsec),
 		reach:     make([]bool, m.nsec+1),
 	}
 	i := 0
@@ -120,24 +120,371 @@ func (s *search) run(c uint64, budget int64) status {
 	m := s.m
 	s.c = c
 	s.limit = s.nodes + budget
+	s.stopped = false
 	s.need = math.MaxUint64
 	s.trail = s.trail[:0]
-	for i := range s.placed {
-		s.placed[i] = false
-		s.nbrEnd[i] = 0
-	}
+	s.queue = s.queue[:0]
 	for t := 0; t < m.nsec; t++ {
 		s.floor[t] = 0
+		s.ef[t] = 0
 		s.rem[t] = m.load[t]
 		s.cnt[t] = m.memStart[t+1] - m.memStart[t]
+		s.inQueue[t] = false
+	}
+	for i := range s.placed {
+		s.placed[i] = false
+		s.lo[i] = 0
+		if m.size[i] > c {
+			s.need = m.size[i]
+			return exhausted
+		}
+		s.hi[i] = alignDown(c-m.size[i], m.align[i])
+	}
+	for i := range s.placed {
+		if tw := m.twin[i]; tw >= 0 && !s.setLo(int32(i), s.lo[tw]+m.size[tw]) {
+			return exhausted
+		}
+	}
+	for i := len(s.placed) - 1; i >= 0; i-- {
+		if tw := m.twin[i]; tw >= 0 && !s.setHi(tw, s.hi[i]-m.size[tw], s.hi[i] >= m.size[tw]) {
+			return exhausted
+		}
+	}
+	for t := 0; t < m.nsec; t++ {
+		s.enqueue(int32(t))
+	}
+	if !s.propagate() {
+		return exhausted
 	}
 	return s.dfs(0, int32(m.nsec))
 }
 
-func (s *search) live(t int) bool { return s.cnt[t] > 0 }
+func (s *search) live(t int32) bool { return s.cnt[t] > 0 }
 
-// dfs places every remaining item whose sections lie in [lo, hi). On
-// exhausted or aborted it leaves the state as it found it.
+func (s *search) enqueue(t int32) {
+	if !s.inQueue[t] {
+		s.inQueue[t] = true
+		s.queue = append(s.queue, t)
+	}
+}
+
+// enqueueItem schedules every section of item j.
+func (s *search) enqueueItem(j int32) {
+	m := s.m
+	for t := m.sa[j]; t < m.sb[j]; t++ {
+		s.enqueue(t)
+	}
+}
+
+// setLo raises lo[j] to x (aligned up); it returns false on an empty
+// domain.
+func (s *search) setLo(j int32, x uint64) bool {
+	m := s.m
+	x = alignUp(x, m.align[j])
+	if x <= s.lo[j] {
+		return true
+	}
+	s.trail = append(s.trail, undo{undoLo, j, s.lo[j]})
+	s.lo[j] = x
+	s.enqueueItem(j)
+	// Twins stay in index order: the next twin lies above j.
+	if k := j + 1; int(k) < len(m.size) && m.twin[k] == j && !s.placed[k] {
+		if !s.setLo(k, satAdd(x, m.size[j])) {
+			return false
+		}
+	}
+	return x <= s.hi[j]
+}
+
+// setHi lowers hi[j] to x (aligned down); it returns false on an empty
+// domain. x may be "negative", passed as ok=false.
+func (s *search) setHi(j int32, x uint64, ok bool) bool {
+	m := s.m
+	if !ok {
+		return false
+	}
+	x = alignDown(x, m.align[j])
+	if x >= s.hi[j] {
+		return true
+	}
+	s.trail = append(s.trail, undo{undoHi, j, s.hi[j]})
+	s.hi[j] = x
+	s.enqueueItem(j)
+	if tw := m.twin[j]; tw >= 0 && !s.placed[tw] {
+		if x < m.size[tw] || !s.setHi(tw, x-m.size[tw], true) {
+			return false
+		}
+	}
+	return x >= s.lo[j]
+}
+
+// fail records that the current node needs capacity need and empties the
+// queue.
+func (s *search) fail(need uint64) bool {
+	s.need = min(s.need, need)
+	for _, t := range s.queue {
+		s.inQueue[t] = false
+	}
+	s.queue = s.queue[:0]
+	return false
+}
+
+// propagate runs the section rules until nothing changes.
+func (s *search) propagate() bool {
+	for len(s.queue) > 0 {
+		t := s.queue[0]
+		s.queue = s.queue[1:]
+		s.inQueue[t] = false
+		if !s.live(t) {
+			continue
+		}
+		if !s.propagateSection(t) {
+			return false
+		}
+	}
+	s.queue = s.queue[:0]
+	return true
+}
+
+// propagateSection applies the rules of one live section t.
+func (s *search) propagateSection(t int32) bool {
+	m := s.m
+	c := s.c
+	mem := s.buf[:0]
+	e := uint64(math.MaxUint64)
+	for _, j := range m.members(int(t)) {
+		if s.placed[j] {
+			continue
+		}
+		if s.lo[j] > s.hi[j] {
+			s.buf = mem
+			return s.fail(c + 1)
+		}
+		mem = append(mem, j)
+		e = min(e, s.lo[j])
+	}
+	s.buf = mem
+	e = max(e, s.floor[t])
+	if e != s.ef[t] {
+		s.trail = append(s.trail, undo{undoEf, t, s.ef[t]})
+		s.ef[t] = e
+	}
+	if need := satAdd(e, s.rem[t]); need > c {
+		return s.fail(need)
+	}
+	if len(mem) == 1 {
+		j := mem[0]
+		// A lone member sits anywhere in its domain; nothing to infer.
+		return satAdd(s.lo[j], m.size[j]) <= c || s.fail(satAdd(s.lo[j], m.size[j]))
+	}
+	slack := c - e - s.rem[t]
+
+	// Release dates: sorted by lo, the members released before x must fill
+	// [e, x) but for the slack.
+	sort.Slice(mem, func(a, b int) bool { return s.lo[mem[a]] < s.lo[mem[b]] })
+	var before uint64
+	lv := s.lv[:0]     // distinct lo values, ascending
+	sums := s.sums[:0] // sums[k]: total size of the members with lo ≥ lv[k]
+	for k := 0; k < len(mem); {
+		x := s.lo[mem[k]]
+		if need := satAdd(x, s.rem[t]) - before; need > c {
+			s.lv, s.sums = lv, sums
+			return s.fail(need)
+		}
+		lv = append(lv, x)
+		sums = append(sums, s.rem[t]-before)
+		for ; k < len(mem) && s.lo[mem[k]] == x; k++ {
+			before += m.size[mem[k]]
+		}
+	}
+	s.lv, s.sums = lv, sums
+
+	// Edge finding, upper bounds: the members released at x or later all
+	// lie in [x, c). A member k that cannot lie there with them starts
+	// below x, so they all lie above its top: hi[k] ≤ c - size[k] - S(x).
+	// The smallest such x gives the strongest bound.
+	for _, k := range mem {
+		sk := m.size[k]
+		for q := range lv {
+			x := lv[q]
+			if x <= s.lo[k] {
+				continue
+			}
+			if satAdd(satAdd(x, sums[q]), sk) > c {
+				if !s.setHi(k, c-sk-sums[q], c >= sk+sums[q]) {
+					return s.fail(c + 1)
+				}
+				break
+			}
+		}
+	}
+
+	// Edge finding, lower bounds (the mirror image): the members due by y
+	// (hi + size ≤ y) all lie in [e, y). A member that cannot lie there
+	// with them ends above y, so they all lie below it.
+	sort.Slice(mem, func(a, b int) bool {
+		return s.hi[mem[a]]+m.size[mem[a]] < s.hi[mem[b]]+m.size[mem[b]]
+	})
+	var due uint64
+	for q := 0; q < len(mem); {
+		y := s.hi[mem[q]] + m.size[mem[q]]
+		for ; q < len(mem) && s.hi[mem[q]]+m.size[mem[q]] == y; q++ {
+			due += m.size[mem[q]]
+		}
+		if satAdd(e, due) > y {
+			return s.fail(c + 1)
+		}
+		for _, k := range mem[q:] {
+			if satAdd(satAdd(e, due), m.size[k]) > y && s.lo[k] < e+due {
+				if !s.setLo(k, e+due) {
+					return s.fail(c + 1)
+				}
+			}
+		}
+	}
+
+	// Compulsory parts: [hi, lo+size) of a member is occupied whatever its
+	// offset; no other member may overlap it.
+	for _, j := range mem {
+		a, b := s.hi[j], s.lo[j]+m.size[j]
+		if a >= b {
+			continue
+		}
+		for _, k := range mem {
+			if k == j {
+				continue
+			}
+			if s.lo[k] < b && s.lo[k]+m.size[k] > a {
+				if !s.setLo(k, b) {
+					return s.fail(c + 1)
+				}
+			}
+			if s.hi[k] < b && s.hi[k]+m.size[k] > a {
+				if !s.setHi(k, a-m.size[k], a >= m.size[k]) {
+					return s.fail(c + 1)
+				}
+			}
+		}
+	}
+
+	// Gaps between fixed members: every other member lies wholly inside
+	// one gap, so each gap's best fill must leave no more waste than the
+	// slack.
+	return s.gaps(t, mem, e, slack)
+}
+
+// gaps checks the fill of the gaps that the fixed members of section t
+// leave in [e, c).
+func (s *search) gaps(t int32, mem []int32, e, slack uint64) bool {
+	m := s.m
+	nfixed := 0
+	for _, j := range mem {
+		if s.lo[j] == s.hi[j] {
+			nfixed++
+		}
+	}
+	if nfixed == 0 {
+		return true
+	}
+	sort.Slice(mem, func(a, b int) bool { return s.lo[mem[a]] < s.lo[mem[b]] })
+	waste := uint64(0)
+	a := e
+	for q := 0; q <= len(mem); q++ {
+		var b uint64
+		if q == len(mem) {
+			b = s.c
+		} else {
+			j := mem[q]
+			if s.lo[j] != s.hi[j] {
+				continue
+			}
+			b = s.lo[j]
+		}
+		if b > a {
+			fill := s.bestFill(mem, a, b)
+			waste += (b - a) - fill
+			if waste > slack {
+				return s.fail(s.c + 1)
+			}
+		}
+		if q < len(mem) {
+			a = max(a, s.lo[mem[q]]+m.size[mem[q]])
+		}
+	}
+	return true
+}
+
+// bestFill returns the largest total size of non-fixed members that fit
+// together in [a, b), each within its domain; exact for up to 20
+// candidates, else an upper bound.
+func (s *search) bestFill(mem []int32, a, b uint64) uint64 {
+	m := s.m
+	gap := b - a
+	var sz []uint64
+	var total uint64
+	for _, k := range mem {
+		if s.lo[k] == s.hi[k] || m.size[k] > gap {
+			continue
+		}
+		// Some offset o in [max(lo, a), min(hi, b-size)].
+		lo := max(s.lo[k], a)
+		if lo > s.hi[k] || lo+m.size[k] > b {
+			continue
+		}
+		sz = append(sz, m.size[k])
+		total += m.size[k]
+	}
+	if total <= gap {
+		return total
+	}
+	if len(sz) > 20 {
+		return gap
+	}
+	return maxSubsetSum(sz, gap, &s.mitm)
+}
+
+// maxSubsetSum returns the largest sum of a subset of sz that does not
+// exceed cap (meet in the middle).
+func maxSubsetSum(sz []uint64, cap uint64, scratch *[2][]uint64) uint64 {
+	h := len(sz) / 2
+	left := subsetSums(sz[:h], cap, scratch[0][:0])
+	right := subsetSums(sz[h:], cap, scratch[1][:0])
+	scratch[0], scratch[1] = left, right
+	sort.Slice(left, func(a, b int) bool { return left[a] < left[b] })
+	sort.Slice(right, func(a, b int) bool { return right[a] < right[b] })
+	best := uint64(0)
+	r := len(right) - 1
+	for _, x := range left {
+		for r >= 0 && x+right[r] > cap {
+			r--
+		}
+		if r < 0 {
+			break
+		}
+		best = max(best, x+right[r])
+		if best == cap {
+			break
+		}
+	}
+	return best
+}
+
+func subsetSums(sz []uint64, cap uint64, out []uint64) []uint64 {
+	out = append(out, 0)
+	for _, x := range sz {
+		n := len(out)
+		for i := 0; i < n; i++ {
+			if v := out[i] + x; v <= cap {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// dfs places every remaining item whose sections lie in [lo, hi). The
+// state is at a propagation fixpoint on entry. On exhausted or aborted it
+// leaves the state as it found it.
 func (s *search) dfs(lo, hi int32) status {
 	m := s.m
 	if s.nodes >= s.limit {
@@ -148,65 +495,15 @@ func (s *search) dfs(lo, hi int32) status {
 		s.limit = s.nodes
 		return aborted
 	}
-	ilo, ihi := s.firstItem[lo], s.firstItem[hi]
 
-	// Lowest offsets: minoff per remaining item, ef per live section.
-	for t := lo; t < hi; t++ {
-		s.ef[t] = math.MaxUint64
-	}
-	need := uint64(0)
-	any := false
-	for i := ilo; i < ihi; i++ {
-		if s.placed[i] {
-			continue
-		}
-		any = true
-		mo := s.nbrEnd[i]
-		for t := m.sa[i]; t < m.sb[i]; t++ {
-			mo = max(mo, s.floor[t])
-		}
-		mo = alignUp(mo, m.align[i])
-		if tw := m.twin[i]; tw >= 0 && !s.placed[tw] {
-			// Twins are placed in index order: i lies above its twin.
-			mo = max(mo, alignUp(satAdd(s.minoff[tw], m.size[tw]), m.align[i]))
-		}
-		s.minoff[i] = mo
-		need = max(need, satAdd(mo, m.size[i]))
-		for t := m.sa[i]; t < m.sb[i]; t++ {
-			s.ef[t] = min(s.ef[t], mo)
-		}
-	}
-	if !any {
-		return found
-	}
 	fstar := uint64(math.MaxUint64)
 	for t := lo; t < hi; t++ {
-		if !s.live(int(t)) {
-			continue
-		}
-		e := max(s.ef[t], s.floor[t])
-		s.ef[t] = e
-		fstar = min(fstar, e)
-		need = max(need, satAdd(e, s.rem[t]))
-	}
-	if need > s.c {
-		s.need = min(s.need, need)
-		return exhausted
-	}
-	// Release dates: a section's members stack from ef up without more
-	// waste than its slack, so the members released (minoff) before x must
-	// cover [ef, x) but for the slack.
-	for t := lo; t < hi; t++ {
-		if !s.live(int(t)) {
-			continue
-		}
-		if r := s.releaseNeed(int(t)); r > need {
-			need = r
+		if s.live(t) {
+			fstar = min(fstar, s.ef[t])
 		}
 	}
-	if need > s.c {
-		s.need = min(s.need, need)
-		return exhausted
+	if fstar == math.MaxUint64 {
+		return found
 	}
 
 	// Independent blocks: live sections separated by dead ones.
@@ -226,12 +523,12 @@ func (s *search) dfs(lo, hi int32) status {
 	best, bestN := int32(-1), int32(math.MaxInt32)
 	var bestSlack uint64
 	for t := lo; t < hi; t++ {
-		if !s.live(int(t)) || s.ef[t] != fstar {
+		if !s.live(t) || s.ef[t] != fstar {
 			continue
 		}
 		n := int32(0)
 		for _, j := range m.members(int(t)) {
-			if !s.placed[j] && s.minoff[j] == fstar {
+			if !s.placed[j] && s.lo[j] == fstar {
 				n++
 			}
 		}
@@ -241,55 +538,27 @@ func (s *search) dfs(lo, hi int32) status {
 		}
 	}
 	tstar := best
-	if dbgHist != nil {
-		dbgHist[min(int(bestN), 9)]++
-	}
 
 	// Candidates, in value order. The slice is this node's own: deeper
 	// nodes append after it.
 	base := len(s.cands)
 	for _, j := range m.members(int(tstar)) {
-		if !s.placed[j] && s.minoff[j] == fstar {
+		if !s.placed[j] && s.lo[j] == fstar {
 			s.cands = append(s.cands, j)
 		}
 	}
-	cands := s.cands[base:]
-	if len(cands) > 1 {
-		s.orderCands(cands, fstar)
+	if n := len(s.cands) - base; n > 1 {
+		s.orderCands(s.cands[base:])
 	}
 	// The hole's height must be computed before any child changes state.
 	h := s.holeHeight(tstar, fstar)
 
 	mark := len(s.trail)
-	onRef := dbgRef != nil && s.consistent()
-	for k := 0; k < len(cands); k++ {
-		j := s.cands[base+k]
-		s.place(j, fstar)
-		n0 := s.nodes
-		good := onRef && s.consistent()
-		st := s.dfs(lo, hi)
-		if onRef && !good && s.nodes-n0 > 2000 {
-			np := 0
-			for _, p := range s.placed {
-				if p {
-					np++
-				}
-			}
-			println("refuted: placed", np, "level", fstar, "t*", tstar, "cands", len(cands), "nodes", s.nodes-n0, "status", st)
-			for _, c := range cands {
-				println("  cand", c, "span", m.sa[c], m.sb[c], "size", m.size[c], "ref", dbgRef[c], "chosen", c == j)
-			}
-			s.unwind(mark)
-			for t := int32(36); t < 60; t++ {
-				print("  sec ", t, " floor ", s.floor[t], " ef ", s.ef[t], " rem ", s.rem[t], " members:")
-				for _, q := range m.members(int(t)) {
-					if !s.placed[q] {
-						print(" ", q, "[", m.sa[q], ",", m.sb[q], ")s", m.size[q], "@", dbgRef[q])
-					}
-				}
-				println()
-			}
-			s.place(j, fstar)
+	for k := base; k < len(s.cands); k++ {
+		j := s.cands[k]
+		st := exhausted
+		if s.place(j, fstar) && s.propagate() {
+			st = s.dfs(lo, hi)
 		}
 		if st == found {
 			s.cands = s.cands[:base]
@@ -307,90 +576,24 @@ func (s *search) dfs(lo, hi int32) status {
 	if h == math.MaxUint64 {
 		return exhausted
 	}
-	s.trail = append(s.trail, undo{undoFloor, tstar, s.floor[tstar]})
-	s.floor[tstar] = h
-	st := s.dfs(lo, hi)
+	st := exhausted
+	if s.raise(tstar, h) && s.propagate() {
+		st = s.dfs(lo, hi)
+	}
 	if st != found {
 		s.unwind(mark)
 	}
 	return st
 }
 
-// orderCands sorts the candidates at level f: first those whose top is
-// flush with the floor beside them (they extend a level instead of making
-// a step), then by rank.
-func (s *search) orderCands(cands []int32, f uint64) {
-	m := s.m
-	score := s.score[:0]
-	for _, j := range cands {
-		top := f + m.size[j]
-		sc := int32(0)
-		if s.flushScore {
-			if a := m.sa[j] - 1; a >= 0 && s.live(int(a)) && s.floor[a] == top {
-				sc++
-			}
-			if b := m.sb[j]; int(b) < m.nsec && s.live(int(b)) && s.floor[b] == top {
-				sc++
-			}
-		}
-		score = append(score, sc)
-	}
-	s.score = score
-	idx := s.perm[:0]
-	for k := range cands {
-		idx = append(idx, int32(k))
-	}
-	sort.Slice(idx, func(a, b int) bool {
-		x, y := idx[a], idx[b]
-		if score[x] != score[y] {
-			return score[x] > score[y]
-		}
-		return s.rank[cands[x]] < s.rank[cands[y]]
-	})
-	tmp := s.tmp[:0]
-	for _, k := range idx {
-		tmp = append(tmp, cands[k])
-	}
-	copy(cands, tmp)
-	s.perm, s.tmp = idx, tmp
-}
-
-// releaseNeed returns the capacity section t needs by the release-date
-// argument: max over members k of minoff[k] + rem - (total size of the
-// members released strictly before minoff[k]).
-func (s *search) releaseNeed(t int) uint64 {
-	m := s.m
-	e := s.ef[t]
-	late := false
-	rel := s.rel[:0]
-	for _, j := range m.members(t) {
-		if s.placed[j] {
-			continue
-		}
-		rel = append(rel, j)
-		if s.minoff[j] > e {
-			late = true
-		}
-	}
-	s.rel = rel
-	if !late {
-		return 0
-	}
-	sort.Slice(rel, func(a, b int) bool { return s.minoff[rel[a]] < s.minoff[rel[b]] })
-	var before, need uint64
-	for k := 0; k < len(rel); {
-		x := s.minoff[rel[k]]
-		need = max(need, satAdd(x, s.rem[t])-before)
-		for ; k < len(rel) && s.minoff[rel[k]] == x; k++ {
-			before += m.size[rel[k]]
-		}
-	}
-	return need
+// orderCands sorts candidates by rank.
+func (s *search) orderCands(cands []int32) {
+	sort.Slice(cands, func(a, b int) bool { return s.rank[cands[a]] < s.rank[cands[b]] })
 }
 
 // holeHeight returns the lowest offset at which a remaining member of
 // section t can sit once (t, f) is known to stay empty, or MaxUint64 when
-// none can. It reads minoff, so call it before changing state.
+// none can.
 func (s *search) holeHeight(t int32, f uint64) uint64 {
 	m := s.m
 	h := uint64(math.MaxUint64)
@@ -398,8 +601,8 @@ func (s *search) holeHeight(t int32, f uint64) uint64 {
 		if s.placed[j] {
 			continue
 		}
-		if s.minoff[j] > f {
-			h = min(h, s.minoff[j])
+		if s.lo[j] > f {
+			h = min(h, s.lo[j])
 			continue
 		}
 		// j could sit at f but does not: in a canonical placement it then
@@ -428,14 +631,12 @@ func (s *search) holeHeight(t int32, f uint64) uint64 {
 // slack is zero) can be covered by pairwise time-disjoint candidates at f.
 func (s *search) coverable(lo, hi int32, f uint64) bool {
 	m := s.m
-	tight := false
-	for t := lo; t < hi; t++ {
-		if s.live(int(t)) && s.ef[t] == f && s.ef[t]+s.rem[t] == s.c {
-			tight = true
-			break
-		}
+	tight := func(t int32) bool { return s.live(t) && s.ef[t] == f && s.ef[t]+s.rem[t] == s.c }
+	any := false
+	for t := lo; t < hi && !any; t++ {
+		any = tight(t)
 	}
-	if !tight {
+	if !any {
 		return true
 	}
 	for t := lo; t <= hi; t++ {
@@ -445,18 +646,17 @@ func (s *search) coverable(lo, hi int32, f uint64) bool {
 	i := s.firstItem[lo]
 	ihi := s.firstItem[hi]
 	for t := lo; t < hi; t++ {
-		// Items starting before t were handled at their first section.
 		if !s.reach[t] {
 			for i < ihi && m.sa[i] == t {
 				i++
 			}
 			continue
 		}
-		if !(s.live(int(t)) && s.ef[t] == f && s.ef[t]+s.rem[t] == s.c) {
+		if !tight(t) {
 			s.reach[t+1] = true
 		}
 		for ; i < ihi && m.sa[i] == t; i++ {
-			if !s.placed[i] && s.minoff[i] == f {
+			if !s.placed[i] && s.lo[i] == f {
 				s.reach[m.sb[i]] = true
 			}
 		}
@@ -476,12 +676,12 @@ func (s *search) blocks(lo, hi int32) (status, bool) {
 	}
 	var bs []block
 	for t := lo; t < hi; {
-		if !s.live(int(t)) {
+		if !s.live(t) {
 			t++
 			continue
 		}
 		b := block{lo: t, slack: math.MaxUint64}
-		for t < hi && s.live(int(t)) {
+		for t < hi && s.live(t) {
 			b.slack = min(b.slack, s.c-s.ef[t]-s.rem[t])
 			t++
 		}
@@ -517,25 +717,48 @@ func (s *search) blocks(lo, hi int32) (status, bool) {
 	return found, true
 }
 
-// place puts item j at offset f, the level of the lowest point.
-func (s *search) place(j int32, f uint64) {
+// place puts item j at offset f, the level of the lowest point, and
+// schedules the affected sections.
+func (s *search) place(j int32, f uint64) bool {
 	m := s.m
 	end := f + m.size[j]
+	s.placed[j] = true
+	s.off[j] = f
+	s.trail = append(s.trail, undo{undoPlace, j, 0})
 	for t := m.sa[j]; t < m.sb[j]; t++ {
 		s.trail = append(s.trail, undo{undoFloor, t, s.floor[t]})
 		s.floor[t] = end
 		s.rem[t] -= m.size[j]
 		s.cnt[t]--
+		s.enqueue(t)
 	}
-	for _, k := range m.neighbours(int(j)) {
-		if !s.placed[k] && s.nbrEnd[k] < end {
-			s.trail = append(s.trail, undo{undoNbrEnd, k, s.nbrEnd[k]})
-			s.nbrEnd[k] = end
+	for t := m.sa[j]; t < m.sb[j]; t++ {
+		for _, k := range m.members(int(t)) {
+			if !s.placed[k] && s.lo[k] < end && !s.setLo(k, end) {
+				return s.fail(s.c + 1)
+			}
 		}
 	}
-	s.placed[j] = true
-	s.off[j] = f
-	s.trail = append(s.trail, undo{undoPlace, j, 0})
+	for _, k := range m.neighbours(int(j)) {
+		if !s.placed[k] && s.lo[k] < end && !s.setLo(k, end) {
+			return s.fail(s.c + 1)
+		}
+	}
+	return true
+}
+
+// raise records that (t, old floor) stays empty: nothing of t lies below h.
+func (s *search) raise(t int32, h uint64) bool {
+	m := s.m
+	s.trail = append(s.trail, undo{undoFloor, t, s.floor[t]})
+	s.floor[t] = h
+	s.enqueue(t)
+	for _, k := range m.members(int(t)) {
+		if !s.placed[k] && s.lo[k] < h && !s.setLo(k, h) {
+			return s.fail(s.c + 1)
+		}
+	}
+	return true
 }
 
 func (s *search) unwind(mark int) {
@@ -545,8 +768,12 @@ func (s *search) unwind(mark int) {
 		switch u.kind {
 		case undoFloor:
 			s.floor[u.idx] = u.old
-		case undoNbrEnd:
-			s.nbrEnd[u.idx] = u.old
+		case undoLo:
+			s.lo[u.idx] = u.old
+		case undoHi:
+			s.hi[u.idx] = u.old
+		case undoEf:
+			s.ef[u.idx] = u.old
 		case undoPlace:
 			j := u.idx
 			s.placed[j] = false
@@ -558,3 +785,6 @@ func (s *search) unwind(mark int) {
 	}
 	s.trail = s.trail[:mark]
 }
+
+// alignDown rounds x down to a multiple of the power of two a.
+func alignDown(x, a uint64) uint64 { return x &^ (a - 1) }
