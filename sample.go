@@ -7,7 +7,8 @@ import (
 )
 
 // SampleFrame builds a realistic deferred-rendering frame at the given
-// resolution: four shadow cascades, a depth prepass, a G-buffer, a
+// resolution: four shadow cascades resolved into a screen-space mask after
+// a depth prepass, a G-buffer, a
 // hierarchical-Z pyramid, SSAO with a blur, clustered light culling,
 // deferred lighting, auto-exposure with a host readback, TAA against an
 // imported history, a six-level bloom chain, and a tonemap into an
@@ -71,6 +72,7 @@ func SampleFrame(width, height uint32) *Graph {
 		cascades[i] = image(fmt.Sprintf("shadow.cascade%d", i), p.FormatD32Sfloat, 2048, 2048, p.ImageUsageDepthStencilAttachment|p.ImageUsageSampled)
 	}
 	depth := image("depth", p.FormatD32Sfloat, width, height, p.ImageUsageDepthStencilAttachment|p.ImageUsageSampled)
+	shadowMask := image("shadow.mask", p.FormatR8Unorm, width, height, p.ImageUsageStorage|p.ImageUsageSampled)
 	albedo := image("gbuffer.albedo", p.FormatR8G8B8A8Srgb, width, height, p.ImageUsageColorAttachment|p.ImageUsageSampled)
 	normal := image("gbuffer.normal", p.FormatA2B10G10R10UnormPack32, width, height, p.ImageUsageColorAttachment|p.ImageUsageSampled)
 	material := image("gbuffer.material", p.FormatR8G8B8A8Unorm, width, height, p.ImageUsageColorAttachment|p.ImageUsageSampled)
@@ -102,14 +104,17 @@ func SampleFrame(width, height uint32) *Graph {
 		g.AddCommand(fmt.Sprintf("shadow%d", i), depthWrite(c))
 	}
 	g.AddCommand("depth.prepass", depthWrite(depth))
+	// Resolving the cascades into a screen-space mask early ends their
+	// lifetimes before the G-buffer pass, whose targets can then reuse them.
+	g.AddCommand("shadow.resolve", sampled(compute, depth), sampled(compute, cascades[0]), sampled(compute, cascades[1]),
+		sampled(compute, cascades[2]), sampled(compute, cascades[3]), storeImage(shadowMask))
 	g.AddCommand("gbuffer", depthTest(depth), color(albedo), color(normal), color(material), color(motion))
 	g.AddCommand("hiz.build", sampled(compute, depth), storeImage(hiz))
 	g.AddCommand("ssao", sampled(compute, depth), sampled(compute, normal), storeImage(ssaoRaw))
 	g.AddCommand("ssao.blur", sampled(compute, ssaoRaw), sampled(compute, depth), storeImage(ssao))
 	g.AddCommand("lights.cull", sampled(compute, hiz), readBuf(compute, lights), writeBuf(grid))
 	g.AddCommand("lighting", sampled(compute, depth), sampled(compute, albedo), sampled(compute, normal), sampled(compute, material),
-		sampled(compute, ssao), sampled(compute, cascades[0]), sampled(compute, cascades[1]), sampled(compute, cascades[2]),
-		sampled(compute, cascades[3]), readBuf(compute, grid), readBuf(compute, lights), storeImage(hdr))
+		sampled(compute, ssao), sampled(compute, shadowMask), readBuf(compute, grid), readBuf(compute, lights), storeImage(hdr))
 	g.AddCommand("exposure.clear", Access{Resource: histogram, Stages: p.StageClear, Access: p.AccessTransferWrite})
 	g.AddCommand("exposure.histogram", sampled(compute, hdr),
 		Access{Resource: histogram, Stages: compute, Access: p.AccessShaderStorageRead | p.AccessShaderStorageWrite})

@@ -105,11 +105,13 @@ func (u *union) reset(sets []*runSet) {
 
 // next implements source. Amortized O(log k) per run passed.
 func (u *union) next(x uint64) (Range, bool) {
+	Stats[0]++
 	for len(u.h) > 0 {
 		top := &u.h[0]
 		if top.r.End > x {
 			return top.r, true
 		}
+		Stats[1]++
 		if r, ok := u.st[top.i].next(x); ok {
 			top.r = r
 		} else {
@@ -131,7 +133,7 @@ type cursor struct {
 	store []Range              // backing array of ahead for batches
 }
 
-const batch = 16
+const batch = 64
 
 // next implements source: the first run ending after x.
 func (c *cursor) next(x uint64) (Range, bool) {
@@ -203,3 +205,5 @@ func (u *union) down() {
 	}
 	h[i] = e
 }
+
+var Stats [4]int

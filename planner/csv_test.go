@@ -2,6 +2,7 @@ package planner
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"os"
 	"path/filepath"
@@ -142,12 +143,15 @@ func TestCSVWriteSolution(t *testing.T) {
 	}
 }
 
+// csvDataDir is the shared data set, or $ALIASPLAN_DATA.
+var csvDataDir = cmp.Or(os.Getenv("ALIASPLAN_DATA"), "/work/shared/data")
+
 // csvSeeds returns the MiniMalloc files of the shared data set, or nil when
 // it is absent.
 func csvSeeds(t testing.TB) [][]byte {
 	var seeds [][]byte
 	for _, pattern := range []string{"perfect/*.csv", "idealloc/*/*.csv"} {
-		files, _ := filepath.Glob(filepath.Join("/work/shared/data", pattern))
+		files, _ := filepath.Glob(filepath.Join(csvDataDir, pattern))
 		for _, f := range files {
 			data, err := os.ReadFile(f)
 			if err != nil {
@@ -165,7 +169,7 @@ func csvSeeds(t testing.TB) [][]byte {
 
 func TestCSVData(t *testing.T) {
 	for _, pattern := range []string{"perfect/*.csv", "idealloc/*/*.csv"} {
-		files, _ := filepath.Glob(filepath.Join("/work/shared/data", pattern))
+		files, _ := filepath.Glob(filepath.Join(csvDataDir, pattern))
 		for _, f := range files {
 			r, err := os.Open(f)
 			if err != nil {

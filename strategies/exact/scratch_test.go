@@ -39,6 +39,7 @@ func TestScratchDecide(t *testing.T) {
 				}
 				tot += s.nodes
 			}
+			t.Logf("calls %d mem %d", dbgCalls, dbgMem)
 			t.Logf("%s flush %v: %d/20 found, nodes %d, %v", filepath.Base(f), flush, ok, tot, time.Since(t0))
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"sort"
 )
 
+var dbgCalls, dbgMem int64
+
 // status is the outcome of a search or of one subtree.
 type status uint8
 
@@ -58,9 +60,11 @@ type search struct {
 	rank      []int32 // value order: lower rank is tried first
 
 	// Scratch.
-	buf   []int32
+	recs  []mrec
+	fill  []uint64
 	lv    []uint64
 	sums  []uint64
+	top   []uint64
 	reach []bool
 	cands []int32
 	perm  []int32
@@ -246,74 +250,94 @@ func (s *search) propagate() bool {
 	return true
 }
 
+// mrec is a remaining member of a section, copied for the section rules.
+// Copies may lag behind lo and hi while a rule runs; a lagging copy is a
+// weaker bound, so the rules stay sound, and any change re-queues the
+// section.
+type mrec struct {
+	lo, hi, size uint64
+	j            int32
+}
+
 // propagateSection applies the rules of one live section t.
 func (s *search) propagateSection(t int32) bool {
 	m := s.m
 	c := s.c
-	mem := s.buf[:0]
+	recs := s.recs[:0]
 	e := uint64(math.MaxUint64)
 	for _, j := range m.members(int(t)) {
 		if s.placed[j] {
 			continue
 		}
 		if s.lo[j] > s.hi[j] {
-			s.buf = mem
+			s.recs = recs
 			return s.fail(c + 1)
 		}
-		mem = append(mem, j)
+		recs = append(recs, mrec{s.lo[j], s.hi[j], m.size[j], j})
 		e = min(e, s.lo[j])
 	}
-	s.buf = mem
+	s.recs = recs
 	e = max(e, s.floor[t])
 	if e != s.ef[t] {
 		s.trail = append(s.trail, undo{undoEf, t, s.ef[t]})
 		s.ef[t] = e
 	}
-	if need := satAdd(e, s.rem[t]); need > c {
+	rem := s.rem[t]
+	if need := satAdd(e, rem); need > c {
 		return s.fail(need)
 	}
-	if len(mem) == 1 {
-		j := mem[0]
-		// A lone member sits anywhere in its domain; nothing to infer.
-		return satAdd(s.lo[j], m.size[j]) <= c || s.fail(satAdd(s.lo[j], m.size[j]))
+	if len(recs) == 1 {
+		return true // a lone member's domain already says it all
 	}
-	slack := c - e - s.rem[t]
+	slack := c - e - rem
 
 	// Release dates: sorted by lo, the members released before x must fill
 	// [e, x) but for the slack.
-	sort.Slice(mem, func(a, b int) bool { return s.lo[mem[a]] < s.lo[mem[b]] })
+	sortByLo(recs)
 	var before uint64
 	lv := s.lv[:0]     // distinct lo values, ascending
-	sums := s.sums[:0] // sums[k]: total size of the members with lo ≥ lv[k]
-	for k := 0; k < len(mem); {
-		x := s.lo[mem[k]]
-		if need := satAdd(x, s.rem[t]) - before; need > c {
+	sums := s.sums[:0] // sums[q]: total size of the members with lo ≥ lv[q]
+	for k := 0; k < len(recs); {
+		x := recs[k].lo
+		if need := satAdd(x, rem) - before; need > c {
 			s.lv, s.sums = lv, sums
 			return s.fail(need)
 		}
 		lv = append(lv, x)
-		sums = append(sums, s.rem[t]-before)
-		for ; k < len(mem) && s.lo[mem[k]] == x; k++ {
-			before += m.size[mem[k]]
+		sums = append(sums, rem-before)
+		for ; k < len(recs) && recs[k].lo == x; k++ {
+			before += recs[k].size
 		}
 	}
-	s.lv, s.sums = lv, sums
+	// top[q]: the largest x + S(x) over levels q and above.
+	top := s.top[:0]
+	for q := range lv {
+		top = append(top, satAdd(lv[q], sums[q]))
+	}
+	for q := len(top) - 2; q >= 0; q-- {
+		top[q] = max(top[q], top[q+1])
+	}
+	s.lv, s.sums, s.top = lv, sums, top
 
 	// Edge finding, upper bounds: the members released at x or later all
 	// lie in [x, c). A member k that cannot lie there with them starts
 	// below x, so they all lie above its top: hi[k] ≤ c - size[k] - S(x).
 	// The smallest such x gives the strongest bound.
-	for _, k := range mem {
-		sk := m.size[k]
-		for q := range lv {
-			x := lv[q]
-			if x <= s.lo[k] {
-				continue
-			}
-			if satAdd(satAdd(x, sums[q]), sk) > c {
-				if !s.setHi(k, c-sk-sums[q], c >= sk+sums[q]) {
+	q0 := 0
+	for i := range recs {
+		r := &recs[i]
+		for q0 < len(lv) && lv[q0] <= r.lo {
+			q0++
+		}
+		if q0 == len(lv) || satAdd(top[q0], r.size) <= c {
+			continue
+		}
+		for q := q0; q < len(lv); q++ {
+			if satAdd(satAdd(lv[q], sums[q]), r.size) > c {
+				if c < r.size+sums[q] || !s.setHi(r.j, c-r.size-sums[q], true) {
 					return s.fail(c + 1)
 				}
+				r.hi = s.hi[r.j]
 				break
 			}
 		}
@@ -322,118 +346,141 @@ func (s *search) propagateSection(t int32) bool {
 	// Edge finding, lower bounds (the mirror image): the members due by y
 	// (hi + size ≤ y) all lie in [e, y). A member that cannot lie there
 	// with them ends above y, so they all lie below it.
-	sort.Slice(mem, func(a, b int) bool {
-		return s.hi[mem[a]]+m.size[mem[a]] < s.hi[mem[b]]+m.size[mem[b]]
-	})
+	sortByDue(recs)
 	var due uint64
-	for q := 0; q < len(mem); {
-		y := s.hi[mem[q]] + m.size[mem[q]]
-		for ; q < len(mem) && s.hi[mem[q]]+m.size[mem[q]] == y; q++ {
-			due += m.size[mem[q]]
+	for q := 0; q < len(recs); {
+		y := recs[q].hi + recs[q].size
+		for ; q < len(recs) && recs[q].hi+recs[q].size == y; q++ {
+			due += recs[q].size
 		}
 		if satAdd(e, due) > y {
 			return s.fail(c + 1)
 		}
-		for _, k := range mem[q:] {
-			if satAdd(satAdd(e, due), m.size[k]) > y && s.lo[k] < e+due {
-				if !s.setLo(k, e+due) {
+		room := y - e - due // free space below y once they are in
+		for i := q; i < len(recs); i++ {
+			r := &recs[i]
+			if r.size > room && r.lo < e+due {
+				if !s.setLo(r.j, e+due) {
 					return s.fail(c + 1)
 				}
+				r.lo = s.lo[r.j]
 			}
 		}
 	}
 
 	// Compulsory parts: [hi, lo+size) of a member is occupied whatever its
 	// offset; no other member may overlap it.
-	for _, j := range mem {
-		a, b := s.hi[j], s.lo[j]+m.size[j]
-		if a >= b {
-			continue
-		}
-		for _, k := range mem {
-			if k == j {
-				continue
-			}
-			if s.lo[k] < b && s.lo[k]+m.size[k] > a {
-				if !s.setLo(k, b) {
-					return s.fail(c + 1)
-				}
-			}
-			if s.hi[k] < b && s.hi[k]+m.size[k] > a {
-				if !s.setHi(k, a-m.size[k], a >= m.size[k]) {
-					return s.fail(c + 1)
-				}
+	ncp, nfixed := 0, 0
+	for i := range recs {
+		if recs[i].hi < recs[i].lo+recs[i].size {
+			ncp++
+			if recs[i].hi == recs[i].lo {
+				nfixed++
 			}
 		}
 	}
-
-	// Gaps between fixed members: every other member lies wholly inside
-	// one gap, so each gap's best fill must leave no more waste than the
-	// slack.
-	return s.gaps(t, mem, e, slack)
-}
-
-// gaps checks the fill of the gaps that the fixed members of section t
-// leave in [e, c).
-func (s *search) gaps(t int32, mem []int32, e, slack uint64) bool {
-	m := s.m
-	nfixed := 0
-	for _, j := range mem {
-		if s.lo[j] == s.hi[j] {
-			nfixed++
+	if ncp > 0 {
+		for i := range recs {
+			a, b := recs[i].hi, recs[i].lo+recs[i].size
+			if a >= b {
+				continue
+			}
+			for k := range recs {
+				if k == i {
+					continue
+				}
+				r := &recs[k]
+				if r.lo < b && r.lo+r.size > a {
+					if !s.setLo(r.j, b) {
+						return s.fail(c + 1)
+					}
+					r.lo = s.lo[r.j]
+				}
+				if r.hi < b && r.hi+r.size > a {
+					if a < r.size || !s.setHi(r.j, a-r.size, true) {
+						return s.fail(c + 1)
+					}
+					r.hi = s.hi[r.j]
+				}
+			}
 		}
 	}
 	if nfixed == 0 {
 		return true
 	}
-	sort.Slice(mem, func(a, b int) bool { return s.lo[mem[a]] < s.lo[mem[b]] })
+	// Gaps between fixed members: every other member lies wholly inside
+	// one gap, so the gaps' best fills must leave no more waste than the
+	// slack.
+	for i := range recs {
+		recs[i].lo, recs[i].hi = s.lo[recs[i].j], s.hi[recs[i].j]
+	}
+	sortByLo(recs)
 	waste := uint64(0)
 	a := e
-	for q := 0; q <= len(mem); q++ {
-		var b uint64
-		if q == len(mem) {
-			b = s.c
-		} else {
-			j := mem[q]
-			if s.lo[j] != s.hi[j] {
+	for q := 0; q <= len(recs); q++ {
+		b := c
+		if q < len(recs) {
+			if recs[q].lo != recs[q].hi {
 				continue
 			}
-			b = s.lo[j]
+			b = recs[q].lo
 		}
 		if b > a {
-			fill := s.bestFill(mem, a, b)
-			waste += (b - a) - fill
+			waste += (b - a) - s.bestFill(recs, a, b)
 			if waste > slack {
-				return s.fail(s.c + 1)
+				return s.fail(c + 1)
 			}
 		}
-		if q < len(mem) {
-			a = max(a, s.lo[mem[q]]+m.size[mem[q]])
+		if q < len(recs) {
+			a = max(a, recs[q].lo+recs[q].size)
 		}
 	}
 	return true
 }
 
+func sortByLo(r []mrec) {
+	for i := 1; i < len(r); i++ {
+		x := r[i]
+		k := i
+		for ; k > 0 && r[k-1].lo > x.lo; k-- {
+			r[k] = r[k-1]
+		}
+		r[k] = x
+	}
+}
+
+func sortByDue(r []mrec) {
+	for i := 1; i < len(r); i++ {
+		x := r[i]
+		d := x.hi + x.size
+		k := i
+		for ; k > 0 && r[k-1].hi+r[k-1].size > d; k-- {
+			r[k] = r[k-1]
+		}
+		r[k] = x
+	}
+}
+
 // bestFill returns the largest total size of non-fixed members that fit
 // together in [a, b), each within its domain; exact for up to 20
 // candidates, else an upper bound.
-func (s *search) bestFill(mem []int32, a, b uint64) uint64 {
-	m := s.m
+func (s *search) bestFill(recs []mrec, a, b uint64) uint64 {
 	gap := b - a
-	var sz []uint64
+	sz := s.fill[:0]
 	var total uint64
-	for _, k := range mem {
-		if s.lo[k] == s.hi[k] || m.size[k] > gap {
+	for _, r := range recs {
+		if r.lo == r.hi || r.size > gap {
 			continue
 		}
 		// Some offset o in [max(lo, a), min(hi, b-size)].
-		lo := max(s.lo[k], a)
-		if lo > s.hi[k] || lo+m.size[k] > b {
+		lo := max(r.lo, a)
+		if lo > r.hi || lo+r.size > b {
 			continue
 		}
-		sz = append(sz, m.size[k])
-		total += m.size[k]
+		sz = append(sz, r.size)
+		total += r.size
 	}
+	s.fill = sz
 	if total <= gap {
 		return total
 	}

@@ -13,8 +13,9 @@ import (
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
 )
 
-// The shared data set (see its READMEs); tests skip what is absent.
-const dataDir = "/work/shared/data"
+// dataDir is the shared data set (see its READMEs), or $ALIASPLAN_DATA;
+// tests skip what is absent.
+var dataDir = cmp.Or(os.Getenv("ALIASPLAN_DATA"), "/work/shared/data")
 
 // readProblem reads a MiniMalloc CSV as an interval problem without a pool
 // cap (an offset column is a reference solution and is ignored).

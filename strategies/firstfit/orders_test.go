@@ -50,7 +50,7 @@ func length(it *planner.Item) uint64 { return uint64(it.End) - uint64(it.Start) 
 //
 //	go test -run '^$' -bench Orders -benchtime 1x ./strategies/firstfit
 func BenchmarkOrders(b *testing.B) {
-	const dir = "/work/shared/data"
+	dir := cmp.Or(os.Getenv("ALIASPLAN_DATA"), "/work/shared/data")
 	files, _ := filepath.Glob(filepath.Join(dir, "idealloc/*/*.csv"))
 	perfect, _ := filepath.Glob(filepath.Join(dir, "perfect/*.csv"))
 	frames, _ := filepath.Glob(filepath.Join(dir, "frames/*.json"))

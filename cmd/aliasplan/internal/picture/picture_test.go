@@ -70,7 +70,7 @@ func TestSampleGolden(t *testing.T) {
 	for _, s := range []string{
 		"pool 0 · linear", "pool 1 · optimal", // a panel per pool
 		"<title>gbuffer.albedo\n", // every pooled resource, with details
-		"first use #5 gbuffer", "status pooled",
+		"first use #6 gbuffer", "status pooled",
 		"alias barrier (image) before",                        // alias barriers
 		"lower bound ",                                        // the bound line
 		"without aliasing ",                                   // legend
