@@ -105,13 +105,11 @@ func (u *union) reset(sets []*runSet) {
 
 // next implements source. Amortized O(log k) per run passed.
 func (u *union) next(x uint64) (Range, bool) {
-	Stats[0]++
 	for len(u.h) > 0 {
 		top := &u.h[0]
 		if top.r.End > x {
 			return top.r, true
 		}
-		Stats[1]++
 		if r, ok := u.st[top.i].next(x); ok {
 			top.r = r
 		} else {
@@ -133,7 +131,7 @@ type cursor struct {
 	store []Range              // backing array of ahead for batches
 }
 
-const batch = 64
+const batch = 16
 
 // next implements source: the first run ending after x.
 func (c *cursor) next(x uint64) (Range, bool) {
@@ -205,5 +203,3 @@ func (u *union) down() {
 	}
 	h[i] = e
 }
-
-var Stats [4]int

@@ -172,8 +172,6 @@ func (t *Timeline) LowestFit(life Range, size, align uint64, w Range) (uint64, b
 // the rectangles overlapping life.
 func (t *Timeline) BestFit(life Range, size, align uint64, w Range) (uint64, bool) {
 	t.u.reset(t.sources(life))
-	Stats[2]++
-	Stats[3] += len(t.srcs)
 	return bestFit(&t.u, size, align, w)
 }
 

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -14,13 +15,16 @@ func TestScratchDecide(t *testing.T) {
 		p := readCSV(t, f)
 		comps := components(p)
 		m := buildModel(p, comps[0], true)
+		s := newSearch(m)
 		for _, flush := range []bool{false} {
 			ok := 0
 			lim := int64(2000)
+			if v := os.Getenv("LIM"); v != "" {
+				lim, _ = strconv.ParseInt(v, 10, 64)
+			}
 			var tot int64
 			t0 := time.Now()
 			for round := 0; round < 20; round++ {
-				s := newSearch(m)
 				_ = flush
 				if round < 3 {
 					s.setOrder(valueOrder(m, round))

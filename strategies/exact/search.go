@@ -71,6 +71,10 @@ type search struct {
 	tmp   []int32
 	mitm  [2][]uint64
 
+	// The root fixpoint for capacity rootC.
+	rootC                  uint64
+	rootLo, rootHi, rootEf []uint64
+
 	nodes int64 // nodes visited by this search, all runs
 	limit int64 // run aborts when nodes reaches limit
 	// stop, when set, is called every 256 nodes; true aborts the run.
@@ -137,6 +141,32 @@ func (s *search) run(c uint64, budget int64) status {
 	}
 	for i := range s.placed {
 		s.placed[i] = false
+	}
+	if s.rootC == c && s.rootLo != nil {
+		// The root fixpoint depends on c only.
+		copy(s.lo, s.rootLo)
+		copy(s.hi, s.rootHi)
+		copy(s.ef, s.rootEf)
+		return s.dfs(0, int32(m.nsec))
+	}
+	st := s.root(c)
+	if st != found {
+		return st
+	}
+	s.rootC = c
+	s.rootLo = append(s.rootLo[:0], s.lo...)
+	s.rootHi = append(s.rootHi[:0], s.hi...)
+	s.rootEf = append(s.rootEf[:0], s.ef...)
+	s.trail = s.trail[:0]
+	return s.dfs(0, int32(m.nsec))
+}
+
+// root sets up and propagates the root node for capacity c; found means
+// it did not fail.
+func (s *search) root(c uint64) status {
+	m := s.m
+	s.rootC, s.rootLo = 0, nil
+	for i := range s.placed {
 		s.lo[i] = 0
 		if m.size[i] > c {
 			s.need = m.size[i]
@@ -160,7 +190,7 @@ func (s *search) run(c uint64, budget int64) status {
 	if !s.propagate() {
 		return exhausted
 	}
-	return s.dfs(0, int32(m.nsec))
+	return found
 }
 
 func (s *search) live(t int32) bool { return s.cnt[t] > 0 }
