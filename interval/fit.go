@@ -2,7 +2,6 @@ package interval
 
 import (
 	"math"
-	"sort"
 
 	"github.com/google/btree"
 )
@@ -11,7 +10,8 @@ import (
 type source interface {
 	// next returns an occupied range r with r.End > x such that no
 	// position in [x, r.Start) is occupied, or false when no position
-	// >= x is occupied. r need not be a maximal occupied run.
+	// >= x is occupied. r need not be a maximal occupied run. Sources may
+	// require x not to decrease between calls.
 	next(x uint64) (Range, bool)
 }
 
@@ -31,6 +31,32 @@ func lowestFit(src source, size, align uint64, w Range) (uint64, bool) {
 	return 0, false
 }
 
+// lowestFitAll is lowestFit over the union of several cursors. Each pass
+// asks every cursor whether a run blocks [x, x+size) and moves x past the
+// blocking runs; it ends when a pass moves nothing. A move jumps past a
+// whole run of one cursor, skipping at once the runs of the others that
+// end below it, which makes it cheaper than walking the union run by run.
+func lowestFitAll(cs []cursor, size, align uint64, w Range) (uint64, bool) {
+	checkSize(size)
+	x, ok := AlignUp(w.Start, align)
+	for ok && fitsAt(x, size, w) {
+		moved := false
+		for j := range cs {
+			r, occupied := cs[j].next(x)
+			if occupied && r.Start < x+size {
+				if x, ok = AlignUp(r.End, align); !ok || !fitsAt(x, size, w) {
+					return 0, false
+				}
+				moved = true
+			}
+		}
+		if !moved {
+			return x, true
+		}
+	}
+	return 0, false
+}
+
 // bestFit returns the lowest aligned offset of the smallest free gap of src
 // within w that holds an aligned block of size bytes. The top gap (the one
 // that reaches w.End with nothing occupied above it) ranks after every
@@ -38,10 +64,16 @@ func lowestFit(src source, size, align uint64, w Range) (uint64, bool) {
 // every gap of src within w, and stops early on a gap of exactly size
 // bytes.
 func bestFit(src source, size, align uint64, w Range) (uint64, bool) {
+	return bestFitFrom(src, size, align, w, w.Start, w.Start)
+}
+
+// bestFitFrom is bestFit for a walk that starts at from, a free position
+// (or w.Start) whose gap starts at gapStart <= from.
+func bestFitFrom(src source, size, align uint64, w Range, from, gapStart uint64) (uint64, bool) {
 	checkSize(size)
 	var best, bestLen uint64
 	found := false
-	x := w.Start
+	x := from
 	for x < w.End {
 		r, occupied := src.next(x)
 		if occupied && r.Start <= x {
@@ -51,6 +83,9 @@ func bestFit(src source, size, align uint64, w Range) (uint64, bool) {
 		gap, top := Range{x, w.End}, !occupied
 		if occupied && r.Start < w.End {
 			gap.End = r.Start
+		}
+		if x == from { // the walk began inside this gap
+			gap.Start = gapStart
 		}
 		if off, ok := AlignUp(gap.Start, align); ok && fitsAt(off, size, gap) {
 			if top {
@@ -71,120 +106,74 @@ func bestFit(src source, size, align uint64, w Range) (uint64, bool) {
 	return best, found
 }
 
+// cursor walks one sorted list of disjoint runs for non-decreasing x: a
+// slice, or a btree keyed by End that it reads in batches, so that walking
+// n runs in order costs O(n + (n/batch) log n), not n btree descents.
+type cursor struct {
+	set   *runSet              // the runs, for a Timeline's cursors
+	ahead []Range              // known runs, in order
+	t     *btree.BTreeG[Range] // holds the runs after ahead, if more
+	more  bool
+	store []Range // backing array of batches
+}
+
+const batch = 32
+
+// reset points c at a slice of runs, or at a btree of them, keeping its
+// batch storage.
+func (c *cursor) reset(rs []Range, t *btree.BTreeG[Range]) {
+	c.ahead, c.t, c.more = rs, t, t != nil
+}
+
+// next implements source: the first run ending after x. O(1) when that is
+// the current run or one of the next few; O(log n) otherwise.
+func (c *cursor) next(x uint64) (Range, bool) {
+	for {
+		a := c.ahead
+		k := 0
+		for k < len(a) && k < 4 && a[k].End <= x {
+			k++
+		}
+		if k == 4 {
+			k += firstEndAfter(a[k:], x)
+		}
+		if k < len(a) {
+			c.ahead = a[k:]
+			return a[k], true
+		}
+		c.ahead = nil
+		if !c.more || x == math.MaxUint64 {
+			return Range{}, false
+		}
+		if c.store == nil {
+			c.store = make([]Range, 0, batch)
+		}
+		buf := c.store[:0]
+		c.t.AscendGreaterOrEqual(Range{End: x + 1}, func(q Range) bool {
+			buf = append(buf, q)
+			return len(buf) < batch
+		})
+		c.ahead, c.more = buf, len(buf) == batch
+	}
+}
+
+// firstEndAfter returns the index of the first run of rs that ends after
+// x (len(rs) when none does); rs is sorted.
+func firstEndAfter(rs []Range, x uint64) int {
+	lo, hi := 0, len(rs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if rs[m].End > x {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
+}
+
 func checkSize(size uint64) {
 	if size == 0 {
 		panic("interval: fit query for size 0")
 	}
-}
-
-// runTree is a set of disjoint, non-adjacent ranges (runs) ordered by End,
-// which for disjoint ranges is also the order of Start. Keying by End makes
-// "the first run ending after x" a single btree descent.
-type runTree struct {
-	t       *btree.BTreeG[Range]
-	scratch []Range
-}
-
-func byEnd(a, b Range) bool { return a.End < b.End }
-
-const degree = 16
-
-func newRunTree() *runTree { return &runTree{t: btree.NewG(degree, byEnd)} }
-
-// smallDegree is the degree of the run trees of a Timeline's nodes.
-const smallDegree = 8
-
-// next implements source. O(log n).
-func (rt *runTree) next(x uint64) (r Range, ok bool) {
-	if x == math.MaxUint64 {
-		return Range{}, false
-	}
-	rt.t.AscendGreaterOrEqual(Range{End: x + 1}, func(q Range) bool {
-		r, ok = q, true
-		return false
-	})
-	return r, ok
-}
-
-// insert adds r's positions, merging the runs r overlaps or touches.
-// O(log n + m log n) for m merged runs.
-func (rt *runTree) insert(r Range) {
-	if r.Empty() {
-		return
-	}
-	rt.scratch = rt.scratch[:0]
-	contained := false
-	rt.t.AscendGreaterOrEqual(Range{End: r.Start}, func(q Range) bool {
-		if q.Start > r.End {
-			return false
-		}
-		if q.Covers(r) {
-			contained = true
-			return false
-		}
-		rt.scratch = append(rt.scratch, q)
-		return true
-	})
-	if contained {
-		return
-	}
-	m := r
-	for _, q := range rt.scratch {
-		m.Start, m.End = min(m.Start, q.Start), max(m.End, q.End)
-	}
-	for _, q := range rt.scratch {
-		if q.End != m.End { // the one ending at m.End is replaced below
-			rt.t.Delete(q)
-		}
-	}
-	rt.t.ReplaceOrInsert(m)
-}
-
-// ascend calls fn for each run intersecting w, in order.
-func (rt *runTree) ascend(w Range, fn func(Range) bool) {
-	if rt == nil || w.Empty() {
-		return
-	}
-	rt.t.AscendGreaterOrEqual(Range{End: w.Start + 1}, func(q Range) bool {
-		return q.Start < w.End && fn(q)
-	})
-}
-
-// Runs is a sorted list of disjoint, non-adjacent ranges: the form that
-// Merge returns and LowestFit and BestFit read.
-type Runs []Range
-
-// Merge sorts rs by Start and coalesces overlapping and touching ranges in
-// place, dropping empty ones. It returns the prefix of rs that holds the
-// result, so rs's storage is reused. O(n log n).
-func Merge(rs []Range) Runs {
-	sort.Slice(rs, func(i, j int) bool { return rs[i].Start < rs[j].Start })
-	w := 0
-	for _, r := range rs {
-		if r.Empty() {
-			continue
-		}
-		if w > 0 && r.Start <= rs[w-1].End {
-			rs[w-1].End = max(rs[w-1].End, r.End)
-			continue
-		}
-		rs[w] = r
-		w++
-	}
-	return Runs(rs[:w])
-}
-
-// LowestFit returns the lowest offset off, a multiple of align, such that
-// [off, off+size) lies within w and intersects no run of rs; false when
-// there is none. size must be > 0 and align a power of two (else it
-// panics). O(g + log n) for g runs skipped.
-func (rs Runs) LowestFit(size, align uint64, w Range) (uint64, bool) {
-	return lowestFit(&cursor{ahead: rs}, size, align, w)
-}
-
-// BestFit returns the lowest aligned offset in the smallest gap between
-// runs of rs (within w) that holds size bytes; the gap above the last run
-// ranks last, as if unbounded. See Set.BestFit. O(n).
-func (rs Runs) BestFit(size, align uint64, w Range) (uint64, bool) {
-	return bestFit(&cursor{ahead: rs}, size, align, w)
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // Range is the half-open range [Start, End) of uint64 positions (bytes or
-// time slots). A Range with End <= Start is empty.
+// time slots). A Range with End <= Start is empty. Its methods are O(1).
 type Range struct {
 	Start, End uint64
 }

@@ -1,11 +1,85 @@
 package interval
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
 	"github.com/google/btree"
 )
+
+// runTree is a set of disjoint, non-adjacent ranges (runs) ordered by End,
+// which for disjoint ranges is also the order of Start. Keying by End makes
+// "the first run ending after x" a single btree descent.
+type runTree struct {
+	t       *btree.BTreeG[Range]
+	scratch []Range
+}
+
+func byEnd(a, b Range) bool { return a.End < b.End }
+
+const degree = 16
+
+func newRunTree() *runTree { return &runTree{t: btree.NewG(degree, byEnd)} }
+
+// smallDegree is the degree of the run trees of a Timeline's nodes.
+const smallDegree = 8
+
+// next implements source. O(log n).
+func (rt *runTree) next(x uint64) (r Range, ok bool) {
+	if x == math.MaxUint64 {
+		return Range{}, false
+	}
+	rt.t.AscendGreaterOrEqual(Range{End: x + 1}, func(q Range) bool {
+		r, ok = q, true
+		return false
+	})
+	return r, ok
+}
+
+// insert adds r's positions, merging the runs r overlaps or touches.
+// O(log n + m log n) for m merged runs.
+func (rt *runTree) insert(r Range) {
+	if r.Empty() {
+		return
+	}
+	rt.scratch = rt.scratch[:0]
+	contained := false
+	rt.t.AscendGreaterOrEqual(Range{End: r.Start}, func(q Range) bool {
+		if q.Start > r.End {
+			return false
+		}
+		if q.Covers(r) {
+			contained = true
+			return false
+		}
+		rt.scratch = append(rt.scratch, q)
+		return true
+	})
+	if contained {
+		return
+	}
+	m := r
+	for _, q := range rt.scratch {
+		m.Start, m.End = min(m.Start, q.Start), max(m.End, q.End)
+	}
+	for _, q := range rt.scratch {
+		if q.End != m.End { // the one ending at m.End is replaced below
+			rt.t.Delete(q)
+		}
+	}
+	rt.t.ReplaceOrInsert(m)
+}
+
+// ascend calls fn for each run intersecting w, in order.
+func (rt *runTree) ascend(w Range, fn func(Range) bool) {
+	if rt == nil || w.Empty() {
+		return
+	}
+	rt.t.AscendGreaterOrEqual(Range{End: w.Start + 1}, func(q Range) bool {
+		return q.Start < w.End && fn(q)
+	})
+}
 
 // runSet is an insert-only set of disjoint, non-adjacent runs, as a
 // Timeline node keeps them. Most nodes hold a handful of runs, so a set
@@ -21,16 +95,21 @@ const smallRuns = 64
 
 func (s *runSet) empty() bool { return s.big == nil && len(s.small) == 0 }
 
-// next implements source: the first run ending after x. O(log n).
-func (s *runSet) next(x uint64) (Range, bool) {
-	if s.big != nil {
-		return (&runTree{t: s.big}).next(x)
+// endBefore returns the End of the last run ending at or before x, 0 when
+// none does. O(log n).
+func (s *runSet) endBefore(x uint64) uint64 {
+	if s.big == nil {
+		if i := firstEndAfter(s.small, x); i > 0 {
+			return s.small[i-1].End
+		}
+		return 0
 	}
-	lo := firstEndAfter(s.small, x)
-	if lo == len(s.small) {
-		return Range{}, false
-	}
-	return s.small[lo], true
+	var e uint64
+	s.big.DescendLessOrEqual(Range{End: x}, func(q Range) bool {
+		e = q.End
+		return false
+	})
+	return e
 }
 
 // insert adds r's positions, merging the runs it overlaps or touches.
@@ -62,6 +141,13 @@ func (s *runSet) insert(r Range, scratch *[]Range, free *btree.FreeListG[Range])
 		m.Start, m.End = min(m.Start, s.small[i].Start), max(m.End, s.small[j-1].End)
 	}
 	s.small = slices.Replace(s.small, i, j, m)
+	if invariants {
+		for k := 1; k < len(s.small); k++ {
+			if s.small[k-1].End >= s.small[k].Start {
+				panic(fmt.Sprintf("interval: runs %v and %v of a run set touch or are out of order", s.small[k-1], s.small[k]))
+			}
+		}
+	}
 	if len(s.small) > smallRuns {
 		s.big = btree.NewWithFreeListG(smallDegree, byEnd, free)
 		for _, q := range s.small {
@@ -71,46 +157,40 @@ func (s *runSet) insert(r Range, scratch *[]Range, free *btree.FreeListG[Range])
 	}
 }
 
-// union is the source of the union of several run sets. Queries must come
-// with non-decreasing x (as the fit loops make them), and the sets must
-// not change during a query. It keeps the sets in a min-heap by the start
-// of each set's current run (its first run ending after some earlier x); a
-// set is asked again only when x passes its run. If the heap's top still
-// ends after x it is the answer: every set whose run ended earlier started
-// before the top, so the top covers x.
-//
-// Each set is read through a cursor, so that walking a set in order costs
-// O(1) per run, not a btree descent.
+// union is the source of the union of several cursors, for BestFit's walk
+// over every gap. Queries must come with non-decreasing x, and the sets
+// must not change during a query. It keeps the cursors in a min-heap by
+// the start of each one's current run (its first run ending after some
+// earlier x); a cursor is asked again only when x passes its run. If the
+// heap's top still ends after x it is the answer: every cursor whose run
+// ended earlier started before the top, so the top covers x.
 type union struct {
 	h  []unionEntry
-	st []cursor
+	cs []cursor
 }
 
 type unionEntry struct {
 	r Range // {0, 0} until first asked: ends before any x
-	i int32 // index into st
+	i int32 // index into cs
 }
 
-func (u *union) reset(sets []*runSet) {
+func (u *union) reset(cs []cursor) {
+	u.cs = cs
 	u.h = u.h[:0]
-	for i, s := range sets {
+	for i := range cs {
 		u.h = append(u.h, unionEntry{i: int32(i)})
-		if i == len(u.st) {
-			u.st = append(u.st, cursor{})
-		}
-		c := &u.st[i]
-		c.ahead, c.tree = s.small, s.big
 	}
 }
 
-// next implements source. Amortized O(log k) per run passed.
+// next implements source. O(log k) per run passed, plus the cursors' own
+// costs.
 func (u *union) next(x uint64) (Range, bool) {
 	for len(u.h) > 0 {
 		top := &u.h[0]
 		if top.r.End > x {
 			return top.r, true
 		}
-		if r, ok := u.st[top.i].next(x); ok {
+		if r, ok := u.cs[top.i].next(x); ok {
 			top.r = r
 		} else {
 			last := len(u.h) - 1
@@ -120,63 +200,6 @@ func (u *union) next(x uint64) (Range, bool) {
 		u.down()
 	}
 	return Range{}, false
-}
-
-// cursor walks sorted, disjoint runs for non-decreasing x: a slice, or a
-// btree keyed by End read in batches, so that walking n runs in order costs
-// O(n + n/batch · log n), not n btree descents.
-type cursor struct {
-	ahead []Range               // known runs, in order
-	tree  *btree.BTreeG[Range] // where the runs after ahead are; nil when ahead holds them all
-	store []Range              // backing array of ahead for batches
-}
-
-const batch = 16
-
-// next implements source: the first run ending after x.
-func (c *cursor) next(x uint64) (Range, bool) {
-	for {
-		a := c.ahead
-		k := 0
-		for k < len(a) && k < 4 && a[k].End <= x { // usually it is one of the next few
-			k++
-		}
-		if k == 4 {
-			k += firstEndAfter(a[k:], x)
-		}
-		if k < len(a) {
-			c.ahead = a[k:]
-			return a[k], true
-		}
-		c.ahead = nil
-		if c.tree == nil || x == math.MaxUint64 {
-			return Range{}, false
-		}
-		c.store = c.store[:0]
-		c.tree.AscendGreaterOrEqual(Range{End: x + 1}, func(q Range) bool {
-			c.store = append(c.store, q)
-			return len(c.store) < batch
-		})
-		if len(c.store) < batch {
-			c.tree = nil
-		}
-		c.ahead = c.store
-	}
-}
-
-// firstEndAfter returns the index of the first run of rs that ends after
-// x (len(rs) when none does); rs is sorted.
-func firstEndAfter(rs []Range, x uint64) int {
-	lo, hi := 0, len(rs)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if rs[m].End > x {
-			hi = m
-		} else {
-			lo = m + 1
-		}
-	}
-	return lo
 }
 
 // down restores the heap order after the top changed.

@@ -42,12 +42,11 @@ func (s *Set) init() {
 // empty ranges not counted). O(1).
 func (s *Set) Len() int { return s.n }
 
-// Clear removes every range. O(1) (the trees' nodes go to their free
-// lists).
+// Clear removes every range. O(1).
 func (s *Set) Clear() {
 	if s.segs != nil {
-		s.segs.Clear(true)
-		s.runs.t.Clear(true)
+		s.segs.Clear(false)
+		s.runs.t.Clear(false)
 	}
 	s.n = 0
 }
@@ -286,7 +285,7 @@ func (s *Set) AscendGaps(w Range, fn func(gap Range) bool) {
 // whose gaps are too small).
 func (s *Set) LowestFit(size, align uint64, w Range) (uint64, bool) {
 	if s.runs == nil {
-		return lowestFit(emptySource{}, size, align, w)
+		return lowestFit(&cursor{}, size, align, w)
 	}
 	return lowestFit(s.runs, size, align, w)
 }
@@ -301,21 +300,18 @@ func (s *Set) LowestFit(size, align uint64, w Range) (uint64, bool) {
 // Cost: O(log n + g) for g gaps within w (all of them, unless a gap of
 // exactly size bytes ends the walk early).
 func (s *Set) BestFit(size, align uint64, w Range) (uint64, bool) {
-	if s.runs == nil {
-		return bestFit(emptySource{}, size, align, w)
+	c := &cursor{}
+	if s.runs != nil {
+		c.reset(nil, s.runs.t)
+		if w.Start > 0 { // start the walk at the first run that matters
+			c.next(w.Start - 1)
+		}
 	}
-	c := cursor{tree: s.runs.t}
-	if w.Start > 0 { // start the walk at the first run that matters
-		c.next(w.Start - 1)
-	}
-	return bestFit(&c, size, align, w)
+	return bestFit(c, size, align, w)
 }
 
-type emptySource struct{}
-
-func (emptySource) next(uint64) (Range, bool) { return Range{}, false }
-
 // String draws the set as its depth runs, e.g. "{[0, 4)x1 [4, 6)x2}".
+// O(n).
 func (s *Set) String() string {
 	b := []byte{'{'}
 	s.AscendDepth(Everything, func(r Range, n int) bool {

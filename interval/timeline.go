@@ -19,7 +19,7 @@ import (
 // (their cover runs) and merged into the subtree runs of those nodes and of
 // all their ancestors. The rectangles overlapping a lifetime are then
 // exactly those in the subtree runs of its canonical nodes and in the cover
-// runs of their ancestors: a query merges O(log T) run sets through a heap.
+// runs of their ancestors: a query reads O(log T) run sets through cursors.
 // A run set is a sorted slice while small, a btree when large. Nodes are
 // allocated in chunks on first use, so a sparse timeline (one of many
 // pools) costs little.
@@ -30,7 +30,7 @@ type Timeline struct {
 	chunks        []*[chunkSize]node // node v is chunks[v/chunkSize][v%chunkSize]; 1 is the root
 	n             int
 
-	srcs    []*runSet // query scratch
+	cs      []cursor // query scratch: one per run set looked at
 	u       union
 	free    *btree.FreeListG[Range] // shared by the run sets' trees
 	scratch []Range
@@ -56,7 +56,7 @@ func NewTimeline(slots int) *Timeline {
 	}
 }
 
-// Slots returns the number of time slots.
+// Slots returns the number of time slots. O(1).
 func (t *Timeline) Slots() int { return t.slots }
 
 // Len returns the number of rectangles inserted. O(1).
@@ -138,48 +138,73 @@ func (t *Timeline) Insert(life, r Range) {
 	})
 }
 
-// sources fills t.srcs with the run sets whose union is the offsets
-// occupied by rectangles overlapping life.
-func (t *Timeline) sources(life Range) []*runSet {
+// cursors points t.cs at the run sets whose union is the offsets occupied
+// by rectangles overlapping life.
+func (t *Timeline) cursors(life Range) []cursor {
 	t.checkLife(life)
-	t.srcs = t.srcs[:0]
+	n := 0
+	add := func(s *runSet) {
+		if s.empty() {
+			return
+		}
+		if n == len(t.cs) {
+			t.cs = append(t.cs, cursor{})
+		}
+		t.cs[n].reset(s.small, s.big)
+		t.cs[n].set = s
+		n++
+	}
 	t.visit(life, func(v int, canonical bool) {
-		nd := t.at(v)
-		switch {
-		case nd == nil:
-		case canonical && !nd.sub.empty():
-			t.srcs = append(t.srcs, &nd.sub)
-		case !canonical && !nd.cover.empty():
-			t.srcs = append(t.srcs, &nd.cover)
+		if nd := t.at(v); nd == nil {
+		} else if canonical {
+			add(&nd.sub)
+		} else {
+			add(&nd.cover)
 		}
 	})
-	return t.srcs
+	return t.cs[:n]
 }
 
 // LowestFit returns the lowest offset off, a multiple of align, such that
 // [off, off+size) lies within w and intersects no rectangle whose lifetime
 // overlaps life; false when none does. Argument rules as Set.LowestFit.
 //
-// Cost: O(log T) run sets are merged; each step of the fit walk costs
-// O(log T) plus O(log n) per run set whose current run it passes.
+// Cost: a query reads k = O(log T) run sets, each through a cursor. Each
+// pass of the walk asks every cursor for its run at the candidate offset
+// and moves past the runs in the way, so a query costs O(k) per pass, plus
+// O(log n) per cursor that jumps far ahead in a large set.
 func (t *Timeline) LowestFit(life Range, size, align uint64, w Range) (uint64, bool) {
-	t.u.reset(t.sources(life))
-	return lowestFit(&t.u, size, align, w)
+	return lowestFitAll(t.cursors(life), size, align, w)
 }
 
 // BestFit is LowestFit with the best-fit rule of Set.BestFit: the smallest
-// sufficient gap, the top gap last. It walks every gap below the top among
-// the rectangles overlapping life.
+// sufficient gap, the top gap last. It finds the lowest fit as LowestFit
+// does (no gap below it holds the block), then walks every run of the k run
+// sets above it up to the top, unless a gap of exactly size bytes ends the
+// walk, merging them through a heap: O(log k) per run.
 func (t *Timeline) BestFit(life Range, size, align uint64, w Range) (uint64, bool) {
-	t.u.reset(t.sources(life))
-	return bestFit(&t.u, size, align, w)
+	cs := t.cursors(life)
+	// No gap below the lowest fit holds the block: walk from there. The
+	// gap holding the lowest fit starts at the last run ending at or
+	// before it.
+	off, ok := lowestFitAll(cs, size, align, w)
+	if !ok {
+		return 0, false
+	}
+	start := w.Start
+	for i := range cs {
+		start = max(start, cs[i].set.endBefore(off))
+	}
+	t.u.reset(cs)
+	return bestFitFrom(&t.u, size, align, w, off, start)
 }
 
 // AscendOccupied calls fn, in offset order, for each maximal occupied run
 // within w (clipped to w) of the rectangles whose lifetimes overlap life,
-// until fn returns false.
+// until fn returns false. It walks the runs as BestFit does: O(log k) per
+// run of the k run sets it reads.
 func (t *Timeline) AscendOccupied(life, w Range, fn func(r Range) bool) {
-	t.u.reset(t.sources(life))
+	t.u.reset(t.cursors(life))
 	for x := w.Start; x < w.End; {
 		r, ok := t.u.next(x)
 		if !ok || r.Start >= w.End {

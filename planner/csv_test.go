@@ -224,3 +224,33 @@ func FuzzReadIntervals(f *testing.F) {
 		}
 	})
 }
+
+func ExampleReadIntervals() {
+	in := `id,lower,upper,size,offset
+a,0,2,256,999
+b,1,3,128,0
+c,2,4,256,0
+`
+	bufs, err := ReadIntervals(strings.NewReader(in), "example.csv")
+	if err != nil {
+		panic(err)
+	}
+	p, err := NewIntervalProblem(IntervalItems(bufs), 0)
+	if err != nil {
+		panic(err)
+	}
+	// a and c never live together, so c may reuse a's bytes; b overlaps
+	// both. (A strategy would find this; here it is written out.)
+	sol := &Solution{Pool: []int32{0, 0, 0}, Offset: []uint64{0, 256, 0}, PoolSizes: []uint64{384}}
+	if err := CheckSolution(p, sol); err != nil {
+		panic(err)
+	}
+	if err := WriteSolution(os.Stdout, bufs, sol); err != nil {
+		panic(err)
+	}
+	// Output:
+	// id,lower,upper,size,offset
+	// a,0,2,256,0
+	// b,1,3,128,256
+	// c,2,4,256,0
+}

@@ -40,6 +40,15 @@ func TestScratchDecide(t *testing.T) {
 				st := s.run(m.maxLoad, lim)
 				if st == found {
 					ok++
+					t.Logf("round %d found", round)
+					if os.Getenv("REF") != "" && dbgRef == nil {
+						dbgRef = append([]uint64(nil), s.off...)
+						for r2 := 0; r2 < 3; r2++ {
+							s.setOrder(valueOrder(m, r2))
+							println("round", r2, s.run(m.maxLoad, lim))
+						}
+						dbgRef = nil
+					}
 				}
 				tot += s.nodes
 			}

@@ -6,6 +6,16 @@ import (
 )
 
 var dbgCalls, dbgMem int64
+var dbgRef []uint64
+
+func (s *search) consistent() bool {
+	for i, p := range s.placed {
+		if p && s.off[i] != dbgRef[i] {
+			return false
+		}
+	}
+	return true
+}
 
 // status is the outcome of a search or of one subtree.
 type status uint8
@@ -69,7 +79,7 @@ type search struct {
 	cands []int32
 	perm  []int32
 	tmp   []int32
-	mitm  [2][]uint64
+	mitm  [3][]uint64
 
 	// The root fixpoint for capacity rootC.
 	rootC                  uint64
@@ -125,9 +135,15 @@ func (s *search) setOrder(order []int32) {
 // run decides capacity c with at most budget more nodes. On found, s.off
 // holds the placement.
 func (s *search) run(c uint64, budget int64) status {
+	s.limit = s.nodes + budget
+	s.reset(c)
+	return s.resume()
+}
+
+// reset empties the placement for a run at capacity c.
+func (s *search) reset(c uint64) {
 	m := s.m
 	s.c = c
-	s.limit = s.nodes + budget
 	s.stopped = false
 	s.need = math.MaxUint64
 	s.trail = s.trail[:0]
@@ -142,6 +158,11 @@ func (s *search) run(c uint64, budget int64) status {
 	for i := range s.placed {
 		s.placed[i] = false
 	}
+}
+
+// resume runs the search from the root after reset.
+func (s *search) resume() status {
+	m, c := s.m, s.c
 	if s.rootC == c && s.rootLo != nil {
 		// The root fixpoint depends on c only.
 		copy(s.lo, s.rootLo)
@@ -492,7 +513,7 @@ func sortByDue(r []mrec) {
 }
 
 // bestFill returns the largest total size of non-fixed members that fit
-// together in [a, b), each within its domain; exact for up to 20
+// together in [a, b), each within its domain; exact for up to maxExact
 // candidates, else an upper bound.
 func (s *search) bestFill(recs []mrec, a, b uint64) uint64 {
 	gap := b - a
@@ -514,21 +535,19 @@ func (s *search) bestFill(recs []mrec, a, b uint64) uint64 {
 	if total <= gap {
 		return total
 	}
-	if len(sz) > 20 {
+	if len(sz) > maxExact {
 		return gap
 	}
 	return maxSubsetSum(sz, gap, &s.mitm)
 }
 
 // maxSubsetSum returns the largest sum of a subset of sz that does not
-// exceed cap (meet in the middle).
-func maxSubsetSum(sz []uint64, cap uint64, scratch *[2][]uint64) uint64 {
+// exceed cap, meeting in the middle: O(2^(n/2)).
+func maxSubsetSum(sz []uint64, cap uint64, scratch *[3][]uint64) uint64 {
 	h := len(sz) / 2
-	left := subsetSums(sz[:h], cap, scratch[0][:0])
-	right := subsetSums(sz[h:], cap, scratch[1][:0])
+	left := subsetSums(sz[:h], cap, scratch[0][:0], &scratch[2])
+	right := subsetSums(sz[h:], cap, scratch[1][:0], &scratch[2])
 	scratch[0], scratch[1] = left, right
-	sort.Slice(left, func(a, b int) bool { return left[a] < left[b] })
-	sort.Slice(right, func(a, b int) bool { return right[a] < right[b] })
 	best := uint64(0)
 	r := len(right) - 1
 	for _, x := range left {
@@ -546,15 +565,35 @@ func maxSubsetSum(sz []uint64, cap uint64, scratch *[2][]uint64) uint64 {
 	return best
 }
 
-func subsetSums(sz []uint64, cap uint64, out []uint64) []uint64 {
+// subsetSums returns the distinct subset sums of sz up to cap, ascending,
+// built by merging (no sort).
+func subsetSums(sz []uint64, cap uint64, out []uint64, tmp *[]uint64) []uint64 {
 	out = append(out, 0)
 	for _, x := range sz {
-		n := len(out)
-		for i := 0; i < n; i++ {
-			if v := out[i] + x; v <= cap {
-				out = append(out, v)
+		t := (*tmp)[:0]
+		a, b := 0, 0
+		for a < len(out) || b < len(out) {
+			var v uint64
+			switch {
+			case b == len(out) || (a < len(out) && out[a] <= out[b]+x):
+				v = out[a]
+				a++
+			default:
+				v = out[b] + x
+				b++
+			}
+			if v > cap {
+				if a == len(out) {
+					break
+				}
+				continue
+			}
+			if len(t) == 0 || t[len(t)-1] != v {
+				t = append(t, v)
 			}
 		}
+		*tmp = out
+		out = t
 	}
 	return out
 }
@@ -616,6 +655,26 @@ func (s *search) dfs(lo, hi int32) status {
 	}
 	tstar := best
 
+	// A tight section at any level is stacked without gaps, so each gap
+	// its fixed members leave has a member starting exactly at its bottom
+	// and one ending exactly at its top. If some gap edge has fewer
+	// candidates than tstar, branch on which member lies there.
+	if bestN > 1 {
+		var e edge
+		e.n = bestN
+		for t := lo; t < hi; t++ {
+			if s.live(t) && s.ef[t]+s.rem[t] == s.c {
+				if !s.bestEdge(t, &e) {
+					s.need = min(s.need, s.c+1)
+					return exhausted
+				}
+			}
+		}
+		if e.n < bestN {
+			return s.branchEdge(lo, hi, e)
+		}
+	}
+
 	// Candidates, in value order. The slice is this node's own: deeper
 	// nodes append after it.
 	base := len(s.cands)
@@ -631,11 +690,22 @@ func (s *search) dfs(lo, hi int32) status {
 	h := s.holeHeight(tstar, fstar)
 
 	mark := len(s.trail)
+	onRef := dbgRef != nil && s.consistent()
 	for k := base; k < len(s.cands); k++ {
 		j := s.cands[k]
 		st := exhausted
+		n0 := s.nodes
 		if s.place(j, fstar) && s.propagate() {
 			st = s.dfs(lo, hi)
+		}
+		if onRef && dbgRef[j] != fstar && s.nodes-n0 > 50 {
+			np := 0
+			for _, p := range s.placed {
+				if p {
+					np++
+				}
+			}
+			println("refuted: placed", np, "level", fstar, "t*", tstar, "cands", len(s.cands)-base, "nodes", s.nodes-n0, "status", st, "item", j, "span", m.sa[j], m.sb[j], "size", m.size[j])
 		}
 		if st == found {
 			s.cands = s.cands[:base]
@@ -661,6 +731,116 @@ func (s *search) dfs(lo, hi int32) status {
 		s.unwind(mark)
 	}
 	return st
+}
+
+// edge is a gap edge of a tight section: some member must lie at off
+// (bottom edge) or end at off (top edge).
+type edge struct {
+	t   int32
+	off uint64
+	top bool
+	n   int32
+}
+
+// bestEdge improves e with the gap edges of tight section t that have
+// fewer candidates; it returns false when some edge has none.
+func (s *search) bestEdge(t int32, e *edge) bool {
+	m := s.m
+	recs := s.recs[:0]
+	for _, j := range m.members(int(t)) {
+		if !s.placed[j] {
+			recs = append(recs, mrec{s.lo[j], s.hi[j], m.size[j], j})
+		}
+	}
+	s.recs = recs
+	sortByLo(recs)
+	a := s.ef[t]
+	for q := 0; q <= len(recs); q++ {
+		b := s.c
+		if q < len(recs) {
+			if recs[q].lo != recs[q].hi {
+				continue
+			}
+			b = recs[q].lo
+		}
+		if b > a {
+			nb, nt := int32(0), int32(0)
+			for _, r := range recs {
+				if r.lo == r.hi || r.size > b-a {
+					continue
+				}
+				if r.lo <= a && a <= r.hi && a%m.align[r.j] == 0 {
+					nb++
+				}
+				if x := b - r.size; r.lo <= x && x <= r.hi && x%m.align[r.j] == 0 {
+					nt++
+				}
+			}
+			if nb == 0 || nt == 0 {
+				return false
+			}
+			if nb < e.n {
+				*e = edge{t: t, off: a, n: nb}
+			}
+			if nt < e.n {
+				*e = edge{t: t, off: b, top: true, n: nt}
+			}
+		}
+		if q < len(recs) {
+			a = max(a, recs[q].lo+recs[q].size)
+		}
+	}
+	return true
+}
+
+// branchEdge branches on which member lies at the gap edge e: one child
+// per member that can, fixed there.
+func (s *search) branchEdge(lo, hi int32, e edge) status {
+	m := s.m
+	base := len(s.cands)
+	for _, j := range m.members(int(e.t)) {
+		if s.placed[j] || s.lo[j] == s.hi[j] {
+			continue
+		}
+		x := e.off
+		if e.top {
+			if x < m.size[j] {
+				continue
+			}
+			x -= m.size[j]
+		}
+		if s.lo[j] <= x && x <= s.hi[j] && x%m.align[j] == 0 {
+			s.cands = append(s.cands, j)
+		}
+	}
+	if len(s.cands)-base > 1 {
+		s.orderCands(s.cands[base:])
+	}
+	mark := len(s.trail)
+	for k := base; k < len(s.cands); k++ {
+		j := s.cands[k]
+		x := e.off
+		if e.top {
+			x -= m.size[j]
+		}
+		st := exhausted
+		if s.setLo(j, x) && s.setHi(j, x, true) && s.propagate() {
+			st = s.dfs(lo, hi)
+		} else {
+			s.fail(s.c + 1)
+		}
+		if st == found {
+			s.cands = s.cands[:base]
+			return found
+		}
+		s.unwind(mark)
+		if st == aborted {
+			s.cands = s.cands[:base]
+			return aborted
+		}
+	}
+	s.cands = s.cands[:base]
+	return exhausted
 }
 
 // orderCands sorts candidates by rank.
@@ -865,3 +1045,6 @@ func (s *search) unwind(mark int) {
 
 // alignDown rounds x down to a multiple of the power of two a.
 func alignDown(x, a uint64) uint64 { return x &^ (a - 1) }
+
+// maxExact caps the candidates of an exact best fill (2^(maxExact/2) work).
+var maxExact = 18

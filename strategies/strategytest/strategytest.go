@@ -21,8 +21,11 @@ import (
 // interfering, none interfering, sizes near 2⁶³ and 2⁶⁴, mixed alignments,
 // and seeded random graph problems (interference from a random partial
 // order, as planner.Compile makes it) and interval problems, with and
-// without a maximum pool size. Problems have at most a few dozen items, so
-// that exact strategies finish quickly.
+// without a maximum pool size. Where the optimum is obvious (no
+// interference: everything at offset 0; all interfering with alignment 1:
+// no gap; two huge items that just fit in 2⁶⁴−1 bytes; items that exactly
+// fill a capped pool) the strategy must reach it. Problems have at most a
+// few dozen items, so that exact strategies finish quickly.
 func Run(t *testing.T, newStrategy func() planner.Strategy) {
 	t.Helper()
 	if s := newStrategy(); s == nil || s.Name() == "" {
@@ -201,15 +204,21 @@ func place(t *testing.T, s planner.Strategy, p *planner.Problem, k kind) *planne
 		t.Errorf("%s: CheckSolution: %v", k, err)
 		return nil
 	}
-	if err := check(p, sol); err != nil {
+	if err := Check(p, sol); err != nil {
 		t.Errorf("%s: %v", k, err)
 		return nil
 	}
 	return sol
 }
 
-// check verifies a solution pair by pair, independently of CheckSolution.
-func check(p *planner.Problem, s *planner.Solution) error {
+// Check verifies s against p pair by pair, independently of
+// planner.CheckSolution: every item placed in an existing pool at an
+// aligned offset, no offset+size overflow, every pool holding an item and
+// sized exactly to its items, none above p.MaxPoolSize or larger than its
+// items stacked end to end with alignment padding, and no two interfering
+// items of a pool sharing a byte. It returns the first violation found.
+// O(n²) Interferes calls: for problems of up to a few thousand items.
+func Check(p *planner.Problem, s *planner.Solution) error {
 	n := len(p.Items)
 	if len(s.Pool) != n || len(s.Offset) != n {
 		return fmt.Errorf("solution places %d/%d items, problem has %d", len(s.Pool), len(s.Offset), n)

@@ -1,6 +1,7 @@
 package strategytest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -65,7 +66,7 @@ func TestCheckRejects(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := planner.Solution{Pool: []int32{0, 0, 0}, Offset: []uint64{0, 8, 0}, PoolSizes: []uint64{16}}
-	if err := check(p, &good); err != nil {
+	if err := Check(p, &good); err != nil {
 		t.Fatalf("good solution rejected: %v", err)
 	}
 	tests := []struct {
@@ -83,9 +84,9 @@ func TestCheckRejects(t *testing.T) {
 		{"wasteful", planner.Solution{Pool: []int32{0, 0, 0}, Offset: []uint64{0, 8, 24}, PoolSizes: []uint64{28}}, "stacked"},
 	}
 	for _, tt := range tests {
-		err := check(p, &tt.s)
+		err := Check(p, &tt.s)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: check = %v, want an error containing %q", tt.name, err, tt.want)
+			t.Errorf("%s: Check = %v, want an error containing %q", tt.name, err, tt.want)
 		}
 	}
 }
@@ -113,4 +114,22 @@ func TestRandomGraphInterferes(t *testing.T) {
 	if yes == 0 || no == 0 {
 		t.Errorf("interfering pairs %d, ordered pairs %d: want both", yes, no)
 	}
+}
+
+func ExampleCheck() {
+	// Two buffers live at the same time, placed on top of each other.
+	p, err := planner.NewIntervalProblem([]planner.Item{
+		{Size: 64, Alignment: 16, Start: 0, End: 2},
+		{Size: 32, Alignment: 16, Start: 1, End: 3},
+	}, 0)
+	if err != nil {
+		panic(err)
+	}
+	bad := &planner.Solution{Pool: []int32{0, 0}, Offset: []uint64{0, 32}, PoolSizes: []uint64{64}}
+	fmt.Println(Check(p, bad))
+	good := &planner.Solution{Pool: []int32{0, 0}, Offset: []uint64{0, 64}, PoolSizes: []uint64{96}}
+	fmt.Println(Check(p, good))
+	// Output:
+	// items 0 [0, 64) and 1 [32, 64) interfere and overlap in pool 0
+	// <nil>
 }

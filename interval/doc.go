@@ -1,0 +1,45 @@
+// Package interval holds half-open ranges of uint64 positions (bytes of a
+// pool, or slots of time) and the range sets a memory planner searches for
+// free space.
+//
+// Every range is half-open: Range{Start, End} holds Start, Start+1, ...,
+// End-1, and is empty when End <= Start. A block of Size bytes at offset
+// Off is Range{Off, Off+Size}. Position math.MaxUint64 is never inside a
+// range, so the largest block ends at 2⁶⁴−1; no operation overflows, for
+// any size or alignment.
+//
+// The package owns three structures:
+//
+//   - Set: a multiset of ranges over one address space (ranges may overlap
+//     and repeat: items that never interfere share bytes). It records
+//     coverage, not identities: two btrees, one of maximal runs of equal
+//     depth, one of maximal occupied runs. Insert and Delete cost
+//     O((1+k) log n) for k runs touched; LowestFit O((1+g) log n) for g runs
+//     skipped; BestFit O(log n + g) for g gaps walked.
+//   - Timeline: rectangles (an offset range occupied during a range of time
+//     slots), insert-only, answering "lowest (or best) free offset among the
+//     rectangles whose lifetimes overlap this one". A segment tree over the
+//     slots whose nodes hold run sets; a query reads O(log T) of them. This
+//     is the index an interval allocator (Dynamic Storage Allocation, as ML
+//     compilers solve it) needs to place tens of thousands of buffers
+//     without enumerating the pairs that overlap in time.
+//   - Runs: a sorted slice of disjoint runs (Merge builds it from any
+//     ranges), with the same fit queries: for one-off searches among a
+//     handful of ranges, where building a tree costs more than sorting.
+//
+// Fit queries (LowestFit, BestFit) take a size > 0, a power-of-two
+// alignment and a window w: the block must lie within w. Use Everything
+// for no bound, Range{0, limit} for a pool capped at limit bytes.
+//
+// Ownership: Merge sorts and compacts the slice it is given and returns a
+// prefix of it. No other function returns a slice; callbacks receive
+// Range values. Nothing retains a caller's slice.
+//
+// Concurrency: a Set or Timeline may be read by several goroutines when
+// none writes, except that Timeline queries reuse scratch space and so
+// need one goroutine per Timeline. Nothing here starts goroutines. All
+// results are deterministic.
+//
+// Build with the invariants tag (go test -tags invariants) to check a
+// Set's representation after every change.
+package interval
