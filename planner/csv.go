@@ -9,10 +9,6 @@ import (
 	"strings"
 )
 
-// RuleEmptyLifetime: an interval buffer whose lifetime [lower, upper) holds
-// no time (upper <= lower).
-const RuleEmptyLifetime Rule = "empty-lifetime"
-
 // IntervalBuffer is one buffer of an interval problem in MiniMalloc's CSV
 // format: Size bytes live during [Lower, Upper).
 type IntervalBuffer struct {

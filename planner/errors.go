@@ -29,6 +29,7 @@ const (
 	RulePooledLayout    Rule = "pooled-initial-layout" // a pooled image whose initial layout is not UNDEFINED
 	RuleNoRequirements  Rule = "no-requirements"       // a resource needs requirements and none are known
 	RuleField           Rule = "field"                 // a field holds a value outside its domain
+	RuleEmptyLifetime   Rule = "empty-lifetime"        // an interval buffer whose lifetime [lower, upper) is empty
 
 	// Plan files and barriers.
 	RuleUnknownCommand  Rule = "unknown-command"  // a plan names a command the graph does not have
