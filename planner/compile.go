@@ -79,6 +79,9 @@ func Compile(g *Graph) (*Compiled, error) {
 	if err := c.checkFirstWrites(); err != nil {
 		return nil, err
 	}
+	if invariants {
+		c.checkInvariants()
+	}
 	return c, nil
 }
 
