@@ -12,13 +12,14 @@ import (
 func TestPureCoreImports(t *testing.T) {
 	const mod = "github.com/aliasplan/aliasplan/"
 	allowed := map[string][]string{
-		"interval":                {"github.com/google/btree"},
-		"planner":                 {"github.com/bits-and-blooms/bitset", mod + "interval"},
-		"strategies/firstfit":     {mod + "planner", mod + "interval", "github.com/google/btree"},
-		"strategies/bestfit":      {mod + "planner", mod + "interval", "github.com/google/btree", mod + "strategies/firstfit"},
-		"strategies/exact":        {mod + "planner", mod + "interval", mod + "strategies/firstfit", mod + "strategies/bestfit"},
-		"strategies/strategytest": {mod + "planner"},
-		"barriers":                {mod + "planner"},
+		"interval":                   {"github.com/google/btree"},
+		"planner":                    {"github.com/bits-and-blooms/bitset", mod + "interval"},
+		"strategies/internal/greedy": {mod + "planner", mod + "interval", "github.com/google/btree"},
+		"strategies/firstfit":        {mod + "planner", mod + "strategies/internal/greedy"},
+		"strategies/bestfit":         {mod + "planner", mod + "strategies/internal/greedy"},
+		"strategies/exact":           {mod + "planner", mod + "interval", mod + "strategies/firstfit", mod + "strategies/bestfit"},
+		"strategies/strategytest":    {mod + "planner"},
+		"barriers":                   {mod + "planner"},
 	}
 	for pkg, ok := range allowed {
 		p, err := build.Default.Import(mod+pkg, ".", 0)

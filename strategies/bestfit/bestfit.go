@@ -1,6 +1,9 @@
 package bestfit
 
-import "github.com/aliasplan/aliasplan/planner"
+import (
+	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/strategies/internal/greedy"
+)
 
 // New returns the best-fit strategy, named "bestfit". It keeps no state
 // between calls: one value may serve concurrent Place calls.
@@ -15,7 +18,8 @@ func (strategy) Name() string { return "bestfit" }
 // gap's lowest aligned offset; the space above the highest of them counts
 // as an unbounded gap), in the lowest-numbered pool where it fits below
 // p.MaxPoolSize. It does so once per item order of the package doc and
-// returns the solution with the smallest total pool size.
+// returns the solution with the smallest total pool size, or the
+// no-aliasing placement when that costs less.
 func (strategy) Place(p *planner.Problem) (*planner.Solution, error) {
-	return place("bestfit", p, orders, best)
+	return greedy.Place("bestfit", p, greedy.BestFit, greedy.Size, greedy.Load, greedy.SizeClass)
 }

@@ -1,9 +1,7 @@
 package bestfit_test
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/aliasplan/aliasplan/planner"
@@ -12,22 +10,6 @@ import (
 )
 
 func TestContract(t *testing.T) { strategytest.Run(t, bestfit.New) }
-
-// The greedy engine is shared with firstfit by copy; keep the copies equal.
-func TestGreedyInSync(t *testing.T) {
-	ours, err := os.ReadFile("greedy.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	theirs, err := os.ReadFile("../firstfit/greedy.go")
-	if err != nil {
-		t.Skip("firstfit's source is not available:", err)
-	}
-	theirs = bytes.Replace(theirs, []byte("package firstfit\n"), []byte("package bestfit\n"), 1)
-	if !bytes.Equal(ours, theirs) {
-		t.Error("greedy.go differs from ../firstfit/greedy.go (beyond the package clause): copy the change over")
-	}
-}
 
 func Example() {
 	// When d is placed (smallest, so last), the items live with it are b

@@ -1,6 +1,7 @@
 // Package bestfit is the best-fit placement strategy: each item goes to the
 // smallest free gap that holds it, so that large gaps stay whole for large
-// items. It is firstfit's greedy with another rule for choosing among the
+// items. It is firstfit's greedy (the engine both share,
+// strategies/internal/greedy) with another rule for choosing among the
 // gaps that fit.
 //
 // # Algorithm
@@ -18,16 +19,20 @@
 // Offset+Size).
 //
 // Graph problems search the merged ranges of the placed neighbours
-// (interval.Runs); interval problems use an interval.Timeline per pool, so
-// that the overlapping pairs (hundreds of millions in the largest ML
-// traces) are never enumerated.
+// (interval.Runs), gathered in offset order from the pool's sorted list of
+// items or by sorting the neighbours, whichever is cheaper; interval
+// problems use an interval.Timeline per pool, so that the overlapping
+// pairs (hundreds of millions in the largest ML traces) are never
+// enumerated.
 //
 // # Orders
 //
 // As firstfit: Place runs the greedy with the orders size (larger first),
 // load (the items of the busiest moment first) and sizeclass (power-of-two
 // class, then first use), and returns the solution with the smallest total
-// pool size (ties: the earlier order). ../firstfit/README.md has the
+// pool size (ties: the earlier order), or planner.NoAliasing's when that
+// costs strictly less (alignment padding can cause it): aliasing never
+// costs more than not aliasing. ../firstfit/README.md has the
 // measurements of six orders under both fit rules. On the data set best
 // fit is no better than first fit overall: above the bound, S_1 1.58%
 // against 1.67%, but ResNet-50 0.38% against 0.17% and the random-1000
@@ -57,7 +62,4 @@
 // not modify or retain the Problem; the returned Solution is new and
 // belongs to the caller. A strategy value holds no state, so one may serve
 // concurrent calls.
-//
-// The greedy engine (greedy.go) is a copy of firstfit's; TestGreedyInSync
-// keeps the two equal.
 package bestfit

@@ -1,6 +1,9 @@
 package firstfit
 
-import "github.com/aliasplan/aliasplan/planner"
+import (
+	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/strategies/internal/greedy"
+)
 
 // New returns the first-fit strategy, named "firstfit". It keeps no state
 // between calls: one value may serve concurrent Place calls.
@@ -14,7 +17,8 @@ func (strategy) Name() string { return "firstfit" }
 // is free of the items already placed that interfere with it, in the
 // lowest-numbered pool where it fits below p.MaxPoolSize. It does so once
 // per item order of the package doc and returns the solution with the
-// smallest total pool size. Cost: see the package doc.
+// smallest total pool size, or the no-aliasing placement when that costs
+// less. Cost: see the package doc.
 func (strategy) Place(p *planner.Problem) (*planner.Solution, error) {
-	return place("firstfit", p, orders, lowest)
+	return greedy.Place("firstfit", p, greedy.FirstFit, greedy.Size, greedy.Load, greedy.SizeClass)
 }

@@ -1,4 +1,4 @@
-package firstfit
+package greedy
 
 import (
 	"cmp"
@@ -12,12 +12,14 @@ import (
 	"github.com/aliasplan/aliasplan/planner"
 )
 
-// The orders measured for the package doc besides those Place uses.
-var candidates = append(append([]order{}, orders...),
+// candidates are the orders measured in ../../firstfit/README.md: the
+// three the strategies run and three others.
+var candidates = []Order{
+	Size, Load, SizeClass,
 	byItem("length", byLength),
 	byItem("area", byArea),
 	byItem("start", byStart),
-)
+}
 
 // byLength: longer lifetime first; then as bySize.
 func byLength(a, b *planner.Item) int {
@@ -46,9 +48,9 @@ func length(it *planner.Item) uint64 { return uint64(it.End) - uint64(it.Start) 
 // BenchmarkOrders runs every candidate order alone, with both fit rules,
 // on every interval problem and frame of the data set, reporting the peak
 // (pooled bytes) above the lower bound in percent: the measurements behind
-// the choice of orders in the package doc.
+// the choice of orders (../../firstfit/README.md).
 //
-//	go test -run '^$' -bench Orders -benchtime 1x ./strategies/firstfit
+//	go test -run '^$' -bench Orders -benchtime 1x ./strategies/internal/greedy
 func BenchmarkOrders(b *testing.B) {
 	dir := cmp.Or(os.Getenv("ALIASPLAN_DATA"), "/work/shared/data")
 	files, _ := filepath.Glob(filepath.Join(dir, "idealloc/*/*.csv"))
@@ -68,15 +70,15 @@ func BenchmarkOrders(b *testing.B) {
 			p := readCSV(b, file)
 			probs, bound = []*planner.Problem{p}, maxLoad(p.Items)
 		}
-		for _, mode := range []fitMode{lowest, best} {
+		for _, fit := range []Fit{FirstFit, BestFit} {
 			for _, o := range candidates {
-				rule := map[fitMode]string{lowest: "first", best: "best"}[mode]
-				b.Run("file="+name+"/fit="+rule+"/order="+o.name, func(b *testing.B) {
+				rule := map[Fit]string{FirstFit: "first", BestFit: "best"}[fit]
+				b.Run("file="+name+"/fit="+rule+"/order="+o.Name(), func(b *testing.B) {
 					var peak uint64
 					for b.Loop() {
 						peak = 0
 						for _, p := range probs {
-							s, err := place("x", p, []order{o}, mode)
+							s, err := Place("x", p, fit, o)
 							if err != nil {
 								b.Fatal(err)
 							}
@@ -114,7 +116,7 @@ func (recorder) Name() string { return "recorder" }
 
 func (r recorder) Place(p *planner.Problem) (*planner.Solution, error) {
 	*r.probs = append(*r.probs, p)
-	return place("recorder", p, orders[:1], lowest)
+	return planner.NoAliasing(p), nil
 }
 
 // frameProblems returns the pool groups' problems of a frame and the sum

@@ -1,0 +1,281 @@
+package greedy
+
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+
+	"github.com/aliasplan/aliasplan/interval"
+	"github.com/aliasplan/aliasplan/planner"
+)
+
+// placedRange is a placed item's byte range in its pool.
+type placedRange struct {
+	r    interval.Range
+	item int32
+}
+
+// poolRange is a placed neighbour's byte range and pool.
+type poolRange struct {
+	pool int32
+	r    interval.Range
+}
+
+// adjacency is a graph problem's interference as a bit matrix, for the
+// fit's walks over a pool's items: row i holds bit j when i and j
+// interfere. It is built only for dense problems, where it is no larger
+// than about twice the neighbour lists; nil otherwise.
+type adjacency struct {
+	words int // per row
+	bits  []uint64
+}
+
+// newAdjacency returns p's bit matrix, or nil when p is too sparse for
+// one: when n/64 words per row exceed the 32-bit neighbour entries of an
+// average row twice over.
+func newAdjacency(p *planner.Problem) *adjacency {
+	n := len(p.Items)
+	words := (n + 63) / 64
+	edges := 0
+	for i := range n {
+		edges += len(p.Neighbors(i))
+	}
+	if n*words*8 > 2*edges*4 {
+		return nil
+	}
+	return buildAdjacency(p)
+}
+
+// buildAdjacency returns p's bit matrix. O(n²/64 + edges).
+func buildAdjacency(p *planner.Problem) *adjacency {
+	n := len(p.Items)
+	words := (n + 63) / 64
+	a := &adjacency{words: words, bits: make([]uint64, n*words)}
+	for i := range n {
+		row := a.bits[i*words : (i+1)*words]
+		for _, j := range p.Neighbors(i) {
+			row[j>>6] |= 1 << (j & 63)
+		}
+	}
+	return a
+}
+
+// graphState is one run's placement state for a graph problem: the pools'
+// contents, and scratch space reused from item to item, so that placing an
+// item allocates nothing but the growth of its pool's list.
+type graphState struct {
+	e   *engine
+	sol *planner.Solution // Pool[j] < 0 until j is placed
+	// pools[k] holds pool k's placed items, ascending by offset (dense
+	// problems only: see record).
+	pools  [][]placedRange
+	placed int              // items placed so far
+	nb     []poolRange      // scratch: the neighbours' ranges, to sort
+	runs   []interval.Range // scratch: merged runs, for best fit
+}
+
+func newGraphState(e *engine, sol *planner.Solution) *graphState {
+	for j := range sol.Pool {
+		sol.Pool[j] = -1
+	}
+	return &graphState{e: e, sol: sol}
+}
+
+func (gs *graphState) isPlaced(j int32) bool { return gs.sol.Pool[j] >= 0 }
+
+// fit finds the first pool with room for item i among the ranges of its
+// placed neighbours there, and the offset the fit rule picks in it. A pool
+// that holds none of them (a new one included) takes i at its lowest
+// aligned offset; false means i fits not even there.
+//
+// The neighbours' ranges are needed in offset order, one pool at a time.
+// With few neighbours, sorting their ranges is cheapest; with many (dense
+// interference, as render graphs have), walking the pools' lists, which
+// are kept sorted, and testing each item in the adjacency matrix costs
+// O(m) for m placed items, no sort, and for first fit usually stops early.
+func (gs *graphState) fit(i int32) (off uint64, k int, ok bool) {
+	nbrs := gs.e.p.Neighbors(int(i))
+	if d := len(nbrs); gs.e.adj != nil && d*bits.Len(uint(d)) >= gs.placed {
+		off, k, ok = gs.fitWalk(i)
+	} else {
+		off, k, ok = gs.fitSorted(i, nbrs)
+	}
+	if invariants {
+		gs.checkFit(i, off, k, ok)
+	}
+	return off, k, ok
+}
+
+// fitSorted is fit by sorting the placed neighbours' ranges by pool, then
+// offset.
+func (gs *graphState) fitSorted(i int32, nbrs []int32) (uint64, int, bool) {
+	p, sol := gs.e.p, gs.sol
+	nb := gs.nb[:0]
+	for _, j := range nbrs {
+		if q := sol.Pool[j]; q >= 0 {
+			nb = append(nb, poolRange{q, interval.Range{Start: sol.Offset[j], End: sol.Offset[j] + p.Items[j].Size}})
+		}
+	}
+	gs.nb = nb
+	slices.SortFunc(nb, func(a, b poolRange) int {
+		if c := cmp.Compare(a.pool, b.pool); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.r.Start, b.r.Start)
+	})
+	it := &p.Items[i]
+	for k := 0; ; k++ {
+		n := 0
+		for n < len(nb) && int(nb[n].pool) == k {
+			n++
+		}
+		if gs.e.fit == FirstFit {
+			s := newLowestScan(it, gs.e.window)
+			if !s.ok {
+				return 0, k, false // i fits in no pool, not even an empty one
+			}
+			for _, q := range nb[:n] {
+				if q.r.End > s.x && (q.r.Start >= s.x+s.size || s.skip(q.r.End)) {
+					break
+				}
+			}
+			if s.ok || n == 0 {
+				return s.x, k, s.ok
+			}
+		} else {
+			rs := gs.runs[:0]
+			for _, q := range nb[:n] {
+				rs = appendRun(rs, q.r)
+			}
+			gs.runs = rs
+			if off, ok := interval.Runs(rs).BestFit(it.Size, it.Alignment, gs.e.window); ok || n == 0 {
+				return off, k, ok
+			}
+		}
+		nb = nb[n:]
+	}
+}
+
+// fitWalk is fit by walking each pool's list, which is sorted by offset,
+// for i's neighbours.
+func (gs *graphState) fitWalk(i int32) (uint64, int, bool) {
+	it := &gs.e.p.Items[i]
+	w := gs.e.adj.words
+	row := gs.e.adj.bits[int(i)*w : (int(i)+1)*w]
+	for k := 0; ; k++ {
+		var list []placedRange
+		if k < len(gs.pools) {
+			list = gs.pools[k]
+		}
+		if gs.e.fit == FirstFit {
+			s := newLowestScan(it, gs.e.window)
+			if !s.ok {
+				return 0, k, false // i fits in no pool, not even an empty one
+			}
+			seen := false // whether pool k holds a neighbour of i
+			for _, q := range list {
+				if row[q.item>>6]&(1<<(q.item&63)) == 0 {
+					continue
+				}
+				seen = true
+				if q.r.End > s.x && (q.r.Start >= s.x+s.size || s.skip(q.r.End)) {
+					break
+				}
+			}
+			if s.ok || !seen {
+				return s.x, k, s.ok
+			}
+		} else {
+			rs := gs.runs[:0]
+			for _, q := range list {
+				if row[q.item>>6]&(1<<(q.item&63)) != 0 {
+					rs = appendRun(rs, q.r)
+				}
+			}
+			gs.runs = rs
+			if off, ok := interval.Runs(rs).BestFit(it.Size, it.Alignment, gs.e.window); ok || len(rs) == 0 {
+				return off, k, ok
+			}
+		}
+	}
+}
+
+// appendRun appends r to runs, sorted by offset, merging it with the last
+// run when they overlap or touch, as interval.Merge does. r.Start must be
+// at least the last run's Start.
+func appendRun(rs []interval.Range, r interval.Range) []interval.Range {
+	if n := len(rs); n > 0 && r.Start <= rs[n-1].End {
+		rs[n-1].End = max(rs[n-1].End, r.End)
+		return rs
+	}
+	return append(rs, r)
+}
+
+// record records that item i has been placed at sol's Pool[i], Offset[i].
+// Only fitWalk reads the pools' lists: without a matrix they are not kept.
+func (gs *graphState) record(i int32) {
+	gs.placed++
+	if gs.e.adj == nil {
+		return
+	}
+	k := gs.sol.Pool[i]
+	if int(k) == len(gs.pools) {
+		gs.pools = append(gs.pools, nil)
+	}
+	r := interval.Range{Start: gs.sol.Offset[i], End: gs.sol.Offset[i] + gs.e.p.Items[i].Size}
+	list := gs.pools[k]
+	lo, hi := 0, len(list) // insert after the ranges that start at or below r
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if list[m].r.Start <= r.Start {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	gs.pools[k] = slices.Insert(list, lo, placedRange{r, i})
+}
+
+// lowestScan is first fit over ranges taken in ascending order of Start,
+// which need not be merged: x is the lowest aligned offset, within the
+// window, that none of the ranges taken so far blocks (ok false: there is
+// none). Each range taken either ends at or below x or has moved x past
+// its end, so x is final once a range starts at or above x+size (no
+// overflow: x+size is within the window while ok). A range ending above x
+// that does not start that high blocks x: skip moves past it.
+type lowestScan struct {
+	x, size, align uint64
+	w              interval.Range
+	ok             bool
+}
+
+func newLowestScan(it *planner.Item, w interval.Range) lowestScan {
+	s := lowestScan{size: it.Size, align: it.Alignment, w: w}
+	s.x, s.ok = alignUp(w.Start, it.Alignment)
+	s.ok = s.ok && fitsAt(s.x, s.size, w)
+	return s
+}
+
+// skip moves x to the first aligned offset at or above end, and reports
+// whether that leaves the window (ok false).
+func (s *lowestScan) skip(end uint64) (done bool) {
+	s.x, s.ok = alignUp(end, s.align)
+	s.ok = s.ok && fitsAt(s.x, s.size, s.w)
+	return !s.ok
+}
+
+// alignUp is interval.AlignUp for an alignment known to be a power of two
+// (planner.Problem checks), small enough to inline.
+func alignUp(x, align uint64) (uint64, bool) {
+	y := x &^ (align - 1)
+	if y == x {
+		return x, true
+	}
+	y += align
+	return y, y > x
+}
+
+// fitsAt reports whether [off, off+size) lies within w, without overflow.
+func fitsAt(off, size uint64, w interval.Range) bool {
+	return off >= w.Start && off <= w.End && size <= w.End-off
+}
