@@ -528,3 +528,31 @@ func BenchmarkCompile(b *testing.B) {
 		})
 	}
 }
+
+// TestGroupInterferenceMatches checks the per-group interference test that
+// placement uses against Compiled.Interferes, on random graphs.
+func TestGroupInterferenceMatches(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 100; trial++ {
+		g := randomGraph(rng, 2+rng.IntN(60), 1.5)
+		c, err := Compile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var members []ResourceID
+		for r := range g.Resources {
+			if !g.Resources[r].Imported && c.Used(ResourceID(r)) {
+				members = append(members, ResourceID(r))
+			}
+		}
+		m := c.groupInterference(members)
+		for i := range members {
+			for j := range members {
+				got := m.bits[i*m.words+j>>6]&(1<<(uint(j)&63)) != 0
+				if i != j && got != c.Interferes(members[i], members[j]) {
+					t.Fatalf("trial %d: resources %d and %d: group matrix %v, Interferes %v", trial, members[i], members[j], got, !got)
+				}
+			}
+		}
+	}
+}

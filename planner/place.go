@@ -228,12 +228,11 @@ func placeGroup(c *Compiled, p *Plan, grp group, opts Options) error {
 		}
 		items[i] = Item{Size: q.Size, Alignment: q.Alignment, Start: start, End: end}
 	}
-	prob, err := NewGraphProblem(items, opts.MaxPoolSize, func(i, j int) bool {
-		return c.Interferes(grp.members[i], grp.members[j])
-	})
-	if err != nil {
+	prob := &Problem{Items: items, MaxPoolSize: opts.MaxPoolSize}
+	if err := prob.check(); err != nil {
 		return &PlacementError{Detail: "building the placement problem", Err: err}
 	}
+	prob.setAdjacency(c.groupInterference(grp.members))
 	sol, err := opts.Strategy.Place(prob)
 	if err != nil {
 		return &PlacementError{Detail: "strategy " + opts.Strategy.Name(), Err: err}
@@ -308,4 +307,56 @@ func markAliased(p *Plan) {
 			reach, owner = end, r
 		}
 	}
+}
+
+// groupInterference returns the interference matrix of one pool group's
+// members. Every used transient has exactly one initial use, so "a entirely
+// before b" is one bit: b's initial command in the intersection of the
+// closure rows of a's terminal uses. Those intersections are built once per
+// member (O(members × terminals × V/64)); each pair then costs two bit tests.
+func (c *Compiled) groupInterference(members []ResourceID) *bitMatrix {
+	n := len(members)
+	m := newBitMatrix(n)
+	words := (len(c.Graph.Commands) + 63) / 64
+	after := make([]uint64, n*words)
+	init := make([]CommandID, n)
+	for i, r := range members {
+		in := c.Initial(r)
+		if len(in) != 1 {
+			// Not a transient as Compile guarantees them: answer pair by pair.
+			for i := 0; i < n; i++ {
+				for j := i + 1; j < n; j++ {
+					if c.Interferes(members[i], members[j]) {
+						m.setPair(i, j)
+					}
+				}
+			}
+			return m
+		}
+		init[i] = in[0]
+		row := after[i*words : (i+1)*words]
+		for k, t := range c.Terminal(r) {
+			tr := c.reach[t].Words()
+			if k == 0 {
+				copy(row, tr)
+				continue
+			}
+			for w := range row {
+				row[w] &= tr[w]
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		ai := after[i*words : (i+1)*words]
+		bi := init[i]
+		for j := i + 1; j < n; j++ {
+			bj := init[j]
+			iBeforeJ := ai[bj>>6]&(1<<(uint(bj)&63)) != 0
+			jBeforeI := after[j*words+int(bi)>>6]&(1<<(uint(bi)&63)) != 0
+			if !iBeforeJ && !jBeforeI {
+				m.setPair(i, j)
+			}
+		}
+	}
+	return m
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"math/bits"
 	"sort"
 )
 
@@ -37,51 +38,59 @@ type Problem struct {
 }
 
 // NewGraphProblem builds a problem whose interference is given by a
-// predicate, called once per unordered pair (i < j). Cost O(n²) calls, O(n +
-// interfering pairs) memory.
+// predicate, called once per unordered pair (i < j). Cost O(n²) calls and
+// O(n²/64) scratch, O(n + interfering pairs) memory kept.
 func NewGraphProblem(items []Item, maxPoolSize uint64, interferes func(i, j int) bool) (*Problem, error) {
 	p := &Problem{Items: items, MaxPoolSize: maxPoolSize}
 	if err := p.check(); err != nil {
 		return nil, err
 	}
 	n := len(items)
-	deg := make([]int32, n+1)
-	var pairs []int32 // flattened (i, j) with i < j
+	// A symmetric bit matrix first: rows then come out ascending with no
+	// sort, and the compressed rows are sized exactly.
+	m := newBitMatrix(n)
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			if interferes(i, j) {
-				pairs = append(pairs, int32(i), int32(j))
-				deg[i+1]++
-				deg[j+1]++
+				m.setPair(i, j)
 			}
 		}
 	}
-	for i := 0; i < n; i++ {
-		deg[i+1] += deg[i]
-	}
-	p.adjStart = deg
-	p.adj = make([]int32, len(pairs))
-	fill := make([]int32, n)
-	copy(fill, deg[:n])
-	// Pairs come in (i ascending, j ascending) order, so filling i's row
-	// with j and j's row with i keeps every row ascending.
-	for k := 0; k < len(pairs); k += 2 {
-		i, j := pairs[k], pairs[k+1]
-		p.adj[fill[j]] = i
-		fill[j]++
-	}
-	for k := 0; k < len(pairs); k += 2 {
-		i, j := pairs[k], pairs[k+1]
-		p.adj[fill[i]] = j
-		fill[i]++
-	}
-	for i := 0; i < n; i++ {
-		row := p.adj[p.adjStart[i]:p.adjStart[i+1]]
-		if !sort.SliceIsSorted(row, func(a, b int) bool { return row[a] < row[b] }) {
-			sort.Slice(row, func(a, b int) bool { return row[a] < row[b] })
-		}
-	}
+	p.setAdjacency(m)
 	return p, nil
+}
+
+// bitMatrix is a square matrix of bits, one row of words per item.
+type bitMatrix struct {
+	words int
+	bits  []uint64
+	ones  int
+}
+
+func newBitMatrix(n int) *bitMatrix {
+	words := (n + 63) / 64
+	return &bitMatrix{words: words, bits: make([]uint64, n*words)}
+}
+
+func (m *bitMatrix) setPair(i, j int) {
+	m.bits[i*m.words+j>>6] |= 1 << (uint(j) & 63)
+	m.bits[j*m.words+i>>6] |= 1 << (uint(i) & 63)
+	m.ones += 2
+}
+
+// setAdjacency stores a symmetric interference matrix as compressed rows.
+func (p *Problem) setAdjacency(m *bitMatrix) {
+	n := len(p.Items)
+	p.adjStart = make([]int32, n+1)
+	p.adj = make([]int32, 0, m.ones)
+	for i := 0; i < n; i++ {
+		for w, x := range m.bits[i*m.words : (i+1)*m.words] {
+			for ; x != 0; x &= x - 1 {
+				p.adj = append(p.adj, int32(w<<6+bits.TrailingZeros64(x)))
+			}
+		}
+		p.adjStart[i+1] = int32(len(p.adj))
+	}
 }
 
 // NewIntervalProblem builds a problem in which two items interfere exactly
