@@ -53,8 +53,8 @@
 // the top of the overlapping items, merging O(log T) run sets through a
 // heap: O(log log T) per run. The orders run on up to GOMAXPROCS goroutines, joined
 // before Place returns. Measured medians with two cores (GOMAXPROCS=2,
-// BenchmarkIdealloc): iopddl S_1 (28.5k buffers) 0.8 s, Y_1 (62k buffers)
-// 2.7–2.9 s.
+// BenchmarkIdealloc/strategy=bestfit in strategies/internal/greedy): iopddl
+// S_1 (28.5k buffers) 0.8 s, Y_1 (62k buffers) 2.7–2.9 s.
 //
 // # Contract
 //

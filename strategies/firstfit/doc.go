@@ -78,12 +78,13 @@
 // into O(log T) run sets; memory O(n log T) per pool. The orders of a
 // problem of 256 items or more run on up to GOMAXPROCS goroutines, joined
 // before Place returns. Measured medians with two cores (GOMAXPROCS=2,
-// BenchmarkIdealloc): iopddl S_1 (28.5k buffers) 0.3 s, Y_1 (62k buffers,
-// 180M overlapping pairs) 0.8–0.9 s. Frames, through planner.Place
-// (BenchmarkFrames): random-1000 60 ms, of which this Place takes 5.5 ms
-// for its two problems (685 and 768 resources, 92–95% of pairs
-// interfering), the rest being planner.Place's own work; random-200 about
-// 2 ms, of which 0.4 ms here.
+// BenchmarkIdealloc/strategy=firstfit in strategies/internal/greedy):
+// iopddl S_1 (28.5k buffers) 0.3 s, Y_1 (62k buffers, 180M overlapping
+// pairs) 0.8–0.9 s. Frames, through planner.Place
+// (BenchmarkFrames/strategy=firstfit): random-1000 60 ms, of which this
+// Place takes 5.5 ms for its two problems (685 and 768 resources, 92–95%
+// of pairs interfering), the rest being planner.Place's own work;
+// random-200 about 2 ms, of which 0.4 ms here.
 //
 // # Contract
 //

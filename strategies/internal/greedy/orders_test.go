@@ -12,6 +12,10 @@ import (
 	"github.com/aliasplan/aliasplan/planner"
 )
 
+// dataDir is the shared data set (see its READMEs), or $ALIASPLAN_DATA;
+// tests and benchmarks skip what is absent.
+var dataDir = cmp.Or(os.Getenv("ALIASPLAN_DATA"), "/work/shared/data")
+
 // candidates are the orders measured in ../../firstfit/README.md: the
 // three the strategies run and three others.
 var candidates = []Order{
@@ -52,10 +56,9 @@ func length(it *planner.Item) uint64 { return uint64(it.End) - uint64(it.Start) 
 //
 //	go test -run '^$' -bench Orders -benchtime 1x ./strategies/internal/greedy
 func BenchmarkOrders(b *testing.B) {
-	dir := cmp.Or(os.Getenv("ALIASPLAN_DATA"), "/work/shared/data")
-	files, _ := filepath.Glob(filepath.Join(dir, "idealloc/*/*.csv"))
-	perfect, _ := filepath.Glob(filepath.Join(dir, "perfect/*.csv"))
-	frames, _ := filepath.Glob(filepath.Join(dir, "frames/*.json"))
+	files, _ := filepath.Glob(filepath.Join(dataDir, "idealloc/*/*.csv"))
+	perfect, _ := filepath.Glob(filepath.Join(dataDir, "perfect/*.csv"))
+	frames, _ := filepath.Glob(filepath.Join(dataDir, "frames/*.json"))
 	files = append(append(files, perfect...), frames...)
 	if len(files) == 0 {
 		b.Skip("no data")
@@ -92,7 +95,10 @@ func BenchmarkOrders(b *testing.B) {
 	}
 }
 
+// readCSV reads a MiniMalloc CSV as an interval problem without a pool cap
+// (an offset column is a reference solution and is ignored).
 func readCSV(tb testing.TB, file string) *planner.Problem {
+	tb.Helper()
 	f, err := os.Open(file)
 	if err != nil {
 		tb.Fatal(err)
@@ -122,6 +128,18 @@ func (r recorder) Place(p *planner.Problem) (*planner.Solution, error) {
 // frameProblems returns the pool groups' problems of a frame and the sum
 // of their lower bounds.
 func frameProblems(tb testing.TB, file string) ([]*planner.Problem, uint64) {
+	c := compileFrame(tb, file)
+	var probs []*planner.Problem
+	plan, err := planner.Place(c, planner.Options{Strategy: recorder{&probs}, DedicatedThreshold: planner.DefaultDedicatedThreshold})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return probs, plan.Stats.LowerBound
+}
+
+// compileFrame reads and compiles a frame (a render graph) of the data set.
+func compileFrame(tb testing.TB, file string) *planner.Compiled {
+	tb.Helper()
 	f, err := os.Open(file)
 	if err != nil {
 		tb.Fatal(err)
@@ -135,12 +153,7 @@ func frameProblems(tb testing.TB, file string) ([]*planner.Problem, uint64) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var probs []*planner.Problem
-	plan, err := planner.Place(c, planner.Options{Strategy: recorder{&probs}, DedicatedThreshold: planner.DefaultDedicatedThreshold})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return probs, plan.Stats.LowerBound
+	return c
 }
 
 // maxLoad is the largest total size live at one time, the lower bound of

@@ -1,5 +1,5 @@
 //go:build !race
 
-package firstfit_test
+package greedy_test
 
 const raceEnabled = false

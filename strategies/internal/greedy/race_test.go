@@ -1,5 +1,5 @@
 //go:build race
 
-package bestfit_test
+package greedy_test
 
 const raceEnabled = true

@@ -1,5 +1,0 @@
-//go:build !race
-
-package bestfit_test
-
-const raceEnabled = false

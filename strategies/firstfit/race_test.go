@@ -1,5 +1,0 @@
-//go:build race
-
-package firstfit_test
-
-const raceEnabled = true
