@@ -1,7 +1,10 @@
 package exact
 
 import (
+	"encoding/binary"
+	"hash/fnv"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/aliasplan/aliasplan/planner"
@@ -22,11 +25,21 @@ type model struct {
 	orig  []int32 // model index → problem index
 	size  []uint64
 	align []uint64
-	sa    []int32 // first section of the item
-	sb    []int32 // one past its last section; sa < sb
-	nsec  int
+	sa    []int32 // first time section of the item
+	sb    []int32 // one past its last time section; sa < sb
+	nsec  int     // sections: time sections [0, ntime), then cliques
+	ntime int
 
-	// members of section t: mem[memStart[t]:memStart[t+1]], ascending.
+	// Graph problems: cliques of the interference graph that are not
+	// time sections (sets of items pairwise unordered though their
+	// lifetimes do not all meet), as extra sections [ntime, nsec). Item
+	// i's are xs[xStart[i]:xStart[i+1]]; nil for interval problems.
+	xStart  []int32
+	xs      []int32
+	cliques [][]int32
+
+	// members of section t: mem[memStart[t]:memStart[t+1]], ascending;
+	// nil until buildMembers.
 	memStart []int32
 	mem      []int32
 
@@ -41,9 +54,9 @@ type model struct {
 	twin []int32
 
 	load    []uint64 // total size of the members of each section
+	count   []int32  // number of members of each section
 	maxLoad uint64   // the largest load: a lower bound for the component
-	minSize uint64
-	spans   int64 // sum of the items' section counts: the cost of a full scan
+	spans   int64    // sum of the items' section counts: the cost of a full scan
 }
 
 // components splits p into groups of items such that items of different
@@ -226,7 +239,6 @@ func buildModel(p *planner.Problem, items []int32, sectioned bool) *model {
 	m.align = make([]uint64, n)
 	m.sa = make([]int32, n)
 	m.sb = make([]int32, n)
-	m.minSize = math.MaxUint64
 	for mi, k := range ord {
 		it := &p.Items[items[k]]
 		m.orig[mi] = items[k]
@@ -234,27 +246,35 @@ func buildModel(p *planner.Problem, items []int32, sectioned bool) *model {
 		m.align[mi] = it.Alignment
 		m.sa[mi] = int32(starts[k])
 		m.sb[mi] = int32(ends[k])
-		m.minSize = min(m.minSize, it.Size)
 		m.spans += ends[k] - starts[k]
 	}
-	// Members and loads.
-	m.memStart = make([]int32, m.nsec+1)
+	// Loads by a difference array, O(n + sections), which is exact unless
+	// the sizes add up beyond 2⁶⁴; then section by section, saturating.
+	var total uint64
 	for i := 0; i < n; i++ {
-		for t := m.sa[i]; t < m.sb[i]; t++ {
-			m.memStart[t+1]++
+		total = satAdd(total, m.size[i])
+	}
+	m.load = make([]uint64, m.nsec+1)
+	m.count = make([]int32, m.nsec+1)
+	for i := 0; i < n; i++ {
+		m.load[m.sa[i]] += m.size[i]
+		m.load[m.sb[i]] -= m.size[i]
+		m.count[m.sa[i]]++
+		m.count[m.sb[i]]--
+	}
+	for t := 1; t <= m.nsec; t++ {
+		m.load[t] += m.load[t-1]
+		m.count[t] += m.count[t-1]
+	}
+	m.load, m.count = m.load[:m.nsec], m.count[:m.nsec]
+	if total == math.MaxUint64 {
+		for t := range m.load {
+			m.load[t] = 0
 		}
-	}
-	for t := 0; t < m.nsec; t++ {
-		m.memStart[t+1] += m.memStart[t]
-	}
-	m.mem = make([]int32, m.memStart[m.nsec])
-	fill := append([]int32(nil), m.memStart[:m.nsec]...)
-	m.load = make([]uint64, m.nsec)
-	for i := 0; i < n; i++ {
-		for t := m.sa[i]; t < m.sb[i]; t++ {
-			m.mem[fill[t]] = int32(i)
-			fill[t]++
-			m.load[t] = satAdd(m.load[t], m.size[i])
+		for i := 0; i < n; i++ {
+			for t := m.sa[i]; t < m.sb[i]; t++ {
+				m.load[t] = satAdd(m.load[t], m.size[i])
+			}
 		}
 	}
 	for _, l := range m.load {
@@ -295,7 +315,125 @@ func buildModel(p *planner.Problem, items []int32, sectioned bool) *model {
 		}
 		m.twin[i] = int32(j)
 	}
+	m.ntime = m.nsec
+	if len(m.nbr) > 0 && n <= maxCliqueItems {
+		m.addCliques()
+	}
 	return m
+}
+
+// maxCliqueItems bounds the clique search (an n² bit matrix).
+const maxCliqueItems = 4000
+
+// addCliques adds, as extra sections, greedy heavy cliques of the
+// interference graph that no time section contains: one grown from each
+// item, heaviest neighbour first, duplicates dropped. They carry the
+// interference that lifetimes miss (for a render graph, most of it), so
+// the section rules see the sets that make the lower bound.
+func (m *model) addCliques() {
+	n := len(m.size)
+	words := (n + 63) / 64
+	adj := make([]uint64, n*words)
+	row := func(i int) []uint64 { return adj[i*words : (i+1)*words] }
+	for i := 0; i < n; i++ {
+		r := row(i)
+		for _, j := range m.neighbours(i) {
+			r[j/64] |= 1 << (j % 64)
+		}
+		// Time-overlapping items interfere too.
+		for j := 0; j < n; j++ {
+			if j != i && m.sa[j] < m.sb[i] && m.sa[i] < m.sb[j] {
+				r[j/64] |= 1 << (j % 64)
+			}
+		}
+	}
+	bySize := make([]int32, n)
+	for i := range bySize {
+		bySize[i] = int32(i)
+	}
+	sort.SliceStable(bySize, func(a, b int) bool { return m.size[bySize[a]] > m.size[bySize[b]] })
+	seen := map[uint64][][]int32{} // cliques by hash
+	cand := make([]uint64, words)
+	var members []int32
+	xcount := make([]int32, n+1)
+	budget := 4*m.spans + int64(4*n)
+	for _, seed := range bySize {
+		copy(cand, row(int(seed)))
+		members = append(members[:0], seed)
+		for {
+			// The heaviest remaining candidate: scan by size.
+			v := int32(-1)
+			for _, k := range bySize {
+				if cand[k/64]&(1<<(k%64)) != 0 {
+					v = k
+					break
+				}
+			}
+			if v < 0 {
+				break
+			}
+			members = append(members, v)
+			r := row(int(v))
+			for w := range cand {
+				cand[w] &= r[w]
+			}
+		}
+		// A set of pairwise overlapping lifetimes shares a point (Helly),
+		// so it lies in a time section already.
+		var maxA, minB int32 = 0, math.MaxInt32
+		for _, k := range members {
+			maxA, minB = max(maxA, m.sa[k]), min(minB, m.sb[k])
+		}
+		if maxA < minB || len(members) < 3 {
+			continue
+		}
+		c := append([]int32(nil), members...)
+		sort.Slice(c, func(a, b int) bool { return c[a] < c[b] })
+		h := fnv.New64a()
+		for _, k := range c {
+			binary.Write(h, binary.LittleEndian, k)
+		}
+		key := h.Sum64()
+		if slices.ContainsFunc(seen[key], func(d []int32) bool { return slices.Equal(c, d) }) {
+			continue
+		}
+		seen[key] = append(seen[key], c)
+		if budget -= int64(len(c)); budget < 0 {
+			break
+		}
+		m.cliques = append(m.cliques, c)
+		for _, k := range c {
+			xcount[k+1]++
+		}
+	}
+	m.xStart = make([]int32, n+1)
+	for i := 0; i < n; i++ {
+		m.xStart[i+1] = m.xStart[i] + xcount[i+1]
+	}
+	m.xs = make([]int32, m.xStart[n])
+	fill := append([]int32(nil), m.xStart[:n]...)
+	for q, c := range m.cliques {
+		t := int32(m.ntime + q)
+		var load uint64
+		for _, k := range c {
+			m.xs[fill[k]] = t
+			fill[k]++
+			load = satAdd(load, m.size[k])
+		}
+		m.load = append(m.load, load)
+		m.count = append(m.count, int32(len(c)))
+		m.maxLoad = max(m.maxLoad, load)
+		m.spans += int64(len(c))
+	}
+	m.nsec = m.ntime + len(m.cliques)
+}
+
+// extra returns item i's clique sections.
+func (m *model) extra(i int32) []int32 {
+	if m.xStart == nil {
+		return nil
+	}
+	return m.xs[m.xStart[i]:m.xStart[i+1]]
 }
 
 // sameNeighbours reports whether i and j have the same extra neighbours,
@@ -323,6 +461,48 @@ func sameNeighbours(m *model, i, j int) bool {
 }
 
 func (m *model) members(t int) []int32 { return m.mem[m.memStart[t]:m.memStart[t+1]] }
+
+// reversed returns the model with time reversed (section t becomes
+// nsec-1-t), items keeping their indexes, for the dives; it has no member
+// lists.
+func (m *model) reversed() *model {
+	r := *m
+	n := len(m.size)
+	r.sa, r.sb = make([]int32, n), make([]int32, n)
+	for i := 0; i < n; i++ {
+		r.sa[i] = int32(m.nsec) - m.sb[i]
+		r.sb[i] = int32(m.nsec) - m.sa[i]
+	}
+	r.load, r.count = make([]uint64, m.nsec), make([]int32, m.nsec)
+	for t := 0; t < m.nsec; t++ {
+		r.load[t], r.count[t] = m.load[m.nsec-1-t], m.count[m.nsec-1-t]
+	}
+	r.memStart, r.mem = nil, nil
+	return &r
+}
+
+// buildMembers fills the member lists: O(spans) time and memory, so only
+// for models the propagating search takes on.
+func (m *model) buildMembers() {
+	if m.memStart != nil {
+		return
+	}
+	m.memStart = make([]int32, m.nsec+1)
+	for t := 0; t < m.nsec; t++ {
+		m.memStart[t+1] = m.memStart[t] + m.count[t]
+	}
+	m.mem = make([]int32, m.memStart[m.nsec])
+	fill := append([]int32(nil), m.memStart[:m.nsec]...)
+	for i := range m.size {
+		for t := m.sa[i]; t < m.sb[i]; t++ {
+			m.mem[fill[t]] = int32(i)
+			fill[t]++
+		}
+	}
+	for q, c := range m.cliques {
+		copy(m.mem[m.memStart[m.ntime+q]:], c)
+	}
+}
 
 func (m *model) neighbours(i int) []int32 { return m.nbr[m.nbrStart[i]:m.nbrStart[i+1]] }
 

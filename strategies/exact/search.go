@@ -5,18 +5,6 @@ import (
 	"sort"
 )
 
-var dbgCalls, dbgMem int64
-var dbgRef []uint64
-
-func (s *search) consistent() bool {
-	for i, p := range s.placed {
-		if p && s.off[i] != dbgRef[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // status is the outcome of a search or of one subtree.
 type status uint8
 
@@ -32,6 +20,7 @@ const (
 	undoLo           // lo[idx] = old
 	undoHi           // hi[idx] = old
 	undoEf           // ef[idx] = old
+	undoSup          // sup[idx] = old
 	undoPlace        // unplace item idx
 )
 
@@ -60,8 +49,12 @@ type search struct {
 	rem    []uint64 // per section: total size of the remaining members
 	cnt    []int32  // per section: number of remaining members
 	lo, hi []uint64
-	ef     []uint64
-	trail  []undo
+	// sup[j]: the highest end of a placed item interfering with j, aligned
+	// up for j: where j would rest if placed now. A canonical placement
+	// puts j exactly there.
+	sup   []uint64
+	ef    []uint64
+	trail []undo
 
 	queue   []int32
 	inQueue []bool
@@ -75,10 +68,9 @@ type search struct {
 	lv    []uint64
 	sums  []uint64
 	top   []uint64
+	big   []uint64
 	reach []bool
 	cands []int32
-	perm  []int32
-	tmp   []int32
 	mitm  [3][]uint64
 
 	// The root fixpoint for capacity rootC.
@@ -86,16 +78,19 @@ type search struct {
 	rootLo, rootHi, rootEf []uint64
 
 	nodes int64 // nodes visited by this search, all runs
+	calls int64 // out calls
 	limit int64 // run aborts when nodes reaches limit
-	// stop, when set, is called every 256 nodes; true aborts the run.
-	stop    func() bool
-	stopped bool
+	// stop, when set, is called every 16 checks; true aborts the run and
+	// sets halted.
+	stop   func() bool
+	halted bool
 	// need is the smallest capacity at which some pruned node would have
 	// survived: after an exhausted run, no placement needs less.
 	need uint64
 }
 
 func newSearch(m *model) *search {
+	m.buildMembers()
 	n := len(m.size)
 	s := &search{
 		m:         m,
@@ -106,14 +101,15 @@ func newSearch(m *model) *search {
 		cnt:       make([]int32, m.nsec),
 		lo:        make([]uint64, n),
 		hi:        make([]uint64, n),
+		sup:       make([]uint64, n),
 		ef:        make([]uint64, m.nsec),
 		inQueue:   make([]bool, m.nsec),
-		firstItem: make([]int32, m.nsec+1),
+		firstItem: make([]int32, m.ntime+1),
 		rank:      make([]int32, n),
-		reach:     make([]bool, m.nsec+1),
+		reach:     make([]bool, m.ntime+1),
 	}
 	i := 0
-	for t := 0; t <= m.nsec; t++ {
+	for t := 0; t <= m.ntime; t++ {
 		for i < n && int(m.sa[i]) < t {
 			i++
 		}
@@ -137,14 +133,19 @@ func (s *search) setOrder(order []int32) {
 func (s *search) run(c uint64, budget int64) status {
 	s.limit = s.nodes + budget
 	s.reset(c)
-	return s.resume()
+	st := s.resume()
+	if st == exhausted && s.halted {
+		// A failure seen after the stop may be the stop itself.
+		st = aborted
+	}
+	return st
 }
 
 // reset empties the placement for a run at capacity c.
 func (s *search) reset(c uint64) {
 	m := s.m
 	s.c = c
-	s.stopped = false
+	s.halted = false
 	s.need = math.MaxUint64
 	s.trail = s.trail[:0]
 	s.queue = s.queue[:0]
@@ -152,11 +153,12 @@ func (s *search) reset(c uint64) {
 		s.floor[t] = 0
 		s.ef[t] = 0
 		s.rem[t] = m.load[t]
-		s.cnt[t] = m.memStart[t+1] - m.memStart[t]
+		s.cnt[t] = m.count[t]
 		s.inQueue[t] = false
 	}
 	for i := range s.placed {
 		s.placed[i] = false
+		s.sup[i] = 0
 	}
 }
 
@@ -168,7 +170,7 @@ func (s *search) resume() status {
 		copy(s.lo, s.rootLo)
 		copy(s.hi, s.rootHi)
 		copy(s.ef, s.rootEf)
-		return s.dfs(0, int32(m.nsec))
+		return s.dfs(0, int32(m.ntime))
 	}
 	st := s.root(c)
 	if st != found {
@@ -179,7 +181,7 @@ func (s *search) resume() status {
 	s.rootHi = append(s.rootHi[:0], s.hi...)
 	s.rootEf = append(s.rootEf[:0], s.ef...)
 	s.trail = s.trail[:0]
-	return s.dfs(0, int32(m.nsec))
+	return s.dfs(0, int32(m.ntime))
 }
 
 // root sets up and propagates the root node for capacity c; found means
@@ -190,18 +192,20 @@ func (s *search) root(c uint64) status {
 	for i := range s.placed {
 		s.lo[i] = 0
 		if m.size[i] > c {
-			s.need = m.size[i]
+			s.fail(m.size[i])
 			return exhausted
 		}
 		s.hi[i] = alignDown(c-m.size[i], m.align[i])
 	}
 	for i := range s.placed {
 		if tw := m.twin[i]; tw >= 0 && !s.setLo(int32(i), s.lo[tw]+m.size[tw]) {
+			s.fail(satAdd(c, 1))
 			return exhausted
 		}
 	}
 	for i := len(s.placed) - 1; i >= 0; i-- {
 		if tw := m.twin[i]; tw >= 0 && !s.setHi(tw, s.hi[i]-m.size[tw], s.hi[i] >= m.size[tw]) {
+			s.fail(satAdd(c, 1))
 			return exhausted
 		}
 	}
@@ -227,6 +231,9 @@ func (s *search) enqueue(t int32) {
 func (s *search) enqueueItem(j int32) {
 	m := s.m
 	for t := m.sa[j]; t < m.sb[j]; t++ {
+		s.enqueue(t)
+	}
+	for _, t := range m.extra(j) {
 		s.enqueue(t)
 	}
 }
@@ -284,17 +291,38 @@ func (s *search) fail(need uint64) bool {
 	return false
 }
 
+// out reports whether the run must stop: the node budget is spent, or
+// stop says so (checked every 16 calls).
+func (s *search) out() bool {
+	if s.nodes >= s.limit || s.halted {
+		return true
+	}
+	s.calls++
+	if s.stop != nil && s.calls&15 == 0 && s.stop() {
+		s.limit = s.nodes
+		s.halted = true
+		return true
+	}
+	return false
+}
+
 // propagate runs the section rules until nothing changes.
 func (s *search) propagate() bool {
-	for len(s.queue) > 0 {
-		t := s.queue[0]
-		s.queue = s.queue[1:]
+	for head := 0; head < len(s.queue); head++ {
+		if head&63 == 63 && s.stop != nil && s.stop() {
+			// Out of time in a long propagation: the caller sees a failure
+			// and, through halted, reports it as aborted.
+			s.halted = true
+			s.limit = s.nodes
+			return s.fail(math.MaxUint64)
+		}
+		t := s.queue[head]
 		s.inQueue[t] = false
 		if !s.live(t) {
 			continue
 		}
 		if !s.propagateSection(t) {
-			return false
+			return false // fail emptied the queue
 		}
 	}
 	s.queue = s.queue[:0]
@@ -322,7 +350,7 @@ func (s *search) propagateSection(t int32) bool {
 		}
 		if s.lo[j] > s.hi[j] {
 			s.recs = recs
-			return s.fail(c + 1)
+			return s.fail(satAdd(c, 1))
 		}
 		recs = append(recs, mrec{s.lo[j], s.hi[j], m.size[j], j})
 		e = min(e, s.lo[j])
@@ -386,7 +414,7 @@ func (s *search) propagateSection(t int32) bool {
 		for q := q0; q < len(lv); q++ {
 			if satAdd(satAdd(lv[q], sums[q]), r.size) > c {
 				if c < r.size+sums[q] || !s.setHi(r.j, c-r.size-sums[q], true) {
-					return s.fail(c + 1)
+					return s.fail(satAdd(c, 1))
 				}
 				r.hi = s.hi[r.j]
 				break
@@ -398,6 +426,14 @@ func (s *search) propagateSection(t int32) bool {
 	// (hi + size ≤ y) all lie in [e, y). A member that cannot lie there
 	// with them ends above y, so they all lie below it.
 	sortByDue(recs)
+	big := s.big[:0] // big[i]: the largest size in recs[i:]
+	for i := range recs {
+		big = append(big, recs[i].size)
+	}
+	for i := len(big) - 2; i >= 0; i-- {
+		big[i] = max(big[i], big[i+1])
+	}
+	s.big = big
 	var due uint64
 	for q := 0; q < len(recs); {
 		y := recs[q].hi + recs[q].size
@@ -405,14 +441,17 @@ func (s *search) propagateSection(t int32) bool {
 			due += recs[q].size
 		}
 		if satAdd(e, due) > y {
-			return s.fail(c + 1)
+			return s.fail(satAdd(c, 1))
 		}
 		room := y - e - due // free space below y once they are in
+		if q == len(recs) || big[q] <= room {
+			continue
+		}
 		for i := q; i < len(recs); i++ {
 			r := &recs[i]
 			if r.size > room && r.lo < e+due {
 				if !s.setLo(r.j, e+due) {
-					return s.fail(c + 1)
+					return s.fail(satAdd(c, 1))
 				}
 				r.lo = s.lo[r.j]
 			}
@@ -443,13 +482,13 @@ func (s *search) propagateSection(t int32) bool {
 				r := &recs[k]
 				if r.lo < b && r.lo+r.size > a {
 					if !s.setLo(r.j, b) {
-						return s.fail(c + 1)
+						return s.fail(satAdd(c, 1))
 					}
 					r.lo = s.lo[r.j]
 				}
 				if r.hi < b && r.hi+r.size > a {
 					if a < r.size || !s.setHi(r.j, a-r.size, true) {
-						return s.fail(c + 1)
+						return s.fail(satAdd(c, 1))
 					}
 					r.hi = s.hi[r.j]
 				}
@@ -479,7 +518,7 @@ func (s *search) propagateSection(t int32) bool {
 		if b > a {
 			waste += (b - a) - s.bestFill(recs, a, b)
 			if waste > slack {
-				return s.fail(c + 1)
+				return s.fail(satAdd(c, 1))
 			}
 		}
 		if q < len(recs) {
@@ -603,129 +642,106 @@ func subsetSums(sz []uint64, cap uint64, out []uint64, tmp *[]uint64) []uint64 {
 // leaves the state as it found it.
 func (s *search) dfs(lo, hi int32) status {
 	m := s.m
-	if s.nodes >= s.limit {
+	if s.out() {
 		return aborted
 	}
-	s.nodes++
-	if s.stop != nil && s.nodes&255 == 0 && s.stop() {
-		s.limit = s.nodes
-		return aborted
+	if invariants {
+		s.checkInvariants()
 	}
 
-	fstar := uint64(math.MaxUint64)
-	for t := lo; t < hi; t++ {
-		if s.live(t) {
-			fstar = min(fstar, s.ef[t])
+	// The scope: time sections [lo, hi) and, with cliques (never split
+	// into blocks), every clique section.
+	scope := [2][2]int32{{lo, hi}, {int32(m.ntime), int32(m.nsec)}}
+	mark := len(s.trail)
+	var fstar uint64
+	for {
+		fstar = math.MaxUint64
+		for _, r := range scope {
+			for t := r[0]; t < r[1]; t++ {
+				if s.live(t) {
+					fstar = min(fstar, s.ef[t])
+				}
+			}
 		}
-	}
-	if fstar == math.MaxUint64 {
-		return found
+		if fstar == math.MaxUint64 {
+			return found
+		}
+		// Items that could sit at fstar but would float there (nothing
+		// placed ends at fstar below them) rest, in a canonical placement,
+		// on a remaining item, which sits at fstar or higher.
+		lifted, ok := s.liftFloating(lo, hi, fstar)
+		if !ok || (lifted && !s.propagate()) {
+			s.unwind(mark)
+			if s.halted {
+				return aborted
+			}
+			return exhausted
+		}
+		if !lifted {
+			break
+		}
 	}
 
 	// Independent blocks: live sections separated by dead ones.
 	if st, split := s.blocks(lo, hi); split {
+		if st != found {
+			s.unwind(mark)
+		}
 		return st
 	}
 
 	// Level fstar: every tight section at fstar needs an item exactly at
 	// fstar, and items at one offset do not overlap in time.
 	if !s.coverable(lo, hi, fstar) {
-		s.need = min(s.need, s.c+1)
-		return exhausted
-	}
-
-	// The lowest point to cover: the section at fstar with the fewest
-	// candidates (fail first), then the least slack.
-	best, bestN := int32(-1), int32(math.MaxInt32)
-	var bestSlack uint64
-	for t := lo; t < hi; t++ {
-		if !s.live(t) || s.ef[t] != fstar {
-			continue
-		}
-		n := int32(0)
-		for _, j := range m.members(int(t)) {
-			if !s.placed[j] && s.lo[j] == fstar {
-				n++
-			}
-		}
-		slack := s.c - s.ef[t] - s.rem[t]
-		if n < bestN || (n == bestN && slack < bestSlack) {
-			best, bestN, bestSlack = t, n, slack
-		}
-	}
-	tstar := best
-
-	// A tight section at any level is stacked without gaps, so each gap
-	// its fixed members leave has a member starting exactly at its bottom
-	// and one ending exactly at its top. If some gap edge has fewer
-	// candidates than tstar, branch on which member lies there.
-	if bestN > 1 {
-		var e edge
-		e.n = bestN
-		for t := lo; t < hi; t++ {
-			if s.live(t) && s.ef[t]+s.rem[t] == s.c {
-				if !s.bestEdge(t, &e) {
-					s.need = min(s.need, s.c+1)
-					return exhausted
-				}
-			}
-		}
-		if e.n < bestN {
-			return s.branchEdge(lo, hi, e)
-		}
-	}
-
-	// Candidates, in value order. The slice is this node's own: deeper
-	// nodes append after it.
-	base := len(s.cands)
-	for _, j := range m.members(int(tstar)) {
-		if !s.placed[j] && s.lo[j] == fstar {
-			s.cands = append(s.cands, j)
-		}
-	}
-	if n := len(s.cands) - base; n > 1 {
-		s.orderCands(s.cands[base:])
-	}
-	// The hole's height must be computed before any child changes state.
-	h := s.holeHeight(tstar, fstar)
-
-	mark := len(s.trail)
-	onRef := dbgRef != nil && s.consistent()
-	for k := base; k < len(s.cands); k++ {
-		j := s.cands[k]
-		st := exhausted
-		n0 := s.nodes
-		if s.place(j, fstar) && s.propagate() {
-			st = s.dfs(lo, hi)
-		}
-		if onRef && dbgRef[j] != fstar && s.nodes-n0 > 50 {
-			np := 0
-			for _, p := range s.placed {
-				if p {
-					np++
-				}
-			}
-			println("refuted: placed", np, "level", fstar, "t*", tstar, "cands", len(s.cands)-base, "nodes", s.nodes-n0, "status", st, "item", j, "span", m.sa[j], m.sb[j], "size", m.size[j])
-		}
-		if st == found {
-			s.cands = s.cands[:base]
-			return found
-		}
+		s.need = min(s.need, satAdd(s.c, 1))
 		s.unwind(mark)
-		if st == aborted {
-			s.cands = s.cands[:base]
-			return aborted
-		}
-	}
-	s.cands = s.cands[:base]
-
-	// No remaining item covers (tstar, fstar): it stays empty.
-	if h == math.MaxUint64 {
 		return exhausted
 	}
-	st := exhausted
-	if s.raise(tstar, h) && s.propagate() {
-		st = s.dfs(lo, hi)
+
+	// A tight section at fstar (no slack) has a member exactly at fstar:
+	// branch on which one, in the section with the fewest candidates (fail
+	// first). Without a tight section, branch on the next item of the
+	// canonical order instead.
+	best, bestN := int32(-1), int32(math.MaxInt32)
+	for _, r := range scope {
+		for t := r[0]; t < r[1]; t++ {
+			if !s.live(t) || s.ef[t] != fstar || s.ef[t]+s.rem[t] != s.c {
+				continue
+			}
+			n := int32(0)
+			for _, j := range m.members(int(t)) {
+				if !s.placed[j] && s.lo[j] == fstar {
+					n++
+				}
+			}
+			if n < bestN {
+				best, bestN = t, n
+			}
+		}
+	}
+	var st status
+	if best >= 0 {
+		st = s.branchPoint(lo, hi, best, fstar)
+	} else {
+		// Prefer the candidates of the section at fstar with the fewest
+		// (as if covering it first), the others later.
+		for _, r := range scope {
+			for t := r[0]; t < r[1]; t++ {
+				if !s.live(t) || s.ef[t] != fstar {
+					continue
+				}
+				n := int32(0)
+				for _, j := range m.members(int(t)) {
+					if !s.placed[j] && s.lo[j] == fstar {
+						n++
+					}
+				}
+				if n < bestN {
+					best, bestN = t, n
+				}
+			}
+		}
+		st = s.branchNext(lo, hi, best)
 	}
 	if st != found {
 		s.unwind(mark)
@@ -733,114 +749,128 @@ func (s *search) dfs(lo, hi int32) status {
 	return st
 }
 
-// edge is a gap edge of a tight section: some member must lie at off
-// (bottom edge) or end at off (top edge).
-type edge struct {
-	t   int32
-	off uint64
-	top bool
-	n   int32
-}
-
-// bestEdge improves e with the gap edges of tight section t that have
-// fewer candidates; it returns false when some edge has none.
-func (s *search) bestEdge(t int32, e *edge) bool {
+// branchPoint branches on which member of tight section t lies at f.
+func (s *search) branchPoint(lo, hi, t int32, f uint64) status {
 	m := s.m
-	recs := s.recs[:0]
+	base := len(s.cands) // this node's candidates; deeper nodes append
 	for _, j := range m.members(int(t)) {
-		if !s.placed[j] {
-			recs = append(recs, mrec{s.lo[j], s.hi[j], m.size[j], j})
-		}
-	}
-	s.recs = recs
-	sortByLo(recs)
-	a := s.ef[t]
-	for q := 0; q <= len(recs); q++ {
-		b := s.c
-		if q < len(recs) {
-			if recs[q].lo != recs[q].hi {
-				continue
-			}
-			b = recs[q].lo
-		}
-		if b > a {
-			nb, nt := int32(0), int32(0)
-			for _, r := range recs {
-				if r.lo == r.hi || r.size > b-a {
-					continue
-				}
-				if r.lo <= a && a <= r.hi && a%m.align[r.j] == 0 {
-					nb++
-				}
-				if x := b - r.size; r.lo <= x && x <= r.hi && x%m.align[r.j] == 0 {
-					nt++
-				}
-			}
-			if nb == 0 || nt == 0 {
-				return false
-			}
-			if nb < e.n {
-				*e = edge{t: t, off: a, n: nb}
-			}
-			if nt < e.n {
-				*e = edge{t: t, off: b, top: true, n: nt}
-			}
-		}
-		if q < len(recs) {
-			a = max(a, recs[q].lo+recs[q].size)
-		}
-	}
-	return true
-}
-
-// branchEdge branches on which member lies at the gap edge e: one child
-// per member that can, fixed there.
-func (s *search) branchEdge(lo, hi int32, e edge) status {
-	m := s.m
-	base := len(s.cands)
-	for _, j := range m.members(int(e.t)) {
-		if s.placed[j] || s.lo[j] == s.hi[j] {
-			continue
-		}
-		x := e.off
-		if e.top {
-			if x < m.size[j] {
-				continue
-			}
-			x -= m.size[j]
-		}
-		if s.lo[j] <= x && x <= s.hi[j] && x%m.align[j] == 0 {
+		if !s.placed[j] && s.lo[j] == f {
 			s.cands = append(s.cands, j)
 		}
 	}
 	if len(s.cands)-base > 1 {
 		s.orderCands(s.cands[base:])
 	}
+	defer func() { s.cands = s.cands[:base] }()
 	mark := len(s.trail)
 	for k := base; k < len(s.cands); k++ {
 		j := s.cands[k]
-		x := e.off
-		if e.top {
-			x -= m.size[j]
-		}
-		st := exhausted
-		if s.setLo(j, x) && s.setHi(j, x, true) && s.propagate() {
-			st = s.dfs(lo, hi)
-		} else {
-			s.fail(s.c + 1)
-		}
-		if st == found {
-			s.cands = s.cands[:base]
-			return found
-		}
-		s.unwind(mark)
-		if st == aborted {
-			s.cands = s.cands[:base]
+		if s.out() {
 			return aborted
 		}
+		s.nodes++ // a node is a child tried, whether or not it survives propagation
+		st := exhausted
+		if s.place(j, f) && s.propagate() {
+			st = s.dfs(lo, hi)
+		}
+		if st == exhausted && s.halted {
+			st = aborted
+		}
+		if st != exhausted {
+			return st
+		}
+		s.unwind(mark)
 	}
-	s.cands = s.cands[:base]
 	return exhausted
+}
+
+// branchNext branches on the next item of the canonical order: the
+// remaining item with the lowest offset (ties: the lowest index). It sits
+// where it rests (lo == sup), below every other item's top (else that one
+// could drop below it), and every other item lies at or above it.
+func (s *search) branchNext(lo, hi, first int32) status {
+	m := s.m
+	ilo, ihi := int32(0), int32(len(m.size))
+	if m.nsec == m.ntime {
+		ilo, ihi = s.firstItem[lo], s.firstItem[hi]
+	}
+	top := uint64(math.MaxUint64)
+	for k := ilo; k < ihi; k++ {
+		if !s.placed[k] {
+			top = min(top, satAdd(s.lo[k], m.size[k]))
+		}
+	}
+	base := len(s.cands)
+	for j := ilo; j < ihi; j++ {
+		if !s.placed[j] && s.lo[j] == s.sup[j] && s.lo[j] < top {
+			s.cands = append(s.cands, j)
+		}
+	}
+	cands := s.cands[base:]
+	in := func(j int32) bool { // is j a member of section first?
+		if first < int32(m.ntime) {
+			return m.sa[j] <= first && first < m.sb[j]
+		}
+		for _, t := range m.extra(j) {
+			if t == first {
+				return true
+			}
+		}
+		return false
+	}
+	sort.Slice(cands, func(a, b int) bool {
+		x, y := cands[a], cands[b]
+		if s.lo[x] != s.lo[y] {
+			return s.lo[x] < s.lo[y]
+		}
+		if ix, iy := in(x), in(y); ix != iy {
+			return ix
+		}
+		return s.rank[x] < s.rank[y]
+	})
+	defer func() { s.cands = s.cands[:base] }()
+	mark := len(s.trail)
+	for k := base; k < len(s.cands); k++ {
+		j := s.cands[k]
+		if s.out() {
+			return aborted
+		}
+		s.nodes++
+		w := s.lo[j]
+		st := exhausted
+		if s.watermark(ilo, ihi, j, w) && s.place(j, w) && s.propagate() {
+			st = s.dfs(lo, hi)
+		}
+		if st == exhausted && s.halted {
+			st = aborted
+		}
+		if st != exhausted {
+			return st
+		}
+		s.unwind(mark)
+	}
+	return exhausted
+}
+
+// watermark records that j is the next item, at w: every other remaining
+// item lies at w or above, and those of lower index strictly above, so
+// resting on a remaining item.
+func (s *search) watermark(ilo, ihi, j int32, w uint64) bool {
+	for k := ilo; k < ihi; k++ {
+		if s.placed[k] || k == j {
+			continue
+		}
+		if s.lo[k] < w && !s.setLo(k, w) {
+			return s.fail(satAdd(s.c, 1))
+		}
+		if k < j && s.lo[k] == w {
+			below := s.minInterfering(k)
+			if below == math.MaxUint64 || !s.setLo(k, satAdd(w, below)) {
+				return s.fail(satAdd(s.c, 1))
+			}
+		}
+	}
+	return true
 }
 
 // orderCands sorts candidates by rank.
@@ -848,40 +878,47 @@ func (s *search) orderCands(cands []int32) {
 	sort.Slice(cands, func(a, b int) bool { return s.rank[cands[a]] < s.rank[cands[b]] })
 }
 
-// holeHeight returns the lowest offset at which a remaining member of
-// section t can sit once (t, f) is known to stay empty, or MaxUint64 when
-// none can.
-func (s *search) holeHeight(t int32, f uint64) uint64 {
+// liftFloating raises lo of every remaining item of the scope that could
+// sit at f but has no support there (sup < f): it will rest on a
+// remaining interfering item, which sits at f or higher. It reports
+// whether it raised any, and false on a contradiction.
+func (s *search) liftFloating(lo, hi int32, f uint64) (lifted, ok bool) {
 	m := s.m
-	h := uint64(math.MaxUint64)
-	for _, j := range m.members(int(t)) {
-		if s.placed[j] {
+	ilo, ihi := int32(0), int32(len(m.size))
+	if m.nsec == m.ntime {
+		ilo, ihi = s.firstItem[lo], s.firstItem[hi]
+	}
+	for j := ilo; j < ihi; j++ {
+		if s.placed[j] || s.lo[j] != f || s.sup[j] >= f {
 			continue
 		}
-		if s.lo[j] > f {
-			h = min(h, s.lo[j])
-			continue
+		below := s.minInterfering(j)
+		if below == math.MaxUint64 || !s.setLo(j, satAdd(f, below)) {
+			return lifted, s.fail(satAdd(s.c, 1))
 		}
-		// j could sit at f but does not: in a canonical placement it then
-		// rests on a remaining interfering item, which sits at f or higher.
-		below := uint64(math.MaxUint64)
-		for u := m.sa[j]; u < m.sb[j]; u++ {
-			for _, k := range m.members(int(u)) {
-				if k != j && !s.placed[k] {
-					below = min(below, m.size[k])
-				}
-			}
-		}
-		for _, k := range m.neighbours(int(j)) {
-			if !s.placed[k] {
+		lifted = true
+	}
+	return lifted, true
+}
+
+// minInterfering returns the smallest size of a remaining item that
+// interferes with j, or MaxUint64.
+func (s *search) minInterfering(j int32) uint64 {
+	m := s.m
+	below := uint64(math.MaxUint64)
+	for u := m.sa[j]; u < m.sb[j]; u++ {
+		for _, k := range m.members(int(u)) {
+			if k != j && !s.placed[k] {
 				below = min(below, m.size[k])
 			}
 		}
-		if below != math.MaxUint64 {
-			h = min(h, alignUp(satAdd(f, below), m.align[j]))
+	}
+	for _, k := range m.neighbours(int(j)) {
+		if !s.placed[k] {
+			below = min(below, m.size[k])
 		}
 	}
-	return h
+	return below
 }
 
 // coverable reports whether the tight sections at level f (those whose
@@ -945,7 +982,7 @@ func (s *search) blocks(lo, hi int32) (status, bool) {
 		b.hi = t
 		bs = append(bs, b)
 	}
-	if len(bs) < 2 {
+	if len(bs) < 2 || m.nsec > m.ntime {
 		return found, false
 	}
 	if len(m.nbr) > 0 {
@@ -983,39 +1020,52 @@ func (s *search) place(j int32, f uint64) bool {
 	s.off[j] = f
 	s.trail = append(s.trail, undo{undoPlace, j, 0})
 	for t := m.sa[j]; t < m.sb[j]; t++ {
-		s.trail = append(s.trail, undo{undoFloor, t, s.floor[t]})
-		s.floor[t] = end
-		s.rem[t] -= m.size[j]
-		s.cnt[t]--
-		s.enqueue(t)
+		s.cover(t, j, end)
+	}
+	for _, t := range m.extra(j) {
+		s.cover(t, j, end)
 	}
 	for t := m.sa[j]; t < m.sb[j]; t++ {
 		for _, k := range m.members(int(t)) {
-			if !s.placed[k] && s.lo[k] < end && !s.setLo(k, end) {
-				return s.fail(s.c + 1)
+			if !s.rest(k, end) {
+				return s.fail(satAdd(s.c, 1))
+			}
+		}
+	}
+	for _, t := range m.extra(j) {
+		for _, k := range m.members(int(t)) {
+			if !s.rest(k, end) {
+				return s.fail(satAdd(s.c, 1))
 			}
 		}
 	}
 	for _, k := range m.neighbours(int(j)) {
-		if !s.placed[k] && s.lo[k] < end && !s.setLo(k, end) {
-			return s.fail(s.c + 1)
+		if !s.rest(k, end) {
+			return s.fail(satAdd(s.c, 1))
 		}
 	}
 	return true
 }
 
-// raise records that (t, old floor) stays empty: nothing of t lies below h.
-func (s *search) raise(t int32, h uint64) bool {
-	m := s.m
-	s.trail = append(s.trail, undo{undoFloor, t, s.floor[t]})
-	s.floor[t] = h
-	s.enqueue(t)
-	for _, k := range m.members(int(t)) {
-		if !s.placed[k] && s.lo[k] < h && !s.setLo(k, h) {
-			return s.fail(s.c + 1)
-		}
+// rest records that an item interfering with k now ends at end.
+func (s *search) rest(k int32, end uint64) bool {
+	if s.placed[k] {
+		return true
 	}
-	return true
+	if a := alignUp(end, s.m.align[k]); s.sup[k] < a {
+		s.trail = append(s.trail, undo{undoSup, k, s.sup[k]})
+		s.sup[k] = a
+	}
+	return s.lo[k] >= end || s.setLo(k, end)
+}
+
+// cover records that item j, just placed, ends at end in section t.
+func (s *search) cover(t, j int32, end uint64) {
+	s.trail = append(s.trail, undo{undoFloor, t, s.floor[t]})
+	s.floor[t] = end
+	s.rem[t] -= s.m.size[j]
+	s.cnt[t]--
+	s.enqueue(t)
 }
 
 func (s *search) unwind(mark int) {
@@ -1031,10 +1081,16 @@ func (s *search) unwind(mark int) {
 			s.hi[u.idx] = u.old
 		case undoEf:
 			s.ef[u.idx] = u.old
+		case undoSup:
+			s.sup[u.idx] = u.old
 		case undoPlace:
 			j := u.idx
 			s.placed[j] = false
 			for t := m.sa[j]; t < m.sb[j]; t++ {
+				s.rem[t] += m.size[j]
+				s.cnt[t]++
+			}
+			for _, t := range m.extra(j) {
 				s.rem[t] += m.size[j]
 				s.cnt[t]++
 			}
@@ -1046,5 +1102,6 @@ func (s *search) unwind(mark int) {
 // alignDown rounds x down to a multiple of the power of two a.
 func alignDown(x, a uint64) uint64 { return x &^ (a - 1) }
 
-// maxExact caps the candidates of an exact best fill (2^(maxExact/2) work).
-var maxExact = 18
+// maxExact caps the candidates of an exact best fill: 2^(maxExact/2)
+// subset sums a side.
+const maxExact = 18

@@ -1,0 +1,124 @@
+package exact
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/aliasplan/aliasplan/planner"
+)
+
+// bruteForce returns the smallest peak of p in one pool by trying every
+// order in which each item goes right above the interfering items placed
+// before it (aligned) and offsets do not decrease (ties in index order).
+// An optimal placement in which no item can move down, sorted by (offset,
+// index), is such an order, so the minimum over them is the optimum.
+// Branch and bound on the peak keeps it fast for about a dozen items.
+func bruteForce(p *planner.Problem) uint64 {
+	n := len(p.Items)
+	off := make([]uint64, n)
+	placed := make([]bool, n)
+	order := make([]int, 0, n)
+	best := uint64(math.MaxUint64)
+	var rec func(peak, last uint64, lastIdx int)
+	rec = func(peak, last uint64, lastIdx int) {
+		if peak >= best {
+			return
+		}
+		if len(order) == n {
+			best = peak
+			return
+		}
+		for i := 0; i < n; i++ {
+			if placed[i] {
+				continue
+			}
+			var o uint64
+			for _, j := range order {
+				if p.Interferes(i, j) {
+					o = max(o, off[j]+p.Items[j].Size)
+				}
+			}
+			a := p.Items[i].Alignment
+			o = (o + a - 1) &^ (a - 1)
+			if o < last || (o == last && i < lastIdx) {
+				continue
+			}
+			off[i] = o
+			placed[i] = true
+			order = append(order, i)
+			rec(max(peak, o+p.Items[i].Size), o, i)
+			order = order[:len(order)-1]
+			placed[i] = false
+		}
+	}
+	rec(0, 0, -1)
+	return best
+}
+
+// randomSmall returns a random interval or graph problem of n items. The
+// graph problems' interference is the incomparability of the intersection
+// of two interval orders: the first gives the lifetimes, so lifetimes that
+// overlap always interfere, and the second adds interference between items
+// whose lifetimes do not meet.
+func randomSmall(rng *rand.Rand, n int, graph bool) *planner.Problem {
+	items := make([]planner.Item, n)
+	span := int64(2 * n)
+	type iv struct{ s, e int64 }
+	second := make([]iv, n)
+	for i := range items {
+		s := rng.Int64N(span)
+		items[i] = planner.Item{
+			Size:      1 + rng.Uint64N(20),
+			Alignment: 1 << rng.IntN(3),
+			Start:     s,
+			End:       s + 1 + rng.Int64N(span/2),
+		}
+		s2 := rng.Int64N(span)
+		second[i] = iv{s2, s2 + 1 + rng.Int64N(span/2)}
+	}
+	if !graph {
+		p, err := planner.NewIntervalProblem(items, 0)
+		if err != nil {
+			panic(err)
+		}
+		return p
+	}
+	before := func(a, b int) bool {
+		return items[a].End <= items[b].Start && second[a].e <= second[b].s
+	}
+	p, err := planner.NewGraphProblem(items, 0, func(i, j int) bool { return !before(i, j) && !before(j, i) })
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// TestBruteForce checks, on small random problems, that the search proves
+// optimality and that its peak equals the brute-force optimum.
+func TestBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	cases := 300
+	if testing.Short() || invariants {
+		cases = 60
+	}
+	for c := 0; c < cases; c++ {
+		n := 2 + rng.IntN(8)
+		if c%10 == 0 {
+			n = 10 + rng.IntN(3)
+		}
+		graph := c%2 == 1
+		p := randomSmall(rng, n, graph)
+		want := bruteForce(p)
+		sol, res, err := New(Options{NodeLimit: 2_000_000}).Solve(p)
+		if err != nil {
+			t.Fatalf("case %d: %v", c, err)
+		}
+		if err := planner.CheckSolution(p, sol); err != nil {
+			t.Fatalf("case %d: %v", c, err)
+		}
+		if !res.Optimal || res.Peak != want || sol.Peak() != want {
+			t.Fatalf("case %d (n=%d graph=%v): peak %d optimal %v, brute force %d; items %+v", c, n, graph, res.Peak, res.Optimal, want, p.Items)
+		}
+	}
+}

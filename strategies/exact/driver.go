@@ -1,0 +1,380 @@
+package exact
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/strategies/bestfit"
+	"github.com/aliasplan/aliasplan/strategies/firstfit"
+)
+
+// Limits of the propagating search: larger components get dives only.
+const (
+	maxSearchSpans = 2_000_000 // Σ sections per item: member lists and per-node work
+	maxSearchItems = 20_000
+)
+
+// comp is one independent component and what is known about it.
+type comp struct {
+	m     *model
+	s     *search // nil when the component is too large to search
+	lower uint64  // no placement of the component fits below this
+	best  []uint64
+	peak  uint64 // max end of best; MaxUint64 while best is nil
+	round int    // restarts so far
+	shake *shaker
+}
+
+type driver struct {
+	p      *planner.Problem
+	opts   Options
+	start  time.Time
+	limit  int64 // node budget, MaxInt64 under a time limit
+	dead   time.Time
+	lastP  time.Time
+	shaken int64 // nodes spent shaking (one per item placed)
+	comps  []*comp
+	bound  uint64
+	greed  *planner.Solution
+}
+
+func newDriver(p *planner.Problem, opts Options) *driver {
+	d := &driver{p: p, opts: opts, start: time.Now()}
+	d.lastP = d.start
+	switch {
+	case opts.NodeLimit > 0:
+		d.limit = opts.NodeLimit
+	case opts.TimeLimit > 0:
+		d.limit = math.MaxInt64
+		d.dead = d.start.Add(opts.TimeLimit)
+	default:
+		d.limit = DefaultNodeLimit
+	}
+	return d
+}
+
+func (d *driver) timed() bool { return d.opts.NodeLimit == 0 && d.opts.TimeLimit > 0 }
+
+func (d *driver) nodes() int64 {
+	n := d.shaken
+	for _, c := range d.comps {
+		if c.s != nil {
+			n += c.s.nodes
+		}
+	}
+	return n
+}
+
+func (d *driver) out() bool {
+	return d.nodes() >= d.limit || (d.timed() && !time.Now().Before(d.dead))
+}
+
+// peak and lower are the component figures combined: components share the
+// pool, so the pool is as large as the largest.
+func (d *driver) peak() uint64 {
+	var u uint64
+	for _, c := range d.comps {
+		u = max(u, c.peak)
+	}
+	return u
+}
+
+func (d *driver) lower() uint64 {
+	l := d.bound
+	for _, c := range d.comps {
+		l = max(l, c.lower)
+	}
+	return l
+}
+
+// best is the best total so far, the greedy solution's included.
+func (d *driver) best() uint64 {
+	return min(d.peak(), d.greed.Peak())
+}
+
+// stop is the searches' periodic check: progress and the time limit.
+func (d *driver) stop() bool {
+	now := time.Now()
+	if d.opts.Progress != nil && now.Sub(d.lastP) >= time.Second {
+		d.lastP = now
+		d.opts.Progress(Progress{Best: d.best(), Bound: d.lower(), Nodes: d.nodes(), Elapsed: now.Sub(d.start)})
+	}
+	return d.timed() && now.After(d.dead)
+}
+
+func (d *driver) solve() (*planner.Solution, Result, error) {
+	p := d.p
+	n := len(p.Items)
+	if n == 0 {
+		sol := &planner.Solution{Pool: []int32{}, Offset: []uint64{}, PoolSizes: []uint64{}}
+		return sol, Result{Optimal: true, Elapsed: time.Since(d.start)}, nil
+	}
+	d.bound = planner.LowerBound(p)
+
+	// The first incumbent: the better greedy (first fit is the default
+	// strategy, so the result is never worse than it).
+	ff, err := firstfit.New().Place(p)
+	if err != nil {
+		return nil, Result{}, err
+	}
+	bf, err := bestfit.New().Place(p)
+	if err != nil {
+		return nil, Result{}, err
+	}
+	d.greed = ff
+	if bf.Peak() < ff.Peak() {
+		d.greed = bf
+	}
+	if d.greed.Peak() <= d.bound || !d.searchable() {
+		return d.greed, d.result(d.greed.Peak()), nil
+	}
+
+	for _, items := range components(p) {
+		sectioned := p.Intervals() || windowsValid(p, items)
+		m := buildModel(p, items, sectioned)
+		c := &comp{m: m, lower: m.maxLoad, peak: math.MaxUint64}
+		for i := range m.size {
+			c.lower = max(c.lower, m.size[i])
+		}
+		if len(d.greed.PoolSizes) == 1 {
+			// The greedy placement restricted to the component.
+			c.best = make([]uint64, len(m.size))
+			c.peak = 0
+			for mi, pi := range m.orig {
+				c.best[mi] = d.greed.Offset[pi]
+				c.peak = max(c.peak, c.best[mi]+m.size[mi])
+			}
+		}
+		if m.spans <= maxSearchSpans && len(m.size) <= maxSearchItems {
+			c.s = newSearch(m)
+			c.s.stop = d.stop
+		}
+		d.comps = append(d.comps, c)
+	}
+	d.dive()
+	d.improve()
+
+	// The component solutions share one pool.
+	top := d.peak()
+	if top >= d.greed.Peak() || (p.MaxPoolSize != 0 && top > p.MaxPoolSize) {
+		return d.greed, d.result(d.greed.Peak()), nil
+	}
+	sol := &planner.Solution{Pool: make([]int32, n), Offset: make([]uint64, n), PoolSizes: []uint64{top}}
+	for _, c := range d.comps {
+		for mi, pi := range c.m.orig {
+			sol.Offset[pi] = c.best[mi]
+		}
+	}
+	return sol, d.result(top), nil
+}
+
+// searchable reports whether the search can work on p: a single pool must
+// be able to hold it (the bound within MaxPoolSize) and no sum of sizes
+// may come near 2⁶⁴.
+func (d *driver) searchable() bool {
+	p := d.p
+	if p.MaxPoolSize != 0 && d.bound > p.MaxPoolSize {
+		return false
+	}
+	var total uint64
+	for _, it := range p.Items {
+		total = satAdd(total, satAdd(it.Size, it.Alignment))
+	}
+	return total < math.MaxUint64/2
+}
+
+func (d *driver) result(peak uint64) Result {
+	r := Result{Peak: peak, Bound: min(d.lower(), peak), Nodes: d.nodes(), Elapsed: time.Since(d.start)}
+	r.Optimal = r.Peak == r.Bound
+	return r
+}
+
+// dive gives every interval component a greedy placement by canonical
+// dives, in two candidate orders and both time directions. Dives are not
+// counted as nodes: four cost about as much as the greedy strategies.
+func (d *driver) dive() {
+	for _, c := range d.comps {
+		m := c.m
+		if len(m.nbr) > 0 || m.nsec == 0 {
+			continue
+		}
+		for dir := 0; dir < 2; dir++ {
+			mm := m
+			if dir == 1 {
+				mm = m.reversed()
+			}
+			dv := newDiver(mm)
+			for _, better := range diveOrders(mm) {
+				if d.timed() && !time.Now().Before(d.dead) {
+					return
+				}
+				peak := dv.dive(better)
+				if peak < c.peak {
+					c.peak = peak
+					c.best = append(c.best[:0], dv.off...)
+				}
+			}
+		}
+	}
+}
+
+// diveOrders are the candidate preferences of the dives: the longest
+// item (it covers most of the lowest run), then the largest.
+func diveOrders(m *model) []func(a, b int32) bool {
+	span := func(i int32) int32 { return m.sb[i] - m.sa[i] }
+	return []func(a, b int32) bool{
+		func(a, b int32) bool {
+			if span(a) != span(b) {
+				return span(a) > span(b)
+			}
+			return m.size[a] > m.size[b]
+		},
+		func(a, b int32) bool {
+			if m.size[a] != m.size[b] {
+				return m.size[a] > m.size[b]
+			}
+			return span(a) > span(b)
+		},
+	}
+}
+
+// improve runs decision searches between the lower bound and the best
+// peak, restarting with new candidate orders and a growing node budget
+// (the Luby sequence), until the peak is proven optimal or the budget is
+// spent.
+func (d *driver) improve() {
+	for k := 1; ; k++ {
+		L, U := d.lower(), d.peak()
+		if L >= U || d.out() {
+			return
+		}
+		// Mostly try to reach the bound; every fourth restart aims halfway
+		// between, which improves the incumbent when the bound is out of
+		// reach.
+		C := L
+		if k%4 == 0 && U-L > 1 {
+			C = L + (U-L)/2
+		}
+		if k%4 == 1 {
+			d.shakeAll(uint64(k), 8*int(luby(k)))
+			if d.out() {
+				return
+			}
+		}
+		searched := false
+		for _, c := range d.comps {
+			if c.peak <= C || c.s == nil {
+				continue
+			}
+			if c.lower > C {
+				break
+			}
+			searched = true
+			// A run that finds a placement rarely backtracks much: most
+			// runs end within about n nodes or not at all, so short runs,
+			// many orders.
+			n := int64(len(c.m.size))
+			budget := luby(k) * (n + n/4 + 64)
+			budget = min(budget, d.limit-d.nodes())
+			if budget <= 0 {
+				return
+			}
+			c.s.setOrder(c.order())
+			c.round++
+			st := c.s.run(C, budget)
+			if st == found {
+				c.take()
+				continue
+			}
+			if st == exhausted {
+				// Every capacity below need fails the same way.
+				c.lower = max(c.lower, min(c.s.need, c.peak), satAdd(C, 1))
+			}
+			break // the component does not fit C (yet): C is out of reach
+		}
+		if !searched {
+			return // only components that cannot be searched are above C
+		}
+	}
+}
+
+// shakeAll runs randomized first fits on every graph component still
+// above the bound, each counted as one node per item.
+func (d *driver) shakeAll(seed uint64, runs int) {
+	L := d.lower()
+	for _, c := range d.comps {
+		m := c.m
+		if len(m.nbr) == 0 || c.peak <= L || c.s == nil {
+			continue
+		}
+		if c.shake == nil {
+			c.shake = newShaker(d.p, m)
+		}
+		rng := rand.New(rand.NewPCG(seed, 0x5ca1e))
+		for r := 0; r < runs && !d.out() && d.nodes()+int64(len(m.size)) <= d.limit; r++ {
+			peak := c.shake.run(rng)
+			d.shaken += int64(len(m.size))
+			if peak < c.peak {
+				c.peak = peak
+				c.best = append(c.best[:0], c.shake.off...)
+			}
+		}
+	}
+}
+
+// take records the search's placement if it beats the best.
+func (c *comp) take() {
+	var top uint64
+	for i, o := range c.s.off {
+		top = max(top, o+c.m.size[i])
+	}
+	if top < c.peak {
+		c.peak = top
+		c.best = append(c.best[:0], c.s.off...)
+	}
+}
+
+// order returns the candidate order for the component's next restart:
+// longest first, largest first, then seeded shuffles.
+func (c *comp) order() []int32 {
+	m := c.m
+	n := len(m.size)
+	o := make([]int32, n)
+	for i := range o {
+		o[i] = int32(i)
+	}
+	span := func(i int32) int32 { return m.sb[i] - m.sa[i] }
+	switch c.round {
+	case 0:
+		sort.SliceStable(o, func(x, y int) bool {
+			a, b := o[x], o[y]
+			if span(a) != span(b) {
+				return span(a) > span(b)
+			}
+			return m.size[a] > m.size[b]
+		})
+	case 1:
+		sort.SliceStable(o, func(x, y int) bool { return m.size[o[x]] > m.size[o[y]] })
+	default:
+		r := rand.New(rand.NewPCG(uint64(c.round), 0x5eed))
+		r.Shuffle(n, func(a, b int) { o[a], o[b] = o[b], o[a] })
+	}
+	return o
+}
+
+// luby returns the k-th term (k ≥ 1) of the Luby sequence 1 1 2 1 1 2 4 …
+func luby(k int) int64 {
+	for {
+		p := 1
+		for (1<<p)-1 < k {
+			p++
+		}
+		if k == (1<<p)-1 {
+			return 1 << (p - 1)
+		}
+		k -= (1 << (p - 1)) - 1
+	}
+}
