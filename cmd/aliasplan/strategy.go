@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"sync"
 	"time"
 
@@ -39,6 +40,11 @@ type exactRun struct {
 
 func newExact(ex exactFlags, progress io.Writer) *exactRun {
 	opts := exact.Options{TimeLimit: ex.timeLimit, NodeLimit: ex.nodeLimit}
+	if opts.TimeLimit == 0 && opts.NodeLimit == 0 {
+		// The help promises no limit; the library's zero options mean its
+		// default node budget instead.
+		opts.NodeLimit = math.MaxInt64
+	}
 	if progress != nil {
 		opts.Progress = throttle(progress, time.Second)
 	}
