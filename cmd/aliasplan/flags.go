@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/aliasplan/aliasplan/cmd/aliasplan/internal/picture"
 	"io"
 	"math"
 	"strconv"
@@ -144,18 +145,8 @@ func formatSize(n uint64) string {
 	return strconv.FormatUint(n, 10)
 }
 
-// mib formats a byte count for people: "60.3 MiB", "512 KiB", "256 B".
-func mib(n uint64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
+// mib formats a byte count for people, as the picture labels do.
+func mib(n uint64) string { return picture.MiB(n) }
 
 // exactFlags are the exact strategy's limits, on every command that can
 // select it.

@@ -355,8 +355,8 @@ func hsl(h, s, l float64) string {
 	return fmt.Sprintf("#%02x%02x%02x", to(r), to(g), to(b))
 }
 
-// mib formats bytes for labels.
-func mib(n uint64) string {
+// MiB formats a byte count for people: "60.3 MiB", "512.0 KiB", "256 B".
+func MiB(n uint64) string {
 	switch {
 	case n >= 1<<30:
 		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
@@ -411,7 +411,7 @@ func ticks(size uint64, h int) []uint64 {
 
 // tickLabel is mib without a trailing ".0".
 func tickLabel(n uint64) string {
-	s := mib(n)
+	s := MiB(n)
 	if i := strings.Index(s, ".0 "); i >= 0 && !strings.HasSuffix(s, "GiB") {
 		s = s[:i] + s[i+2:]
 	}

@@ -55,14 +55,14 @@ func (m *model) header(b *strings.Builder) {
 	saving := ""
 	if st.TransientBytes > 0 && st.PooledBytes <= st.TransientBytes {
 		d := st.TransientBytes - st.PooledBytes
-		saving = fmt.Sprintf(": saves %s (%.1f%%)", mib(d), 100*float64(d)/float64(st.TransientBytes))
+		saving = fmt.Sprintf(": saves %s (%.1f%%)", MiB(d), 100*float64(d)/float64(st.TransientBytes))
 	}
 	gap := ""
 	if st.LowerBound > 0 && st.PooledBytes >= st.LowerBound {
 		gap = fmt.Sprintf(" (pooled is %.1f%% above it)", 100*float64(st.PooledBytes-st.LowerBound)/float64(st.LowerBound))
 	}
 	line2 := fmt.Sprintf("without aliasing %s → pooled %s%s · lower bound %s%s · dedicated and host-visible %s",
-		mib(st.TransientBytes), mib(st.PooledBytes), saving, mib(st.LowerBound), gap, mib(st.DedicatedBytes))
+		MiB(st.TransientBytes), MiB(st.PooledBytes), saving, MiB(st.LowerBound), gap, MiB(st.DedicatedBytes))
 	fmt.Fprintf(b, `<text x="12" y="58" font-weight="bold">%s</text>`+"\n", esc(line2))
 	// Key.
 	y := 78
@@ -81,7 +81,7 @@ func (m *model) panel(b *strings.Builder, i int) {
 	pl := pn.pool
 	x0, y0 := leftW, pn.y
 	head := fmt.Sprintf("pool %d · %s · memory type %d · %s · %s, %d aliased",
-		pl.Index, pl.Class, pl.MemoryTypeIndex, mib(pl.Size), plural(pn.count, "resource"), pn.nAlias)
+		pl.Index, pl.Class, pl.MemoryTypeIndex, MiB(pl.Size), plural(pn.count, "resource"), pn.nAlias)
 	fmt.Fprintf(b, `<g id="pool%d">`+"\n", pl.Index)
 	fmt.Fprintf(b, `<text x="%d" y="%d" font-weight="bold">%s</text>`+"\n", x0, y0-7, esc(head))
 	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#f6f6f6"/>`+"\n", x0, y0, m.plotW, pn.h)
@@ -128,9 +128,9 @@ func (m *model) panel(b *strings.Builder, i int) {
 			continue
 		}
 		y := float64(y0) + gb.y
-		label := "lower bound " + mib(gb.bound)
+		label := "lower bound " + MiB(gb.bound)
 		if len(gb.pools) > 1 {
-			label = fmt.Sprintf("lower bound %s of pools %d–%d together (stacked)", mib(gb.bound), gb.pools[0], gb.pools[len(gb.pools)-1])
+			label = fmt.Sprintf("lower bound %s of pools %d–%d together (stacked)", MiB(gb.bound), gb.pools[0], gb.pools[len(gb.pools)-1])
 		}
 		fmt.Fprintf(b, `<g class="bound"><title>%s</title><line x1="%d" y1="%s" x2="%d" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="6 4"/>`,
 			esc(label+": no placement of this pool group can use fewer bytes (the heaviest set of resources that are all live together)"),
@@ -161,7 +161,7 @@ func (m *model) resource(b *strings.Builder, r planner.ResourceID) {
 	ty := y + math.Min(h/2+3.5, 11)
 	fmt.Fprintf(b, `<text class="lbl" x="%s" y="%s">%s</text>`+"\n", num(x+3), num(ty), esc(name))
 	if h >= 25 {
-		size := mib(m.p.Resources[r].Placement.Size)
+		size := MiB(m.p.Resources[r].Placement.Size)
 		if len(size)*int(fontW) <= int(w)-4 {
 			fmt.Fprintf(b, `<text class="lbl" x="%s" y="%s" fill-opacity="0.75">%s</text>`+"\n", num(x+3), num(ty+12), esc(size))
 		}
@@ -175,7 +175,7 @@ func (m *model) resourceTitle(r planner.ResourceID) string {
 	pl := &rp.Placement
 	var s strings.Builder
 	fmt.Fprintf(&s, "%s\n%s\nsize %s (%d bytes), alignment %d\noffset %s (%d) in pool %d\nfirst use #%d %s\nlast use #%d %s\nstatus pooled",
-		res.Name, describe(res), mib(pl.Size), pl.Size, pl.Alignment, mib(pl.Offset), pl.Offset, pl.Pool,
+		res.Name, describe(res), MiB(pl.Size), pl.Size, pl.Alignment, MiB(pl.Offset), pl.Offset, pl.Pool,
 		m.first[r], m.cmdName(m.first[r]), m.last[r], m.cmdName(m.last[r]))
 	if a := m.alias[r]; len(a) > 0 {
 		names := make([]string, 0, min(len(a), 8))
@@ -296,7 +296,7 @@ func (m *model) table(b *strings.Builder) {
 		size := ""
 		switch row.status {
 		case planner.StatusDedicated, planner.StatusHostVisible:
-			size = mib(row.size)
+			size = MiB(row.size)
 		}
 		title := fmt.Sprintf("%s\n%s\nstatus %s: %s", res.Name, describe(res), row.status, rp.Reason)
 		if size != "" {
