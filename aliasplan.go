@@ -46,6 +46,9 @@ type Options struct {
 	// own allocation. 0 means planner.DefaultDedicatedThreshold (64 MiB);
 	// NoDedicatedThreshold turns the rule off.
 	DedicatedThreshold uint64
+	// PoolPrefersDedicated pools resources whose driver merely prefers a
+	// dedicated allocation; see planner.Options.
+	PoolPrefersDedicated bool
 	// Source supplies requirements and memory types: a device (package
 	// vulkan) or a planner.Profile. Nil means planner.ProfileH200.
 	Source planner.RequirementsSource
@@ -68,6 +71,8 @@ func New(opts Options) *Planner {
 		MaxPoolSize:        opts.MaxPoolSize,
 		DedicatedThreshold: opts.DedicatedThreshold,
 		Source:             opts.Source,
+
+		PoolPrefersDedicated: opts.PoolPrefersDedicated,
 	}
 	if po.Strategy == nil {
 		po.Strategy = firstfit.New()

@@ -166,3 +166,46 @@ func TestNamesUpToDate(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolPrefersDedicated: a resource whose driver prefers a dedicated
+// allocation gets one by default (SPEC §3) and is pooled — and aliased —
+// only when the caller opts in; both plans verify.
+func TestPoolPrefersDedicated(t *testing.T) {
+	g := &aliasplan.Graph{}
+	req := &aliasplan.Requirements{Size: 1 << 20, Alignment: 1 << 16, MemoryTypeBits: 0x3, PrefersDedicated: true}
+	a := g.AddResource(aliasplan.Resource{Name: "a", Kind: aliasplan.KindBuffer, Buffer: aliasplan.BufferDesc{Size: 1 << 20}, Requirements: req})
+	b := g.AddResource(aliasplan.Resource{Name: "b", Kind: aliasplan.KindBuffer, Buffer: aliasplan.BufferDesc{Size: 1 << 20}, Requirements: req})
+	w := func(r aliasplan.ResourceID) aliasplan.Access {
+		return aliasplan.Access{Resource: r, Stages: aliasplan.StageComputeShader, Access: aliasplan.AccessShaderStorageWrite}
+	}
+	rd := func(r aliasplan.ResourceID) aliasplan.Access {
+		return aliasplan.Access{Resource: r, Stages: aliasplan.StageComputeShader, Access: aliasplan.AccessShaderStorageRead}
+	}
+	// c orders a's last read before b's first write.
+	c := g.AddResource(aliasplan.Resource{Name: "c", Kind: aliasplan.KindBuffer, Buffer: aliasplan.BufferDesc{Size: 1 << 16},
+		Requirements: &aliasplan.Requirements{Size: 1 << 16, Alignment: 1 << 16, MemoryTypeBits: 0x3}})
+	g.AddCommand("wa", w(a))
+	g.AddCommand("ra", rd(a), w(c))
+	g.AddCommand("wb", rd(c), w(b))
+	g.AddCommand("rb", rd(b))
+
+	plan, err := aliasplan.New(aliasplan.Options{}).Plan(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := plan.Resources[a].Status; s != planner.StatusDedicated {
+		t.Fatalf("default: status %s, want dedicated", s)
+	}
+	plan, err = aliasplan.New(aliasplan.Options{PoolPrefersDedicated: true}).Plan(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []aliasplan.ResourceID{a, b} {
+		if s := plan.Resources[r].Status; s != planner.StatusPooled {
+			t.Fatalf("opted in: %s is %s, want pooled", g.Resources[r].Name, s)
+		}
+	}
+	if plan.Stats.PooledBytes != 1<<20+1<<16 || !plan.Resources[b].Placement.Aliased {
+		t.Fatalf("opted in: pooled %d bytes, b aliased %v; want a and b sharing 1 MiB beside c", plan.Stats.PooledBytes, plan.Resources[b].Placement.Aliased)
+	}
+}

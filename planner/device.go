@@ -46,6 +46,12 @@ type Options struct {
 	// own allocation; 0 disables the rule. Use DefaultDedicatedThreshold for
 	// the default.
 	DedicatedThreshold uint64
+	// PoolPrefersDedicated pools resources whose requirements merely
+	// prefer a dedicated allocation (VkMemoryDedicatedRequirements
+	// prefersDedicatedAllocation). Off by default, as SPEC §3 says; real
+	// drivers (NVIDIA) prefer dedicated memory for most render targets,
+	// which then never alias. requiresDedicated is always honoured.
+	PoolPrefersDedicated bool
 	// Source supplies requirements for resources without explicit ones and
 	// the memory types used to choose each pool group's type. Nil means
 	// ProfileH200.

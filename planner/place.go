@@ -60,7 +60,7 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 			rp.Status, rp.Reason = StatusHostVisible, "host-visible ("+res.Memory.String()+"): mapping needs the allocation base"
 		case q.RequiresDedicated:
 			rp.Status, rp.Reason = StatusDedicated, "requiresDedicated"
-		case q.PrefersDedicated:
+		case q.PrefersDedicated && !opts.PoolPrefersDedicated:
 			rp.Status, rp.Reason = StatusDedicated, "prefersDedicated"
 		case res.Dedicated:
 			rp.Status, rp.Reason = StatusDedicated, "marked dedicated"

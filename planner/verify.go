@@ -72,7 +72,11 @@ func VerifyPlacement(c *Compiled, p *Plan) error {
 			want = StatusImported
 		case res.Memory.HostVisible():
 			want = StatusHostVisible
-		case rp.Requirements.RequiresDedicated || rp.Requirements.PrefersDedicated || res.Dedicated:
+		case rp.Requirements.RequiresDedicated || res.Dedicated:
+			want = StatusDedicated
+		case rp.Requirements.PrefersDedicated && rp.Status != StatusPooled:
+			// A preference: pooled only when the caller opted in
+			// (Options.PoolPrefersDedicated), which the plan does not record.
 			want = StatusDedicated
 		}
 		if res.Requirements != nil && (want == StatusPooled || want == StatusDedicated || want == StatusHostVisible) && rp.Requirements != *res.Requirements {

@@ -33,6 +33,8 @@ Flags:
   --dedicated-threshold SIZE
                             resources this large get their own allocation
                             (default 64MiB; 0: never for size alone)
+  --pool-prefers-dedicated  pool resources whose driver only prefers a dedicated
+                            allocation (default: give them their own, as SPEC §3)
   --profile h200|lavapipe   estimate requirements the graph lacks (default h200)
   --device none|vulkan      take requirements from the Vulkan device instead
   --resolution WxH          size of the sample frame (default 1920x1080)
@@ -48,6 +50,7 @@ Sizes are bytes or a number with KiB, MiB, GiB (or KB, MB, GB).
 type planArgs struct {
 	out, svg, html, format, strategy, resolution string
 	maxPool, threshold                           sizeValue
+	poolPrefers                                  bool
 	src                                          sourceFlags
 	ex                                           exactFlags
 }
@@ -63,6 +66,7 @@ func planCommand() *command {
 	fs.StringVar(&a.format, "format", "text", "")
 	fs.Var(&a.maxPool, "max-pool-size", "")
 	fs.Var(&a.threshold, "dedicated-threshold", "")
+	fs.BoolVar(&a.poolPrefers, "pool-prefers-dedicated", false, "")
 	fs.StringVar(&a.resolution, "resolution", "1920x1080", "")
 	a.src.register(fs, true)
 	a.ex.register(fs, 10*time.Second)
@@ -109,7 +113,8 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageErrorf("plan", "--strategy: %v", err)
 	}
-	opts := aliasplan.Options{Strategy: strat, MaxPoolSize: uint64(a.maxPool), DedicatedThreshold: uint64(a.threshold), Source: source}
+	opts := aliasplan.Options{Strategy: strat, MaxPoolSize: uint64(a.maxPool), DedicatedThreshold: uint64(a.threshold), Source: source,
+		PoolPrefersDedicated: a.poolPrefers}
 	if opts.MaxPoolSize == 0 {
 		opts.MaxPoolSize = source.maxAllocation
 	}
