@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"sort"
@@ -95,8 +96,12 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	pos := make([]int64, len(p.Order)) // execution position of each command
+	for i, cmd := range p.Order {
+		pos[cmd] = int64(i)
+	}
 	for _, grp := range groups {
-		if err := placeGroup(c, p, grp, opts); err != nil {
+		if err := placeGroup(c, p, grp, pos, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -213,11 +218,7 @@ func mostAccepted(rest []ResourceID, p *Plan, valid uint32, types []MemoryType) 
 }
 
 // placeGroup runs the strategy on one group and appends its pools.
-func placeGroup(c *Compiled, p *Plan, grp group, opts Options) error {
-	pos := make([]int64, len(p.Order)) // execution position of each command
-	for i, cmd := range p.Order {
-		pos[cmd] = int64(i)
-	}
+func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) error {
 	items := make([]Item, len(grp.members))
 	for i, r := range grp.members {
 		q := &p.Resources[r].Requirements
@@ -238,17 +239,23 @@ func placeGroup(c *Compiled, p *Plan, grp group, opts Options) error {
 		return &PlacementError{Detail: "strategy " + opts.Strategy.Name(), Err: err}
 	}
 	if err := CheckSolution(prob, sol); err != nil {
-		var ov *OverlapError
-		if asOverlap(err, &ov) {
+		if ov := (*OverlapError)(nil); errors.As(err, &ov) {
 			ov.NameA, ov.NameB = c.Graph.Resources[grp.members[ov.A]].Name, c.Graph.Resources[grp.members[ov.B]].Name
 		}
 		return fmt.Errorf("planner: strategy %s produced an invalid placement (a bug): %w", opts.Strategy.Name(), err)
 	}
 	// Aliasing must never cost more than not aliasing: a strategy that
 	// loses to plain stacking (alignment padding can do that) is replaced
-	// by it for this group.
-	if alt := NoAliasing(prob); alt.Peak() < sol.Peak() {
-		sol = alt
+	// by it for this group. Stacking never costs less than the sum of the
+	// sizes, so the usual case builds nothing.
+	var sum uint64
+	for _, it := range items {
+		sum += it.Size
+	}
+	if peak := sol.Peak(); peak > sum {
+		if alt := NoAliasing(prob); alt.Peak() < peak {
+			sol = alt
+		}
 	}
 	base := len(p.Pools)
 	for k, size := range sol.PoolSizes {
@@ -261,14 +268,6 @@ func placeGroup(c *Compiled, p *Plan, grp group, opts Options) error {
 	}
 	p.Stats.LowerBound += LowerBound(prob)
 	return nil
-}
-
-func asOverlap(err error, target **OverlapError) bool {
-	ov, ok := err.(*OverlapError)
-	if ok {
-		*target = ov
-	}
-	return ok
 }
 
 // markAliased sets Placement.Aliased for every pooled resource that shares
