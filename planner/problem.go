@@ -158,11 +158,16 @@ type Solution struct {
 	PoolSizes []uint64
 }
 
-// Peak returns the total size of the solution's pools.
+// Peak returns the total size of the solution's pools, saturated at
+// math.MaxUint64 so that comparisons stay right near 2^64.
 func (s *Solution) Peak() uint64 {
 	var t uint64
 	for _, z := range s.PoolSizes {
-		t += z
+		sum, carry := bits.Add64(t, z, 0)
+		if carry != 0 {
+			return ^uint64(0)
+		}
+		t = sum
 	}
 	return t
 }

@@ -73,7 +73,7 @@ func Place(name string, p *planner.Problem, fit Fit, orders ...Order) (*planner.
 		if errs[k] != nil {
 			return nil, errs[k]
 		}
-		if z := peak(s); best == nil || z < bestPeak {
+		if z := s.Peak(); best == nil || z < bestPeak {
 			best, bestPeak = s, z
 		}
 	}
@@ -81,21 +81,11 @@ func Place(name string, p *planner.Problem, fit Fit, orders ...Order) (*planner.
 	// padding can make the greedy's peak exceed the sum of the sizes.
 	// NoAliasing never costs less than that sum, so it is tried only then.
 	if bestPeak > sizeSum(p) {
-		if alt := planner.NoAliasing(p); peak(alt) < bestPeak {
+		if alt := planner.NoAliasing(p); alt.Peak() < bestPeak {
 			return alt, nil
 		}
 	}
 	return best, nil
-}
-
-// peak is s's total pool size, saturated at math.MaxUint64 (Solution.Peak
-// wraps around when pools of nearly 2⁶⁴ bytes add up past it).
-func peak(s *planner.Solution) uint64 {
-	var t uint64
-	for _, z := range s.PoolSizes {
-		t = addSat(t, z)
-	}
-	return t
 }
 
 // sizeSum is the sum of p's item sizes, saturated at math.MaxUint64.
