@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/aliasplan/aliasplan"
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -211,7 +212,7 @@ func TestSharedFrames(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			g, err := planner.ReadGraph(r, f)
+			g, err := format.ReadGraph(r, f)
 			if err != nil {
 				t.Fatal(err)
 			}
