@@ -1,12 +1,14 @@
 package aliasplan_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
 	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/barriers"
 	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/proptest"
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
 )
 
@@ -60,6 +62,25 @@ func BenchmarkFrame(b *testing.B) {
 			}
 		})
 		b.Run("frame="+name+"/stage=all", func(b *testing.B) {
+			pl := aliasplan.New(aliasplan.Options{})
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := pl.Plan(g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkScale plans large random frames (proptest.RandomFrame: about
+// 1.46 transients per command, dense interference) end to end with the
+// default planner, to show how time grows with the frame. Peak memory is
+// measured on the CLI (docs/performance.md).
+func BenchmarkScale(b *testing.B) {
+	for _, n := range []int{1000, 3000, 10000} {
+		g := proptest.RandomFrame(1, n)
+		b.Run(fmt.Sprintf("commands=%d", n), func(b *testing.B) {
 			pl := aliasplan.New(aliasplan.Options{})
 			b.ReportAllocs()
 			for b.Loop() {

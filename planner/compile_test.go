@@ -359,7 +359,7 @@ func BenchmarkCompile(b *testing.B) {
 func TestGroupInterferenceMatches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := 0; trial < 100; trial++ {
-		g := randomGraph(rng, 2+rng.IntN(60), 1.5)
+		g := randomGraph(rng, 2+rng.IntN(60+100*(trial%4/3)), 1.5)
 		c, err := Compile(g)
 		if err != nil {
 			t.Fatal(err)

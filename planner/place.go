@@ -1,9 +1,11 @@
 package planner
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 )
 
@@ -233,7 +235,7 @@ func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) erro
 	if err := prob.check(); err != nil {
 		return &PlacementError{Detail: "building the placement problem", Err: err}
 	}
-	prob.setAdjacency(c.groupInterference(grp.members))
+	prob.adj = c.groupInterference(grp.members)
 	sol, err := opts.Strategy.Place(prob)
 	if err != nil {
 		return &PlacementError{Detail: "strategy " + opts.Strategy.Name(), Err: err}
@@ -309,15 +311,20 @@ func markAliased(p *Plan) {
 }
 
 // groupInterference returns the interference matrix of one pool group's
-// members. Every used transient has exactly one initial use, so "a entirely
-// before b" is one bit: b's initial command in the intersection of the
-// closure rows of a's terminal uses. Those intersections are built once per
-// member (O(members × terminals × V/64)); each pair then costs two bit tests.
-func (c *Compiled) groupInterference(members []ResourceID) *bitMatrix {
+// members. Every used transient has exactly one initial use, and an edge
+// of the DAG always points forward in recorded order, so a can be entirely
+// before b only when a's initial command comes first (or both share it,
+// and then neither is before the other). Members are taken in order of
+// initial command; for each one, a, the intersection of its terminal uses'
+// closure rows (the closure row itself for a single terminal use, no
+// copy) is read at each later member's initial command: ascending
+// positions, one streaming pass over the row. Each pair costs one bit
+// test. The upper triangle is written row by row and mirrored by 64×64
+// block transposes. O(n·(n + terminals·V/64)) time, n²/8 bytes kept,
+// V/64 words of scratch.
+func (c *Compiled) groupInterference(members []ResourceID) bitMatrix {
 	n := len(members)
 	m := newBitMatrix(n)
-	words := (len(c.Graph.Commands) + 63) / 64
-	after := make([]uint64, n*words)
 	init := make([]CommandID, n)
 	for i, r := range members {
 		in := c.Initial(r)
@@ -333,29 +340,51 @@ func (c *Compiled) groupInterference(members []ResourceID) *bitMatrix {
 			return m
 		}
 		init[i] = in[0]
-		row := after[i*words : (i+1)*words]
-		for k, t := range c.Terminal(r) {
-			tr := c.reach[t].Words()
-			if k == 0 {
-				copy(row, tr)
-				continue
-			}
-			for w := range row {
-				row[w] &= tr[w]
+	}
+	// byInit: member indexes by (initial command, index).
+	byInit := make([]int32, n)
+	for i := range byInit {
+		byInit[i] = int32(i)
+	}
+	slices.SortFunc(byInit, func(a, b int32) int {
+		if c := cmp.Compare(init[a], init[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	var scratch []uint64
+	for x, i := range byInit {
+		after := c.after(members[i], &scratch)
+		row := m.row(int(i))
+		for _, j := range byInit[x+1:] {
+			b := init[j]
+			if after[b>>6]&(1<<(uint(b)&63)) == 0 {
+				row[j>>6] |= 1 << (uint(j) & 63)
 			}
 		}
 	}
-	for i := 0; i < n; i++ {
-		ai := after[i*words : (i+1)*words]
-		bi := init[i]
-		for j := i + 1; j < n; j++ {
-			bj := init[j]
-			iBeforeJ := ai[bj>>6]&(1<<(uint(bj)&63)) != 0
-			jBeforeI := after[j*words+int(bi)>>6]&(1<<(uint(bi)&63)) != 0
-			if !iBeforeJ && !jBeforeI {
-				m.setPair(i, j)
-			}
-		}
-	}
+	m.mirror()
 	return m
+}
+
+// after returns the commands that every terminal use of r happens-before:
+// the closure row of its one terminal use, or the intersection of them all
+// in *scratch. The result aliases storage: do not modify.
+func (c *Compiled) after(r ResourceID, scratch *[]uint64) []uint64 {
+	ts := c.Terminal(r)
+	if len(ts) == 1 {
+		return c.reach[ts[0]].Words()
+	}
+	row := c.scratchRow(scratch)
+	for k, t := range ts {
+		tr := c.reach[t].Words()
+		if k == 0 {
+			copy(row, tr)
+			continue
+		}
+		for w := range row {
+			row[w] &= tr[w]
+		}
+	}
+	return row
 }

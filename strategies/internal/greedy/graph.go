@@ -21,45 +21,6 @@ type poolRange struct {
 	r    interval.Range
 }
 
-// adjacency is a graph problem's interference as a bit matrix, for the
-// fit's walks over a pool's items: row i holds bit j when i and j
-// interfere. It is built only for dense problems, where it is no larger
-// than about twice the neighbour lists; nil otherwise.
-type adjacency struct {
-	words int // per row
-	bits  []uint64
-}
-
-// newAdjacency returns p's bit matrix, or nil when p is too sparse for
-// one: when n/64 words per row exceed the 32-bit neighbour entries of an
-// average row twice over.
-func newAdjacency(p *planner.Problem) *adjacency {
-	n := len(p.Items)
-	words := (n + 63) / 64
-	edges := 0
-	for i := range n {
-		edges += len(p.Neighbors(i))
-	}
-	if n*words*8 > 2*edges*4 {
-		return nil
-	}
-	return buildAdjacency(p)
-}
-
-// buildAdjacency returns p's bit matrix. O(n²/64 + edges).
-func buildAdjacency(p *planner.Problem) *adjacency {
-	n := len(p.Items)
-	words := (n + 63) / 64
-	a := &adjacency{words: words, bits: make([]uint64, n*words)}
-	for i := range n {
-		row := a.bits[i*words : (i+1)*words]
-		for _, j := range p.Neighbors(i) {
-			row[j>>6] |= 1 << (j & 63)
-		}
-	}
-	return a
-}
-
 // graphState is one run's placement state for a graph problem: the pools'
 // contents, and scratch space reused from item to item, so that placing an
 // item allocates nothing but the growth of its pool's list.
@@ -91,14 +52,14 @@ func (gs *graphState) isPlaced(j int32) bool { return gs.sol.Pool[j] >= 0 }
 // The neighbours' ranges are needed in offset order, one pool at a time.
 // With few neighbours, sorting their ranges is cheapest; with many (dense
 // interference, as render graphs have), walking the pools' lists, which
-// are kept sorted, and testing each item in the adjacency matrix costs
-// O(m) for m placed items, no sort, and for first fit usually stops early.
+// are kept sorted, and testing each item in the problem's interference
+// row costs O(m) for m placed items, no sort, and for first fit usually
+// stops early.
 func (gs *graphState) fit(i int32) (off uint64, k int, ok bool) {
-	nbrs := gs.e.p.Neighbors(int(i))
-	if d := len(nbrs); gs.e.adj != nil && d*bits.Len(uint(d)) >= gs.placed {
+	if d := int(gs.e.deg[i]); d*bits.Len(uint(d)) >= gs.placed {
 		off, k, ok = gs.fitWalk(i)
 	} else {
-		off, k, ok = gs.fitSorted(i, nbrs)
+		off, k, ok = gs.fitSorted(i)
 	}
 	if invariants {
 		gs.checkFit(i, off, k, ok)
@@ -108,12 +69,15 @@ func (gs *graphState) fit(i int32) (off uint64, k int, ok bool) {
 
 // fitSorted is fit by sorting the placed neighbours' ranges by pool, then
 // offset.
-func (gs *graphState) fitSorted(i int32, nbrs []int32) (uint64, int, bool) {
+func (gs *graphState) fitSorted(i int32) (uint64, int, bool) {
 	p, sol := gs.e.p, gs.sol
 	nb := gs.nb[:0]
-	for _, j := range nbrs {
-		if q := sol.Pool[j]; q >= 0 {
-			nb = append(nb, poolRange{q, interval.Range{Start: sol.Offset[j], End: sol.Offset[j] + p.Items[j].Size}})
+	for w, x := range p.Row(int(i)) {
+		for ; x != 0; x &= x - 1 {
+			j := w<<6 + bits.TrailingZeros64(x)
+			if q := sol.Pool[j]; q >= 0 {
+				nb = append(nb, poolRange{q, interval.Range{Start: sol.Offset[j], End: sol.Offset[j] + p.Items[j].Size}})
+			}
 		}
 	}
 	gs.nb = nb
@@ -160,8 +124,7 @@ func (gs *graphState) fitSorted(i int32, nbrs []int32) (uint64, int, bool) {
 // for i's neighbours.
 func (gs *graphState) fitWalk(i int32) (uint64, int, bool) {
 	it := &gs.e.p.Items[i]
-	w := gs.e.adj.words
-	row := gs.e.adj.bits[int(i)*w : (int(i)+1)*w]
+	row := gs.e.p.Row(int(i))
 	for k := 0; ; k++ {
 		var list []placedRange
 		if k < len(gs.pools) {
@@ -212,12 +175,8 @@ func appendRun(rs []interval.Range, r interval.Range) []interval.Range {
 }
 
 // record records that item i has been placed at sol's Pool[i], Offset[i].
-// Only fitWalk reads the pools' lists: without a matrix they are not kept.
 func (gs *graphState) record(i int32) {
 	gs.placed++
-	if gs.e.adj == nil {
-		return
-	}
 	k := gs.sol.Pool[i]
 	if int(k) == len(gs.pools) {
 		gs.pools = append(gs.pools, nil)

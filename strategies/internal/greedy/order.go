@@ -127,7 +127,7 @@ func byLoad(p *planner.Problem) []int32 {
 	} else {
 		for i, it := range p.Items {
 			load[i] = it.Size
-			for _, j := range p.Neighbors(i) {
+			for j := range p.Neighbors(i) {
 				if s := load[i] + p.Items[j].Size; s >= load[i] {
 					load[i] = s
 				} else {
