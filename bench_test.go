@@ -2,7 +2,10 @@ package aliasplan_test
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/aliasplan/aliasplan"
@@ -62,10 +65,25 @@ func BenchmarkFrame(b *testing.B) {
 			}
 		})
 		b.Run("frame="+name+"/stage=all", func(b *testing.B) {
-			pl := aliasplan.New(aliasplan.Options{})
+			pl := aliasplan.New(aliasplan.Options{Reuse: aliasplan.NoReuse})
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := pl.Plan(g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		// A renderer's usual frame: the same graph as last frame, rebuilt
+		// (a different *Graph with equal contents), recognised and reused.
+		b.Run("frame="+name+"/stage=reuse", func(b *testing.B) {
+			pl := aliasplan.New(aliasplan.Options{})
+			if _, err := pl.Plan(g); err != nil {
+				b.Fatal(err)
+			}
+			h := cloneGraph(g)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := pl.Plan(h); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -78,7 +96,7 @@ func BenchmarkFrame(b *testing.B) {
 // default planner, to show how time grows with the frame. Peak memory is
 // measured on the CLI (docs/performance.md).
 func BenchmarkScale(b *testing.B) {
-	for _, n := range []int{1000, 3000, 10000} {
+	for _, n := range scaleSizes {
 		g := proptest.RandomFrame(1, n)
 		b.Run(fmt.Sprintf("commands=%d", n), func(b *testing.B) {
 			pl := aliasplan.New(aliasplan.Options{})
@@ -91,3 +109,20 @@ func BenchmarkScale(b *testing.B) {
 		})
 	}
 }
+
+// scaleSizes are BenchmarkScale's frame sizes; ALIASPLAN_SCALE=30000 (a
+// comma-separated list) overrides them for the large runs of
+// docs/performance.md.
+var scaleSizes = func() []int {
+	s := os.Getenv("ALIASPLAN_SCALE")
+	if s == "" {
+		return []int{1000, 3000, 10000}
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil && n > 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}()
