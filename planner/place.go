@@ -236,7 +236,24 @@ func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) erro
 		return &PlacementError{Detail: "building the placement problem", Err: err}
 	}
 	prob.adj = c.groupInterference(grp.members)
+	// The lower bound needs only the problem: on a large enough group it
+	// runs beside the strategy, on another core when there is one, and is
+	// joined before the group's results are used.
+	var bound uint64
+	var boundDone chan struct{}
+	if len(items) >= concurrentBoundItems {
+		boundDone = make(chan struct{})
+		go func() {
+			defer close(boundDone)
+			bound = LowerBound(prob)
+		}()
+	} else {
+		bound = LowerBound(prob)
+	}
 	sol, err := opts.Strategy.Place(prob)
+	if boundDone != nil {
+		<-boundDone
+	}
 	if err != nil {
 		return &PlacementError{Detail: "strategy " + opts.Strategy.Name(), Err: err}
 	}
@@ -268,9 +285,13 @@ func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) erro
 		q := &p.Resources[r].Requirements
 		p.Resources[r].Placement = Placement{Pool: base + int(sol.Pool[i]), Offset: sol.Offset[i], Size: q.Size, Alignment: q.Alignment}
 	}
-	p.Stats.LowerBound += LowerBound(prob)
+	p.Stats.LowerBound += bound
 	return nil
 }
+
+// concurrentBoundItems is the group size from which the lower bound runs
+// on its own goroutine: below it, starting one costs more than it saves.
+const concurrentBoundItems = 48
 
 // markAliased sets Placement.Aliased for every pooled resource that shares
 // a byte with another one of its pool: a sweep by offset per pool.
@@ -281,15 +302,15 @@ func markAliased(p *Plan) {
 			idx = append(idx, ResourceID(r))
 		}
 	}
-	sort.Slice(idx, func(a, b int) bool {
-		x, y := &p.Resources[idx[a]].Placement, &p.Resources[idx[b]].Placement
+	slices.SortFunc(idx, func(a, b ResourceID) int {
+		x, y := &p.Resources[a].Placement, &p.Resources[b].Placement
 		if x.Pool != y.Pool {
-			return x.Pool < y.Pool
+			return cmp.Compare(x.Pool, y.Pool)
 		}
 		if x.Offset != y.Offset {
-			return x.Offset < y.Offset
+			return cmp.Compare(x.Offset, y.Offset)
 		}
-		return idx[a] < idx[b]
+		return cmp.Compare(a, b)
 	})
 	// reach is the end of the furthest-reaching earlier range of the pool,
 	// and who owns it: a range starting below it overlaps that one.

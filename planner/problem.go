@@ -1,9 +1,11 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"math/bits"
+	"slices"
 	"sort"
 )
 
@@ -288,15 +290,14 @@ func CheckSolution(p *Problem, s *Solution) error {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	sort.Slice(order, func(a, b int) bool {
-		i, j := order[a], order[b]
+	slices.SortFunc(order, func(i, j int32) int {
 		if s.Pool[i] != s.Pool[j] {
-			return s.Pool[i] < s.Pool[j]
+			return cmp.Compare(s.Pool[i], s.Pool[j])
 		}
 		if s.Offset[i] != s.Offset[j] {
-			return s.Offset[i] < s.Offset[j]
+			return cmp.Compare(s.Offset[i], s.Offset[j])
 		}
-		return i < j
+		return cmp.Compare(i, j)
 	})
 	var active []int32 // items of the current pool whose range is still open
 	for x, i := range order {
