@@ -293,7 +293,23 @@ func (b *builder) hazardSources() {
 
 // build appends the barriers of every command, in execution order, to out.
 func (b *builder) build(out []planner.Barrier) []planner.Barrier {
-	b.onRes = make([][]int32, len(b.c.Graph.Resources))
+	// A command needs at most one barrier per resource it uses: the
+	// barriers, and each resource's list of them, are carved from
+	// allocations of that bound instead of growing.
+	nr := len(b.c.Graph.Resources)
+	b.onRes = make([][]int32, nr)
+	uses := 0
+	for r := range nr {
+		uses += len(b.c.Uses(planner.ResourceID(r)))
+	}
+	store := make([]int32, uses)
+	at := 0
+	for r := range nr {
+		end := at + len(b.c.Uses(planner.ResourceID(r)))
+		b.onRes[r] = store[at:at:end]
+		at = end
+	}
+	out = slices.Grow(out, uses)
 	for _, cmd := range b.p.Order {
 		b.batch = b.batch[:0]
 		for _, ref := range b.c.CommandUses(cmd) {

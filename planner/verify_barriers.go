@@ -243,8 +243,8 @@ func (v *barrierCheck) structure() error {
 	}
 	v.start = make([]int32, n+1)
 	v.sc = make([]scope, len(p.Barriers))
-	v.onRes = make([][]int32, nr)
-	v.alias = make([][]int32, nr)
+	v.onRes = carveLists(p.Barriers, nr, func(x *Barrier) bool { return x.Type != MemoryBarrier })
+	v.alias = carveLists(p.Barriers, nr, func(x *Barrier) bool { return x.Kind == Alias })
 	at := int32(0) // position of the barriers seen so far
 	for k := range p.Barriers {
 		x := &p.Barriers[k]
@@ -698,4 +698,28 @@ func spansCover(spans []byteSpan, want byteSpan) bool {
 		at = max(at, s.hi)
 	}
 	return at >= want.hi
+}
+
+// carveLists returns one empty list per resource, with room for the
+// barriers on it that keep selects, all carved from one array: the lists
+// then grow by append without allocating. Barriers naming no valid
+// resource get no room (structure rejects them before appending).
+func carveLists(bs []Barrier, nr int, keep func(x *Barrier) bool) [][]int32 {
+	lists := make([][]int32, nr)
+	count := make([]int32, nr)
+	total := 0
+	for k := range bs {
+		if x := &bs[k]; x.Resource >= 0 && int(x.Resource) < nr && keep(x) {
+			count[x.Resource]++
+			total++
+		}
+	}
+	store := make([]int32, total)
+	at := 0
+	for r := range lists {
+		end := at + int(count[r])
+		lists[r] = store[at:at:end]
+		at = end
+	}
+	return lists
 }

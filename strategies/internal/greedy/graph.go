@@ -179,7 +179,13 @@ func (gs *graphState) record(i int32) {
 	gs.placed++
 	k := gs.sol.Pool[i]
 	if int(k) == len(gs.pools) {
-		gs.pools = append(gs.pools, nil)
+		// Without a pool cap every item lands in the first pool: size its
+		// list once.
+		var list []placedRange
+		if k == 0 {
+			list = make([]placedRange, 0, len(gs.sol.Pool))
+		}
+		gs.pools = append(gs.pools, list)
 	}
 	r := interval.Range{Start: gs.sol.Offset[i], End: gs.sol.Offset[i] + gs.e.p.Items[i].Size}
 	list := gs.pools[k]
