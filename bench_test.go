@@ -99,7 +99,7 @@ func BenchmarkScale(b *testing.B) {
 	for _, n := range scaleSizes {
 		g := proptest.RandomFrame(1, n)
 		b.Run(fmt.Sprintf("commands=%d", n), func(b *testing.B) {
-			pl := aliasplan.New(aliasplan.Options{})
+			pl := aliasplan.New(aliasplan.Options{Reuse: aliasplan.NoReuse})
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := pl.Plan(g); err != nil {

@@ -9,10 +9,12 @@ import (
 	"github.com/aliasplan/aliasplan/planner"
 )
 
-// placedRange is a placed item's byte range in its pool.
-type placedRange struct {
-	r    interval.Range
-	item int32
+// poolList is one pool's placed items, ascending by offset, as two
+// parallel arrays: the walk tests the items against a row of bits and
+// reads a range only for a neighbour, so the items are kept dense.
+type poolList struct {
+	items []int32
+	rs    []interval.Range
 }
 
 // poolRange is a placed neighbour's byte range and pool.
@@ -29,7 +31,7 @@ type graphState struct {
 	sol *planner.Solution // Pool[j] < 0 until j is placed
 	// pools[k] holds pool k's placed items, ascending by offset (dense
 	// problems only: see record).
-	pools  [][]placedRange
+	pools  []poolList
 	placed int              // items placed so far
 	nb     []poolRange      // scratch: the neighbours' ranges, to sort
 	runs   []interval.Range // scratch: merged runs, for best fit
@@ -126,7 +128,7 @@ func (gs *graphState) fitWalk(i int32) (uint64, int, bool) {
 	it := &gs.e.p.Items[i]
 	row := gs.e.p.Row(int(i))
 	for k := 0; ; k++ {
-		var list []placedRange
+		var list poolList
 		if k < len(gs.pools) {
 			list = gs.pools[k]
 		}
@@ -136,12 +138,13 @@ func (gs *graphState) fitWalk(i int32) (uint64, int, bool) {
 				return 0, k, false // i fits in no pool, not even an empty one
 			}
 			seen := false // whether pool k holds a neighbour of i
-			for _, q := range list {
-				if row[q.item>>6]&(1<<(q.item&63)) == 0 {
+			rs := list.rs[:len(list.items)]
+			for x, j := range list.items {
+				if row[j>>6]&(1<<(j&63)) == 0 {
 					continue
 				}
 				seen = true
-				if q.r.End > s.x && (q.r.Start >= s.x+s.size || s.skip(q.r.End)) {
+				if q := rs[x]; q.End > s.x && (q.Start >= s.x+s.size || s.skip(q.End)) {
 					break
 				}
 			}
@@ -149,14 +152,15 @@ func (gs *graphState) fitWalk(i int32) (uint64, int, bool) {
 				return s.x, k, s.ok
 			}
 		} else {
-			rs := gs.runs[:0]
-			for _, q := range list {
-				if row[q.item>>6]&(1<<(q.item&63)) != 0 {
-					rs = appendRun(rs, q.r)
+			runs := gs.runs[:0]
+			rs := list.rs[:len(list.items)]
+			for x, j := range list.items {
+				if row[j>>6]&(1<<(j&63)) != 0 {
+					runs = appendRun(runs, rs[x])
 				}
 			}
-			gs.runs = rs
-			if off, ok := interval.Runs(rs).BestFit(it.Size, it.Alignment, gs.e.window); ok || len(rs) == 0 {
+			gs.runs = runs
+			if off, ok := interval.Runs(runs).BestFit(it.Size, it.Alignment, gs.e.window); ok || len(runs) == 0 {
 				return off, k, ok
 			}
 		}
@@ -181,24 +185,26 @@ func (gs *graphState) record(i int32) {
 	if int(k) == len(gs.pools) {
 		// Without a pool cap every item lands in the first pool: size its
 		// list once.
-		var list []placedRange
+		var list poolList
 		if k == 0 {
-			list = make([]placedRange, 0, len(gs.sol.Pool))
+			list.items = make([]int32, 0, len(gs.sol.Pool))
+			list.rs = make([]interval.Range, 0, len(gs.sol.Pool))
 		}
 		gs.pools = append(gs.pools, list)
 	}
 	r := interval.Range{Start: gs.sol.Offset[i], End: gs.sol.Offset[i] + gs.e.p.Items[i].Size}
-	list := gs.pools[k]
-	lo, hi := 0, len(list) // insert after the ranges that start at or below r
+	list := &gs.pools[k]
+	lo, hi := 0, len(list.rs) // insert after the ranges that start at or below r
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if list[m].r.Start <= r.Start {
+		if list.rs[m].Start <= r.Start {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	gs.pools[k] = slices.Insert(list, lo, placedRange{r, i})
+	list.items = slices.Insert(list.items, lo, i)
+	list.rs = slices.Insert(list.rs, lo, r)
 }
 
 // lowestScan is first fit over ranges taken in ascending order of Start,
