@@ -376,9 +376,26 @@ func (c *Compiled) groupInterference(members []ResourceID) bitMatrix {
 		return cmp.Compare(a, b)
 	})
 	var scratch []uint64
+	inOrder := true // members are usually created in command order
+	for x, i := range byInit {
+		inOrder = inOrder && int(i) == x
+	}
 	for x, i := range byInit {
 		after := c.after(members[i], &scratch)
 		row := m.row(int(i))
+		if inOrder {
+			// j = i+1, i+2, ...: build each row word in a register.
+			for j := x + 1; j < n; {
+				var word uint64
+				base := j &^ 63
+				for ; j < n && j < base+64; j++ {
+					b := init[j]
+					word |= (^after[b>>6] >> (uint(b) & 63) & 1) << (uint(j) & 63)
+				}
+				row[base>>6] |= word
+			}
+			continue
+		}
 		for _, j := range byInit[x+1:] {
 			b := init[j]
 			if after[b>>6]&(1<<(uint(b)&63)) == 0 {
