@@ -131,12 +131,16 @@ func MaxLoad(items []Item) uint64 {
 // cut: the items whose L is reachable from s in the residual network and
 // whose R is not.
 //
-// The generating set E is found in the rank order with bitsets:
-// processing i from the last rank down, its ≺-successors are visited in
-// rank order and j is linked (L_i → R_j) unless an already linked k has
-// j among its ≺-successors (then L_i → R_k → L_k ⇝ R_j already exists, by
-// induction on rank). For a transitive order this is its transitive
-// reduction (the covering pairs), so the network stays sparse.
+// The generating set E is found with bitsets: processing i from the last
+// rank down, its ≺-successors are visited in item order and j is linked
+// (L_i → R_j) unless an already linked k has j among its ≺-successors
+// (then L_i → R_k → L_k ⇝ R_j already exists, by induction on rank). Every
+// covering pair is linked (nothing lies between its ends to cover it), so
+// for a transitive order E is its transitive reduction plus the few pairs
+// linked before an item below them in the order was visited: item order is
+// close to rank order for the problems Place builds, and the network stays
+// sparse. The successor rows are kept by item, so each is one word-wise
+// complement of an interference row.
 func maxAntichain(p *Problem) (uint64, []int32) {
 	n := len(p.Items)
 	if n == 0 {
@@ -157,19 +161,29 @@ func maxAntichain(p *Problem) (uint64, []int32) {
 		return cmp.Compare(a, b)
 	})
 
-	// succ row r: bit q is set when q > r and order[q], order[r] do not
-	// interfere (q is a ≺-successor of r).
+	rank := make([]int32, n)
+	for r, i := range order {
+		rank[i] = int32(r)
+	}
+
+	// succ row r, indexed by item: bit j is set when j ranks after r and
+	// j, order[r] do not interfere (j is a ≺-successor of order[r]). Each
+	// row is the complement of the item's interference row within the
+	// items not yet ranked: word operations, O(n²/64) in all.
 	words := (n + 63) / 64
 	succ := make([]uint64, n*words)
+	later := make([]uint64, words)
+	for j := 0; j < n; j++ {
+		later[j>>6] |= 1 << (uint(j) & 63)
+	}
 	comparable := false
-	for r := 0; r < n; r++ {
+	for r, i := range order {
+		later[i>>6] &^= 1 << (uint(i) & 63)
 		row := succ[r*words : (r+1)*words]
-		adj := p.Row(int(order[r]))
-		for q := r + 1; q < n; q++ {
-			if j := order[q]; adj[j>>6]&(1<<(uint(j)&63)) == 0 {
-				row[q>>6] |= 1 << (uint(q) & 63)
-				comparable = true
-			}
+		adj := p.Row(int(i))
+		for x := range row {
+			row[x] = later[x] &^ adj[x]
+			comparable = comparable || row[x] != 0
 		}
 	}
 
@@ -213,14 +227,14 @@ func maxAntichain(p *Problem) (uint64, []int32) {
 	for r := n - 1; r >= 0; r-- {
 		clear(covered)
 		row := succ[r*words : (r+1)*words]
-		for x := (r + 1) >> 6; x < words; x++ {
+		for x := range row {
 			for cand := row[x] &^ covered[x]; cand != 0; cand = row[x] &^ covered[x] & cand {
 				b := bits.TrailingZeros64(cand)
-				q := x<<6 | b
+				q := int(rank[x<<6|b])
 				cand &^= 1 << uint(b)
 				net.addArc(left(r), right(q), infCap)
 				other := succ[q*words : (q+1)*words]
-				for y := q >> 6; y < words; y++ {
+				for y := range covered {
 					covered[y] |= other[y]
 				}
 			}
