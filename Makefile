@@ -7,7 +7,7 @@ OUT       ?= out
 STATICCHECK_VERSION := v0.8.2
 GOBIN     := $(shell $(GO) env GOPATH)/bin
 
-.PHONY: all build demo test setup lint unit vulkan-test fuzz bench clean
+.PHONY: all build demo test setup lint unit vulkan-test fuzz bench bench-perf clean
 
 all: build
 
@@ -50,5 +50,12 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 10 ./... | tee bench.txt
 
+## bench-perf: the figures of docs/performance.md (per-frame stages and
+## reuse, 10,000- and 30,000-command frames, 200,000-buffer tilings)
+bench-perf:
+	$(GO) test -run '^$$' -bench 'BenchmarkFrame' -benchmem -count 6 . | tee bench-perf.txt
+	ALIASPLAN_SCALE=10000,30000 $(GO) test -run '^$$' -bench 'BenchmarkScale' -benchmem -benchtime 1x -count 3 . | tee -a bench-perf.txt
+	$(GO) test -run '^$$' -bench 'BenchmarkIntervalScale/.*/fit=first' -benchtime 1x -count 3 ./strategies/internal/greedy | tee -a bench-perf.txt
+
 clean:
-	rm -rf bin $(OUT) bench.txt
+	rm -rf bin $(OUT) bench.txt bench-perf.txt
