@@ -113,8 +113,7 @@ func ReadGraph(r io.Reader, file string) (*planner.Graph, error) {
 		return nil, gerr
 	}
 	if err := planner.Validate(g); err != nil {
-		var ge *planner.GraphError
-		if errors.As(err, &ge) {
+		for _, ge := range planner.GraphErrors(err) {
 			ge.File = file
 		}
 		return nil, err

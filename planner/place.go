@@ -20,8 +20,12 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 	if opts.Strategy == nil {
 		return nil, &PlacementError{Detail: "Options.Strategy is nil"}
 	}
+	if c == nil || c.Graph == nil {
+		return nil, &PlacementError{Detail: "the compiled graph is nil"}
+	}
 	g := c.Graph
 	src := opts.source()
+	limits, hasLimits := src.(LimitsSource)
 	types := src.MemoryTypes()
 	p := &Plan{
 		Strategy:  opts.Strategy.Name(),
@@ -44,12 +48,20 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 			rp.Status, rp.Reason = StatusImported, "owned by the caller"
 			continue
 		}
+		if hasLimits {
+			if err := limits.Limits().CheckImage(res); err != nil {
+				return nil, err
+			}
+		}
 		if res.Requirements != nil {
 			rp.Requirements = *res.Requirements
 			explicit = true
 		} else {
 			q, err := src.Requirements(res)
 			if err != nil {
+				if ge := (*GraphError)(nil); errors.As(err, &ge) {
+					return nil, ge // it names the resource and the rule already
+				}
 				return nil, &PlacementError{Resource: res.Name, Detail: "requirements from " + src.Describe(), Err: err}
 			}
 			rp.Requirements = q
@@ -72,16 +84,27 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 				return nil, &GraphError{Resource: res.Name, Access: -1, Rule: RulePooledLayout,
 					Detail: fmt.Sprintf("pooled image declares initial layout %s; reused memory has no defined contents, so it must be UNDEFINED", res.Image.InitialLayout)}
 			}
-			if opts.MaxPoolSize != 0 && roundUp(q.Size, q.Alignment) > opts.MaxPoolSize {
+			// A pool opened for it alone puts it at offset 0: only its
+			// size counts, not its size rounded up to its alignment.
+			if opts.MaxPoolSize != 0 && q.Size > opts.MaxPoolSize {
 				rp.Status, rp.Reason = StatusDedicated, fmt.Sprintf("larger than the maximum pool size (%d bytes)", opts.MaxPoolSize)
 				break
 			}
 			rp.Status = StatusPooled
 			pooled = append(pooled, ResourceID(r))
-			p.Stats.TransientBytes += q.Size
 		}
-		if rp.Status == StatusDedicated || rp.Status == StatusHostVisible {
-			p.Stats.DedicatedBytes += q.Size
+	}
+	// Every sum the strategies and the bound form over pooled resources
+	// stays below the sum of sizes plus alignment padding: if that fits in
+	// 64 bits, no pool size, offset or bound can wrap.
+	ok := true
+	var padded uint64
+	for _, r := range pooled {
+		q := &p.Resources[r].Requirements
+		padded = addChecked(padded, addChecked(q.Size, q.Alignment-1, &ok), &ok)
+		if !ok {
+			return nil, &GraphError{Resource: g.Resources[r].Name, Access: -1, Rule: RuleSizeOverflow,
+				Detail: "the pooled resources' sizes, with alignment padding, add up to more than 2^64-1 bytes at this resource"}
 		}
 	}
 	switch {
@@ -104,6 +127,9 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 		if err := placeGroup(c, p, grp, pos, opts); err != nil {
 			return nil, err
 		}
+	}
+	if err := sumStats(g, p); err != nil {
+		return nil, err
 	}
 	markAliased(p)
 	if err := VerifyPlacement(c, p); err != nil {
@@ -218,9 +244,59 @@ func mostAccepted(rest []ResourceID, p *Plan, valid uint32, types []MemoryType) 
 }
 
 // placeGroup runs the strategy on one group and appends its pools.
+//
+// Pooling must never cost more than the members' own allocations (SPEC
+// §3): a dedicated allocation of a resource costs its required size (the
+// allocation's base is aligned for any resource by the driver), so a group
+// whose pools add up to more than its members' sizes is not worth it.
+// That only happens when alignment padding outweighs the sharing (small
+// resources with large alignments); then the member with the largest
+// alignment (the smallest of those, the last of those) is made dedicated
+// and the rest placed again, until the pools cost no more than the sizes.
+// A group of one always passes (its pool is its size), so this ends; the
+// usual group passes at once and builds nothing more.
 func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) error {
-	items := make([]Item, len(grp.members))
-	for i, r := range grp.members {
+	members := grp.members
+	for len(members) > 0 {
+		prob, sol, err := solveGroup(c, p, members, pos, opts)
+		if err != nil {
+			return err
+		}
+		var sum uint64
+		for _, it := range prob.Items {
+			sum += it.Size // no wrap: Place checked the padded sum
+		}
+		if sol.Peak() <= sum {
+			base := len(p.Pools)
+			for k, size := range sol.PoolSizes {
+				p.Pools = append(p.Pools, Pool{Index: base + k, MemoryTypeIndex: grp.memType, Class: grp.class, Size: size})
+			}
+			for i, r := range members {
+				q := &p.Resources[r].Requirements
+				p.Resources[r].Placement = Placement{Pool: base + int(sol.Pool[i]), Offset: sol.Offset[i], Size: q.Size, Alignment: q.Alignment}
+			}
+			p.Stats.LowerBound += LowerBound(prob) // no wrap: at most the padded sum
+			return nil
+		}
+		worst := 0
+		for i, r := range members {
+			a, b := &p.Resources[r].Requirements, &p.Resources[members[worst]].Requirements
+			if a.Alignment > b.Alignment || a.Alignment == b.Alignment && a.Size <= b.Size {
+				worst = i
+			}
+		}
+		rp := &p.Resources[members[worst]]
+		rp.Status = StatusDedicated
+		rp.Reason = fmt.Sprintf("alignment padding: with its %d-byte alignment, pooling it would cost more than its own allocation of %d bytes", rp.Requirements.Alignment, rp.Requirements.Size)
+		members = append(members[:worst:worst], members[worst+1:]...)
+	}
+	return nil
+}
+
+// solveGroup builds one group's problem and runs the strategy on it.
+func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Options) (*Problem, *Solution, error) {
+	items := make([]Item, len(members))
+	for i, r := range members {
 		q := &p.Resources[r].Requirements
 		start, end := int64(1)<<62, int64(-1)
 		for _, u := range c.Uses(r) {
@@ -231,18 +307,18 @@ func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) erro
 	}
 	prob := &Problem{Items: items, MaxPoolSize: opts.MaxPoolSize}
 	if err := prob.check(); err != nil {
-		return &PlacementError{Detail: "building the placement problem", Err: err}
+		return nil, nil, &PlacementError{Detail: "building the placement problem", Err: err}
 	}
-	prob.setAdjacency(c.groupInterference(grp.members))
+	prob.setAdjacency(c.groupInterference(members))
 	sol, err := opts.Strategy.Place(prob)
 	if err != nil {
-		return &PlacementError{Detail: "strategy " + opts.Strategy.Name(), Err: err}
+		return nil, nil, &PlacementError{Detail: "strategy " + opts.Strategy.Name(), Err: err}
 	}
 	if err := CheckSolution(prob, sol); err != nil {
 		if ov := (*OverlapError)(nil); errors.As(err, &ov) {
-			ov.NameA, ov.NameB = c.Graph.Resources[grp.members[ov.A]].Name, c.Graph.Resources[grp.members[ov.B]].Name
+			ov.NameA, ov.NameB = c.Graph.Resources[members[ov.A]].Name, c.Graph.Resources[members[ov.B]].Name
 		}
-		return fmt.Errorf("planner: strategy %s produced an invalid placement (a bug): %w", opts.Strategy.Name(), err)
+		return nil, nil, fmt.Errorf("planner: strategy %s produced an invalid placement (a bug): %w", opts.Strategy.Name(), err)
 	}
 	// Aliasing must never cost more than not aliasing: a strategy that
 	// loses to plain stacking (alignment padding can do that) is replaced
@@ -257,16 +333,38 @@ func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) erro
 			sol = alt
 		}
 	}
-	base := len(p.Pools)
-	for k, size := range sol.PoolSizes {
-		p.Pools = append(p.Pools, Pool{Index: base + k, MemoryTypeIndex: grp.memType, Class: grp.class, Size: size})
-		p.Stats.PooledBytes += size
+	return prob, sol, nil
+}
+
+// sumStats fills the byte totals of the plan's stats (LowerBound is summed
+// by placeGroup). A total that does not fit in 64 bits is an error naming
+// the resource at which it overflowed.
+func sumStats(g *Graph, p *Plan) error {
+	ok := true
+	st := &p.Stats
+	for r := range p.Resources {
+		rp := &p.Resources[r]
+		switch rp.Status {
+		case StatusPooled:
+			st.TransientBytes = addChecked(st.TransientBytes, rp.Requirements.Size, &ok)
+		case StatusDedicated, StatusHostVisible:
+			st.DedicatedBytes = addChecked(st.DedicatedBytes, rp.Requirements.Size, &ok)
+		}
+		if !ok {
+			what := "dedicated and host-visible resources' sizes (dedicatedBytes)"
+			if rp.Status == StatusPooled {
+				what = "pooled resources' sizes (transientBytes)"
+			}
+			return &GraphError{Resource: g.Resources[r].Name, Access: -1, Rule: RuleSizeOverflow,
+				Detail: "the " + what + " add up to more than 2^64-1 bytes at this resource"}
+		}
 	}
-	for i, r := range grp.members {
-		q := &p.Resources[r].Requirements
-		p.Resources[r].Placement = Placement{Pool: base + int(sol.Pool[i]), Offset: sol.Offset[i], Size: q.Size, Alignment: q.Alignment}
+	for _, pl := range p.Pools {
+		st.PooledBytes = addChecked(st.PooledBytes, pl.Size, &ok)
 	}
-	p.Stats.LowerBound += LowerBound(prob)
+	if !ok {
+		return &GraphError{Access: -1, Rule: RuleSizeOverflow, Detail: "the pool sizes add up to more than 2^64-1 bytes"}
+	}
 	return nil
 }
 
