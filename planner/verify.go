@@ -102,6 +102,7 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 	sumsOK := true
 	used := make([]uint64, len(p.Pools)) // the end of each pool's highest resource
 	members := make([]int, len(p.Pools))
+	badPool := make([]bool, len(p.Pools)) // a member already reported: its size check would only echo that
 	var pooled []int
 	for r := range g.Resources {
 		res, rp := &g.Resources[r], &p.Resources[r]
@@ -192,6 +193,7 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 		}
 		members[pl.Pool]++
 		if bad {
+			badPool[pl.Pool] = true
 			continue
 		}
 		used[pl.Pool] = max(used[pl.Pool], pl.Offset+pl.Size)
@@ -204,7 +206,7 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 			if fail(-1, i, "empty pool") {
 				return
 			}
-		case used[i] != pl.Size && used[i] != 0:
+		case used[i] != pl.Size && !badPool[i]:
 			if fail(-1, i, "size %d, but its resources end at %d", pl.Size, used[i]) {
 				return
 			}

@@ -9,24 +9,39 @@ import (
 	"github.com/aliasplan/aliasplan/planner"
 )
 
-const checkHelp = `Usage: aliasplan check GRAPH.json PLAN.json
+const checkHelp = `Usage: aliasplan check [flags] GRAPH.json PLAN.json
 
-Reads a graph file and a plan file made for it and verifies the plan
-independently of whatever made it: no two interfering resources overlap,
-alignment, pool bounds and classes, statuses, stats, the execution order,
-and barrier coverage (hazards, layout changes, aliasing).
+Reads a graph file and a plan file made for it and verifies the plan with
+planner.Verify, which checks the plan itself, not how it was made: no two
+interfering resources overlap, alignment, pool bounds and classes,
+statuses, stats, the execution order, and barrier coverage (hazards,
+layout changes, aliasing). Every violation is listed, up to the cap.
+The file formats: docs/formats.md.
+
+Flags:
+  --max-violations N  list at most N violations (default 20; 0: all)
 
 Exit status: 0 when the plan holds, 1 with the violations listed on
-stderr, 2 when a file is unreadable or malformed.
+stderr, 2 when a file is unreadable or malformed (not JSON, unknown
+names, a plan for another graph).
 `
+
+// defaultMaxViolations is how many violations check lists by default.
+const defaultMaxViolations = 20
 
 func checkCommand() *command {
 	cmd := newCommand("check", checkHelp)
-	cmd.run = check
+	max := cmd.fs.Int("max-violations", defaultMaxViolations, "")
+	cmd.run = func(files []string, stdout, stderr io.Writer) error {
+		if *max < 0 {
+			return usageErrorf("check", "--max-violations %d: want 0 (no cap) or more", *max)
+		}
+		return check(files, *max, stdout, stderr)
+	}
 	return cmd
 }
 
-func check(files []string, stdout, stderr io.Writer) error {
+func check(files []string, max int, stdout, stderr io.Writer) error {
 	if len(files) != 2 {
 		return usageErrorf("check", "want a graph file and a plan file, got %d file(s)", len(files))
 	}
@@ -47,8 +62,8 @@ func check(files []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	planName := displayName(planFile)
-	if err := planner.Verify(c, plan); err != nil {
-		return &violationsError{file: planName, violations: splitErrors(err)}
+	if errs := planner.VerifyAll(c, plan, max); len(errs) > 0 {
+		return &violationsError{file: planName, violations: errs, capped: max > 0 && len(errs) >= max}
 	}
 	pooled := 0
 	for _, rp := range plan.Resources {
