@@ -195,7 +195,7 @@ func WriteSolution(w io.Writer, bufs []IntervalBuffer, sol *planner.Solution) er
 		return fmt.Errorf("planner: solution places %d items, want the %d buffers", len(sol.Offset), len(bufs))
 	}
 	if len(sol.PoolSizes) > 1 {
-		return fmt.Errorf("planner: solution uses %d pools; MiniMalloc CSV has one address space (solve with no maximum pool size)", len(sol.PoolSizes))
+		return fmt.Errorf("planner: solution uses %d pools; MiniMalloc CSV has one address space, so a solution written to it must use one pool", len(sol.PoolSizes))
 	}
 	aligned := false
 	for _, b := range bufs {
