@@ -94,19 +94,6 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 			pooled = append(pooled, ResourceID(r))
 		}
 	}
-	// Every sum the strategies and the bound form over pooled resources
-	// stays below the sum of sizes plus alignment padding: if that fits in
-	// 64 bits, no pool size, offset or bound can wrap.
-	ok := true
-	var padded uint64
-	for _, r := range pooled {
-		q := &p.Resources[r].Requirements
-		padded = addChecked(padded, addChecked(q.Size, q.Alignment-1, &ok), &ok)
-		if !ok {
-			return nil, &GraphError{Resource: g.Resources[r].Name, Access: -1, Rule: RuleSizeOverflow,
-				Detail: "the pooled resources' sizes, with alignment padding, add up to more than 2^64-1 bytes at this resource"}
-		}
-	}
 	switch {
 	case explicit && estimated:
 		p.Requirements = "graph + " + src.Describe()
@@ -262,11 +249,7 @@ func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) erro
 		if err != nil {
 			return err
 		}
-		var sum uint64
-		for _, it := range prob.Items {
-			sum += it.Size // no wrap: Place checked the padded sum
-		}
-		if sol.Peak() <= sum {
+		if sol.Peak() <= sumSizes(prob.Items) {
 			base := len(p.Pools)
 			for k, size := range sol.PoolSizes {
 				p.Pools = append(p.Pools, Pool{Index: base + k, MemoryTypeIndex: grp.memType, Class: grp.class, Size: size})
@@ -275,7 +258,11 @@ func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) erro
 				q := &p.Resources[r].Requirements
 				p.Resources[r].Placement = Placement{Pool: base + int(sol.Pool[i]), Offset: sol.Offset[i], Size: q.Size, Alignment: q.Alignment}
 			}
-			p.Stats.LowerBound += LowerBound(prob) // no wrap: at most the padded sum
+			// Saturating: a sum that does not fit makes sumStats fail.
+			ok := true
+			if p.Stats.LowerBound = addChecked(p.Stats.LowerBound, LowerBound(prob), &ok); !ok {
+				p.Stats.LowerBound = ^uint64(0)
+			}
 			return nil
 		}
 		worst := 0
@@ -324,16 +311,24 @@ func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Op
 	// loses to plain stacking (alignment padding can do that) is replaced
 	// by it for this group. Stacking never costs less than the sum of the
 	// sizes, so the usual case builds nothing.
-	var sum uint64
-	for _, it := range items {
-		sum += it.Size
-	}
-	if peak := sol.Peak(); peak > sum {
+	if peak := sol.Peak(); peak > sumSizes(items) {
 		if alt := NoAliasing(prob); alt.Peak() < peak {
 			sol = alt
 		}
 	}
 	return prob, sol, nil
+}
+
+// sumSizes is the items' total size, saturating at 2^64-1.
+func sumSizes(items []Item) uint64 {
+	ok := true
+	var sum uint64
+	for _, it := range items {
+		if sum = addChecked(sum, it.Size, &ok); !ok {
+			return ^uint64(0)
+		}
+	}
+	return sum
 }
 
 // sumStats fills the byte totals of the plan's stats (LowerBound is summed

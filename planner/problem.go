@@ -105,18 +105,6 @@ func NewIntervalProblem(items []Item, maxPoolSize uint64) (*Problem, error) {
 }
 
 func (p *Problem) check() error {
-	// Every offset, pool size and bound a strategy forms stays below the
-	// sum of the sizes plus alignment padding: when that fits, none wraps.
-	ok := true
-	var padded uint64
-	for _, it := range p.Items {
-		if it.Alignment != 0 {
-			padded = addChecked(padded, addChecked(it.Size, it.Alignment-1, &ok), &ok)
-		}
-	}
-	if !ok {
-		return fmt.Errorf("planner: the items' sizes, with alignment padding, add up to more than 2^64-1 bytes")
-	}
 	for i, it := range p.Items {
 		switch {
 		case it.Size == 0:
