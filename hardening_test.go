@@ -2,6 +2,8 @@ package aliasplan_test
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/aliasplan/aliasplan"
@@ -95,4 +97,27 @@ func ExamplePlan() {
 	// before blit: hazard barrier on backbuffer, BLIT/NONE -> BLIT/TRANSFER_WRITE, PRESENT_SRC_KHR -> TRANSFER_DST_OPTIMAL
 	// before present: hazard barrier on backbuffer, BLIT/TRANSFER_WRITE -> BOTTOM_OF_PIPE/NONE, TRANSFER_DST_OPTIMAL -> PRESENT_SRC_KHR
 	// transient 1572864, pooled 1048576, lower bound 1048576, dedicated 0
+}
+
+// Issue 12 items 11, 12 and 14: the README says what the verifier is
+// (the project's own planner.Verify, not an outside tool), shows how to
+// declare an imported resource, and points at docs/formats.md, which
+// exists.
+func TestREADMEClaims(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	if strings.Contains(text, "independent verifier") {
+		t.Error(`README calls planner.Verify "an independent verifier"`)
+	}
+	for _, want := range []string{"planner.Verify", "docs/formats.md", "Imported: true"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("README does not mention %s", want)
+		}
+	}
+	if _, err := os.Stat("docs/formats.md"); err != nil {
+		t.Error(err)
+	}
 }

@@ -39,6 +39,7 @@ Usage:
 Strategies: firstfit (default), bestfit, exact.
 Run 'aliasplan COMMAND -h' for a command's flags.
 Exit status: 0 ok, 1 check found violations, 2 bad input or usage.
+File formats and exit statuses in full: docs/formats.md.
 `
 
 func main() {

@@ -19,9 +19,10 @@ import (
 
 const planHelp = `Usage: aliasplan plan [flags] [GRAPH.json]
 
-Plans a graph file (SPEC §5; - reads stdin), or without one the embedded
-sample deferred frame, and prints a summary: resources by status, pools,
-bytes without aliasing, pooled bytes, lower bound, saving, strategy, time.
+Plans a graph file (- reads stdin), or without one the embedded sample
+deferred frame, and prints a summary: resources by status, pools, bytes
+without aliasing, pooled bytes, lower bound, saving, strategy, time. The
+graph and plan file formats: docs/formats.md.
 
 Flags:
   -o FILE                   write the plan file (JSON, version 1)
@@ -35,7 +36,7 @@ Flags:
                             resources this large get their own allocation
                             (default 64MiB; 0: never for size alone)
   --pool-prefers-dedicated  pool resources whose driver only prefers a dedicated
-                            allocation (default: give them their own, as SPEC §3)
+                            allocation (default: give them their own)
   --profile h200|lavapipe   estimate requirements the graph lacks (default h200)
   --device none|vulkan      take requirements from the Vulkan device instead
   --resolution WxH          size of the sample frame (default 1920x1080)

@@ -15,7 +15,8 @@ const solveHelp = `Usage: aliasplan solve [flags] PROBLEM.csv
 Places an interval problem in MiniMalloc's CSV format (columns id, lower,
 upper, size and optionally alignment; lifetime [lower, upper); an offset
 column is ignored; - reads stdin) in one address space. Writes the CSV with
-an offset column on stdout; peak, lower bound and time on stderr.
+an offset column on stdout; peak, lower bound and time on stderr. The CSV
+formats: docs/formats.md.
 
 Flags:
   -o FILE                write the CSV to FILE instead of stdout
