@@ -2,7 +2,9 @@ package aliasplan_test
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -119,5 +121,40 @@ func TestREADMEClaims(t *testing.T) {
 	}
 	if _, err := os.Stat("docs/formats.md"); err != nil {
 		t.Error(err)
+	}
+}
+
+// Issue 12 item 9: tests reach the shared data set relative to the
+// repository (../shared/data), never by an absolute path, and make test
+// runs the data tests every time (Go's test cache does not see files
+// outside the module) and says when they are skipped.
+func TestDataTestsRun(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if strings.Contains(string(src), `"/`+`work/`) { // split: this file is scanned too
+			t.Errorf("%s reaches the data by an absolute path", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk, err := os.ReadFile("Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, unit, _ := strings.Cut(string(mk), "\nunit:")
+	unit, _, _ = strings.Cut(unit, "\n\n")
+	if !strings.Contains(unit, "-count=1") {
+		t.Errorf("make unit lets the test cache skip the data tests:%s", unit)
+	}
+	if !strings.Contains(unit, "shared/data") {
+		t.Errorf("make unit does not say when the data tests are skipped:%s", unit)
 	}
 }
