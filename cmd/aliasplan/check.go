@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
@@ -15,7 +16,9 @@ Reads a graph file and a plan file made for it and verifies the plan with
 planner.Verify, which checks the plan itself, not how it was made: no two
 interfering resources overlap, alignment, pool bounds and classes,
 statuses, stats, the execution order, and barrier coverage (hazards,
-layout changes, aliasing). Every violation is listed, up to the cap.
+layout changes, aliasing). When the plan's requirements came from a
+built-in profile, the ones the graph does not give are estimated again
+and compared. Every violation is listed, up to the cap.
 The file formats: docs/formats.md.
 
 Flags:
@@ -62,7 +65,17 @@ func check(files []string, max int, stdout, stderr io.Writer) error {
 		return err
 	}
 	planName := displayName(planFile)
-	if errs := planner.VerifyAll(c, plan, max); len(errs) > 0 {
+	errs := checkEstimates(g, plan)
+	if max == 0 || len(errs) < max {
+		rest := 0
+		if max > 0 {
+			rest = max - len(errs)
+		}
+		errs = append(errs, planner.VerifyAll(c, plan, rest)...)
+	} else {
+		errs = errs[:max]
+	}
+	if len(errs) > 0 {
 		return &violationsError{file: planName, violations: errs, capped: max > 0 && len(errs) >= max}
 	}
 	pooled := 0
@@ -74,6 +87,62 @@ func check(files []string, max int, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%s: ok: %s (%d pooled) in %s of %s, %s\n", planName, plural(len(plan.Resources), "resource"),
 		pooled, plural(len(plan.Pools), "pool"), mib(plan.Stats.PooledBytes), plural(len(plan.Barriers), "barrier"))
 	return nil
+}
+
+// checkEstimates re-estimates, with the built-in profile the plan names
+// (requirementsSource "profile NAME" or "graph + profile NAME"), the
+// requirements of the placed resources the graph gives none for, and lists
+// those the profile cannot estimate (an image beyond its limits, a size
+// that does not fit in 64 bits) or estimates otherwise. Verify cannot: it
+// compares only the graph's explicit requirements. A plan from a device
+// or another source is left to Verify.
+func checkEstimates(g *planner.Graph, plan *planner.Plan) []error {
+	_, name, ok := strings.Cut(plan.Requirements, "profile ")
+	if !ok {
+		return nil
+	}
+	var prof *planner.Profile
+	for _, p := range planner.Profiles {
+		if p.Name == name {
+			prof = p
+		}
+	}
+	if prof == nil {
+		return nil
+	}
+	var errs []error
+	for r := range g.Resources {
+		res, rp := &g.Resources[r], &plan.Resources[r]
+		switch rp.Status {
+		case planner.StatusPooled, planner.StatusDedicated, planner.StatusHostVisible:
+		default:
+			continue
+		}
+		if res.Requirements != nil {
+			continue
+		}
+		q, err := prof.Requirements(res)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case q != rp.Requirements:
+			errs = append(errs, fmt.Errorf("planner: resource %q: requirements (%s) differ from %s's estimate (%s)",
+				res.Name, requirementsWords(rp.Requirements), prof.Describe(), requirementsWords(q)))
+		}
+	}
+	return errs
+}
+
+// requirementsWords writes requirements as the plan file names them.
+func requirementsWords(q planner.Requirements) string {
+	s := fmt.Sprintf("size %d, alignment %d, memoryTypeBits %#x", q.Size, q.Alignment, q.MemoryTypeBits)
+	if q.PrefersDedicated {
+		s += ", prefersDedicated"
+	}
+	if q.RequiresDedicated {
+		s += ", requiresDedicated"
+	}
+	return s
 }
 
 // readPlanFile reads a plan file for g; "-" is stdin.
