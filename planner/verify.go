@@ -251,7 +251,11 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 	}
 	for _, r := range pooled {
 		if p.Resources[r].Placement.Aliased != aliased[r] {
-			if fail(r, p.Resources[r].Placement.Pool, "aliased is %v, but it shares bytes: %v", p.Resources[r].Placement.Aliased, aliased[r]) {
+			detail := "aliased is false, but it shares bytes with another resource"
+			if !aliased[r] {
+				detail = "aliased is true, but it shares no byte with another resource"
+			}
+			if fail(r, p.Resources[r].Placement.Pool, "%s", detail) {
 				return
 			}
 		}
