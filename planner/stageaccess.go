@@ -73,8 +73,21 @@ var accessStageTable = []struct {
 // TOP_OF_PIPE and BOTTOM_OF_PIPE (NONE is no stage at all).
 const stagesWithAccess = ^(StageTopOfPipe | StageBottomOfPipe)
 
+// accessStagesByBit is accessStageTable indexed by bit position; bits any
+// stage may name (MEMORY_READ, MEMORY_WRITE, bits the table does not
+// know) hold every stage.
+var accessStagesByBit = func() (t [64]Stage) {
+	for i := range t {
+		t[i] = ^Stage(0)
+	}
+	for _, e := range accessStageTable {
+		t[bits.TrailingZeros64(uint64(e.access))] = e.stages
+	}
+	return t
+}()
+
 // unsupportedAccess returns the access bits of a that no stage of s can
-// perform (meta stages count as what they stand for), or 0.
+// perform (meta stages count as what they stand for), or 0. O(bits of a).
 func unsupportedAccess(s Stage, a AccessFlags) AccessFlags {
 	if a == 0 {
 		return 0
@@ -85,22 +98,10 @@ func unsupportedAccess(s Stage, a AccessFlags) AccessFlags {
 	}
 	var bad AccessFlags
 	for m := a; m != 0; m &= m - 1 {
-		bit := AccessFlags(1) << bits.TrailingZeros64(uint64(m))
-		if allowed, ok := stagesForAccess(bit); ok && es&allowed == 0 {
-			bad |= bit
+		b := bits.TrailingZeros64(uint64(m))
+		if es&accessStagesByBit[b] == 0 {
+			bad |= AccessFlags(1) << b
 		}
 	}
 	return bad
-}
-
-// stagesForAccess returns the stages that can perform one access bit;
-// false for the bits any stage may name (MEMORY_READ, MEMORY_WRITE) and
-// for bits this table does not know.
-func stagesForAccess(bit AccessFlags) (Stage, bool) {
-	for _, e := range accessStageTable {
-		if e.access == bit {
-			return e.stages, true
-		}
-	}
-	return 0, false
 }
