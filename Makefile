@@ -41,9 +41,9 @@ unit:
 ## fuzz: run each fuzz target for FUZZTIME (default 30s) and the properties with many more cases
 FUZZTIME ?= 30s
 fuzz:
-	$(GO) test ./planner -run '^$$' -fuzz '^FuzzReadGraph$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./planner -run '^$$' -fuzz '^FuzzReadIntervals$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./planner -run '^$$' -fuzz '^FuzzReadPlan$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./format -run '^$$' -fuzz '^FuzzReadGraph$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./format -run '^$$' -fuzz '^FuzzReadIntervals$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./format -run '^$$' -fuzz '^FuzzReadPlan$$' -fuzztime $(FUZZTIME)
 	ALIASPLAN_PROPTEST_CASES=100000 $(GO) test ./proptest -run . -timeout 60m
 
 ## bench: the benchmarks, 10 runs each, for benchstat

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -63,14 +64,14 @@ func check(files []string, stdout, stderr io.Writer) error {
 // readPlanFile reads a plan file for g; "-" is stdin.
 func readPlanFile(path string, g *planner.Graph) (*planner.Plan, error) {
 	if path == "-" {
-		return planner.ReadPlan(os.Stdin, "stdin", g)
+		return format.ReadPlan(os.Stdin, "stdin", g)
 	}
 	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	p, err := planner.ReadPlan(f, path, g)
+	p, err := format.ReadPlan(f, path, g)
 	if err != nil {
 		return nil, inFile(path, err)
 	}

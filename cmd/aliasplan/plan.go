@@ -13,6 +13,7 @@ import (
 
 	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/cmd/aliasplan/internal/picture"
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -75,12 +76,12 @@ func planCommand() *command {
 }
 
 func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
-	out, svg, html, format, strategy := a.out, a.svg, a.html, a.format, a.strategy
+	out, svg, html, summaryFormat, strategy := a.out, a.svg, a.html, a.format, a.strategy
 	if len(files) > 1 {
 		return usageErrorf("plan", "want at most one graph file, got %d", len(files))
 	}
-	if format != "text" && format != "json" {
-		return usageErrorf("plan", "--format %q: want text or json", format)
+	if summaryFormat != "text" && summaryFormat != "json" {
+		return usageErrorf("plan", "--format %q: want text or json", summaryFormat)
 	}
 	w, h, err := parseResolution(a.resolution)
 	if err != nil {
@@ -132,7 +133,7 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 	defer outs.abort()
 	title := "aliasplan: " + input
 	if out != "" {
-		if err := outs.add(out, func(w io.Writer) error { return planner.WritePlan(w, g, plan) }); err != nil {
+		if err := outs.add(out, func(w io.Writer) error { return format.WritePlan(w, g, plan) }); err != nil {
 			return err
 		}
 	}
@@ -154,7 +155,7 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 	if e, ok := strat.(*exactRun); ok {
 		s.Exact = &exactSummary{Optimal: e.optimal(), Nodes: e.nodes()}
 	}
-	if format == "json" {
+	if summaryFormat == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(s); err != nil {
@@ -203,14 +204,14 @@ func checkOutputDir(path string) error {
 // readGraphFile reads and validates a graph file; "-" is stdin.
 func readGraphFile(path string) (*planner.Graph, error) {
 	if path == "-" {
-		return planner.ReadGraph(os.Stdin, "stdin")
+		return format.ReadGraph(os.Stdin, "stdin")
 	}
 	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return planner.ReadGraph(f, path)
+	return format.ReadGraph(f, path)
 }
 
 // openFile opens an input file, refusing directories.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -65,7 +66,7 @@ func (a *solveArgs) run(files []string, stdout, stderr io.Writer) error {
 	if err := planner.CheckSolution(prob, sol); err != nil {
 		return fmt.Errorf("%s: strategy %s produced an invalid solution (a bug): %s", file, strategy, trimPkg(err.Error()))
 	}
-	write := func(w io.Writer) error { return planner.WriteSolution(w, bufs, sol) }
+	write := func(w io.Writer) error { return format.WriteSolution(w, bufs, sol) }
 	if out == "" {
 		if err := write(stdout); err != nil {
 			return err
@@ -100,7 +101,7 @@ func (a *solveArgs) run(files []string, stdout, stderr io.Writer) error {
 
 // readProblemFile reads a MiniMalloc CSV into an interval problem; "-" is
 // stdin.
-func readProblemFile(path string) ([]planner.IntervalBuffer, *planner.Problem, error) {
+func readProblemFile(path string) ([]format.IntervalBuffer, *planner.Problem, error) {
 	var r io.Reader = os.Stdin
 	name := "stdin"
 	if path != "-" {
@@ -111,11 +112,11 @@ func readProblemFile(path string) ([]planner.IntervalBuffer, *planner.Problem, e
 		defer f.Close()
 		r, name = f, path
 	}
-	bufs, err := planner.ReadIntervals(r, name)
+	bufs, err := format.ReadIntervals(r, name)
 	if err != nil {
 		return nil, nil, err
 	}
-	prob, err := planner.NewIntervalProblem(planner.IntervalItems(bufs), 0)
+	prob, err := planner.NewIntervalProblem(format.IntervalItems(bufs), 0)
 	if err != nil {
 		return nil, nil, inFile(name, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -104,11 +105,11 @@ func readCSV(tb testing.TB, file string) *planner.Problem {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	bufs, err := planner.ReadIntervals(f, file)
+	bufs, err := format.ReadIntervals(f, file)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, err := planner.NewIntervalProblem(planner.IntervalItems(bufs), 0)
+	p, err := planner.NewIntervalProblem(format.IntervalItems(bufs), 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func compileFrame(tb testing.TB, file string) *planner.Compiled {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	g, err := planner.ReadGraph(f, file)
+	g, err := format.ReadGraph(f, file)
 	if err != nil {
 		tb.Fatal(err)
 	}

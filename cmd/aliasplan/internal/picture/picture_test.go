@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/aliasplan/aliasplan"
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -278,7 +279,7 @@ func TestSharedFrames(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			g, err := planner.ReadGraph(r, f)
+			g, err := format.ReadGraph(r, f)
 			if err != nil {
 				t.Fatal(err)
 			}
