@@ -372,18 +372,44 @@ func TestBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// A third plan as the ordering modes will make them: one
+		// serialization and an execution-order bound (made up here from an
+		// alias barrier of the plan; the viewer only draws them).
+		ps := *pb
+		for _, br := range pb.Barriers {
+			if br.Kind == planner.Alias && len(br.Previous) > 0 {
+				us := c.Uses(br.Previous[0])
+				ps.Serializations = []planner.Serialization{{First: br.Previous[0], Second: br.Resource,
+					Last: us[len(us)-1].Command, Next: br.Before, Bytes: 1 << 20}}
+				break
+			}
+		}
+		ps.Stats.ExecutionBound = pb.Stats.LowerBound * 9 / 10
 		page := writePage(t, "compare.html", func(w *bytes.Buffer) error {
-			return Compare(w, c, []*planner.Plan{p, pb}, nil, Options{Title: "compare"})
+			return Compare(w, c, []*planner.Plan{p, pb, &ps}, []string{"", "", "bestfit, execution order"}, Options{Title: "compare"})
 		})
 		b.load(t, page)
 		b.screenshot(t, "compare.png")
 		heads := eval[[]string](t, b, `Array.from(document.querySelectorAll(".plan-head b:first-child")).map(e => e.textContent)`)
-		if strings.Join(heads, ",") != "firstfit,bestfit" {
-			t.Errorf("plan heads %q, want firstfit,bestfit", heads)
+		if strings.Join(heads, ",") != "firstfit,bestfit,bestfit, execution order" {
+			t.Errorf("plan heads %q, want firstfit, bestfit and the third", heads)
 		}
 		rows := eval[int](t, b, `document.querySelectorAll("#compare tr").length`)
-		if rows != 3 {
-			t.Errorf("comparison table has %d rows, want a header and 2 plans", rows)
+		if rows != 4 {
+			t.Errorf("comparison table has %d rows, want a header and 3 plans", rows)
+		}
+		if tab := b.text(t, "#compare"); !strings.Contains(tab, "execution-order bound") || !strings.Contains(tab, "peak live") {
+			t.Errorf("comparison table %q lacks the peak or the execution-order bound", tab)
+		}
+		if h := eval[string](t, b, `document.querySelectorAll(".plan-head")[2].textContent`); !strings.Contains(h, "1 serializations") {
+			t.Errorf("third plan's head %q does not count its serialization", h)
+		}
+		if l := b.text(t, "#legend"); !strings.Contains(l, "serialization") {
+			t.Errorf("legend %q has no serialization key", l)
+		}
+		hs := eval[[]float64](t, b, `Array.from(document.querySelectorAll("canvas")).map(c => c.getBoundingClientRect().height)`)
+		if len(hs) != 3 || hs[2] <= hs[1] {
+			t.Errorf("canvas heights %v: the third plan should have a serialization track", hs)
 		}
 		// One time axis: zooming in one plan zooms both.
 		px0 := b.pixels(t)

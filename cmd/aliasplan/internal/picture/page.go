@@ -2,7 +2,6 @@ package picture
 
 import (
 	"fmt"
-	"reflect"
 
 	"github.com/aliasplan/aliasplan/planner"
 )
@@ -93,8 +92,9 @@ type planData struct {
 	Name         string `json:"name"` // what the comparison calls it: the strategy
 	Strategy     string `json:"strategy"`
 	Requirements string `json:"req"`
-	// Stats: transient, pooled, lower bound, dedicated bytes.
-	Stats [4]uint64 `json:"stats"`
+	// Stats: transient, pooled, lower bound, dedicated bytes, execution
+	// bound (0 when the planner did not compute it).
+	Stats [5]uint64 `json:"stats"`
 	Order []int     `json:"order"`
 	// Pools: per pool memory type index, class (string), size.
 	Pools []uint64 `json:"pools"`
@@ -111,8 +111,8 @@ type planData struct {
 	Bar  []int `json:"bar"`
 	Prev []int `json:"prev"`
 	// Ser, present only when the plan records serializations: per entry
-	// 5 integers: two resources, the commands now ordered (from, to), and
-	// the bytes saved.
+	// 5 integers: the two resources (first, second), the commands now
+	// ordered (first's last use, second's first use), the bytes saved.
 	Ser []uint64 `json:"ser,omitempty"`
 }
 
@@ -175,7 +175,7 @@ func newPageData(c *planner.Compiled, plans []*planner.Plan, names []string, opt
 			return nil, err
 		}
 		pd := planData{Name: p.Strategy, Strategy: p.Strategy, Requirements: p.Requirements,
-			Stats: [4]uint64{p.Stats.TransientBytes, p.Stats.PooledBytes, p.Stats.LowerBound, p.Stats.DedicatedBytes}}
+			Stats: [5]uint64{p.Stats.TransientBytes, p.Stats.PooledBytes, p.Stats.LowerBound, p.Stats.DedicatedBytes, p.Stats.ExecutionBound}}
 		if k < len(names) && names[k] != "" {
 			pd.Name = names[k]
 		}
@@ -232,44 +232,12 @@ func newPageData(c *planner.Compiled, plans []*planner.Plan, names []string, opt
 	return d, nil
 }
 
-// serializations reads the plan's Serializations field when the planner
-// has one (ordering modes add it): per entry its two resources, the two
-// commands it orders and the bytes it saves, as 5 integers. The field is
-// read by reflection, by the types of its members (ResourceID, CommandID,
-// an unsigned byte count), so that the viewer compiles against a planner
-// with or without it; until it exists, plans draw no serialization track.
+// serializations flattens the plan's serializations: per entry its two
+// resources, the two commands it orders and the bytes it saves.
 func serializations(p *planner.Plan) []uint64 {
-	f := reflect.ValueOf(p).Elem().FieldByName("Serializations")
-	if !f.IsValid() || f.Kind() != reflect.Slice {
-		return nil
-	}
-	resT := reflect.TypeFor[planner.ResourceID]()
-	cmdT := reflect.TypeFor[planner.CommandID]()
 	var out []uint64
-	for i := 0; i < f.Len(); i++ {
-		e := reflect.Indirect(f.Index(i))
-		if e.Kind() != reflect.Struct {
-			return nil
-		}
-		var res, cmds []uint64
-		var bytes uint64
-		for j := 0; j < e.NumField(); j++ {
-			v := e.Field(j)
-			switch {
-			case v.Type() == resT:
-				res = append(res, uint64(v.Int()))
-			case v.Type() == cmdT:
-				cmds = append(cmds, uint64(v.Int()))
-			case v.Kind() == reflect.Slice && v.Type().Elem() == cmdT && v.Len() > 0:
-				cmds = append(cmds, uint64(v.Index(0).Int()), uint64(v.Index(v.Len()-1).Int()))
-			case v.Kind() == reflect.Uint64:
-				bytes = v.Uint()
-			}
-		}
-		if len(res) < 2 || len(cmds) < 2 {
-			return nil
-		}
-		out = append(out, res[0], res[1], cmds[0], cmds[1], bytes)
+	for _, s := range p.Serializations {
+		out = append(out, uint64(s.First), uint64(s.Second), uint64(s.Last), uint64(s.Next), s.Bytes)
 	}
 	return out
 }

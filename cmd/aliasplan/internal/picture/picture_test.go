@@ -129,7 +129,7 @@ func TestHTMLSelfContained(t *testing.T) {
 		t.Errorf("data does not match the plan: %v", &d)
 	}
 	if d.Plans[0].Ser != nil {
-		t.Errorf("serializations without a planner field for them: %v", d.Plans[0].Ser)
+		t.Errorf("serializations in a DAG-ordered plan: %v", d.Plans[0].Ser)
 	}
 }
 

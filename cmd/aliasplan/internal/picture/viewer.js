@@ -179,7 +179,7 @@
     var st = P.d.stats;
     var gap = st[2] > 0 ? " (+" + pct(st[1] - st[2], st[2]) + ")" : "";
     head.innerHTML = "<b>" + escHTML(P.d.name) + "</b> · pooled <b>" + mib(st[1]) + "</b>" + gap +
-      " · lower bound " + mib(st[2]) + " · peak live " + mib(P.peak) + " · without aliasing " + mib(st[0]) +
+      " · lower bound " + mib(st[2]) + (st[4] > 0 ? " · execution-order bound " + mib(st[4]) : "") + " · peak live " + mib(P.peak) + " · without aliasing " + mib(st[0]) +
       " (saves " + pct(st[0] - st[1], st[0]) + ") · " + P.pools.length + " pools · " + P.nb + " barriers (" +
       P.nAliasBar + " alias, " + P.nLayout + " layout transitions)" + (P.ser ? " · " + P.ser.length / 5 + " serializations" : "");
     sec.appendChild(head);
@@ -199,12 +199,13 @@
     var txt = N + " commands · " + R + " resources · requirements: " + escHTML(P0.d.req) +
       (P0.d.req.indexOf("profile") >= 0 ? " (estimates)" : "") + " · dedicated and host-visible " + mib(P0.d.stats[3]);
     if (plans.length > 1) {
+      var anyExec = plans.some(function (P) { return P.d.stats[4] > 0; });
       var best = Math.min.apply(null, plans.map(function (P) { return P.d.stats[1]; }));
-      txt += '<table id="compare"><tr><th>plan</th><th>pooled</th><th>lower bound</th><th>above bound</th><th>peak live</th><th>saves</th><th>pools</th><th>barriers</th><th>alias barriers</th></tr>';
+      txt += '<table id="compare"><tr><th>plan</th><th>pooled</th><th>lower bound</th><th>above bound</th><th>peak live</th>' + (anyExec ? "<th>execution-order bound</th>" : "") + '<th>saves</th><th>pools</th><th>barriers</th><th>alias barriers</th></tr>';
       plans.forEach(function (P) {
         var st = P.d.stats;
         txt += "<tr><td>" + escHTML(P.d.name) + '</td><td class="' + (st[1] === best ? "best" : "") + '">' + mib(st[1]) + "</td><td>" + mib(st[2]) +
-          "</td><td>" + pct(st[1] - st[2], st[2]) + "</td><td>" + mib(P.peak) + "</td><td>" + pct(st[0] - st[1], st[0]) + "</td><td>" +
+          "</td><td>" + pct(st[1] - st[2], st[2]) + "</td><td>" + mib(P.peak) + "</td>" + (anyExec ? "<td>" + mib(st[4]) + "</td>" : "") + "<td>" + pct(st[0] - st[1], st[0]) + "</td><td>" +
           P.pools.length + "</td><td>" + P.nb + "</td><td>" + P.nAliasBar + "</td></tr>";
       });
       txt += "</table>";
@@ -226,7 +227,8 @@
     h += '<span class="k"><i style="background:' + C.alias + '"></i>alias barrier</span>';
     h += '<span class="k"><i style="background:' + C.layout + '"></i>layout transition</span>';
     h += '<span class="k"><i class="line" style="border-color:' + C.link + '"></i>alias link (old → new occupant)</span>';
-    if (plans.some(function (P) { return P.ser; })) h += '<span class="k"><i style="background:' + C.ser + '"></i>serialization</span>';
+    if (plans.some(function (P) { return P.ser; })) h += '<span class="k"><i style="background:' + C.ser + '"></i>serialization (last use → first use it orders)</span>';
+    if (plans.some(function (P) { return P.d.stats[4] > 0; })) h += '<span class="k"><i class="dash" style="border-color:' + C.ser + '"></i>execution-order bound</span>';
     h += "<b>not pooled:</b>";
     ["dedicated", "host_visible", "imported"].forEach(function (s) { h += '<span class="k"><i style="background:' + STATUS_C[s] + '"></i>' + s + "</span>"; });
     document.getElementById("legend").innerHTML = h;
@@ -400,7 +402,8 @@
     function Y(v) { return y0 + h - v / top * h; }
     ctx.fillStyle = C.text;
     ctx.font = "bold 11px system-ui, 'DejaVu Sans', Helvetica, Arial, sans-serif";
-    ctx.fillText("live bytes (pooled resources) · peak " + mib(P.peak) + " · pools " + mib(pooled) + " · lower bound " + mib(bound), LEFT, y0 - 4);
+    ctx.fillText("live bytes in this order · peak " + mib(P.peak) + " · pools " + mib(pooled) + " · lower bound " + mib(bound) +
+      (P.d.stats[4] > 0 ? " · execution-order bound " + mib(P.d.stats[4]) : ""), LEFT, y0 - 4);
     ctx.font = "11px system-ui, 'DejaVu Sans', Helvetica, Arial, sans-serif";
     ctx.fillStyle = "#fafafa"; ctx.fillRect(LEFT, y0, plotW(), h);
     ctx.save(); ctx.beginPath(); ctx.rect(LEFT, y0, plotW(), h); ctx.clip();
@@ -419,6 +422,11 @@
     ctx.beginPath(); ctx.moveTo(LEFT, Y(pooled)); ctx.lineTo(LEFT + plotW(), Y(pooled)); ctx.stroke();
     ctx.strokeStyle = C.bound; ctx.setLineDash([6, 4]);
     ctx.beginPath(); ctx.moveTo(LEFT, Y(bound)); ctx.lineTo(LEFT + plotW(), Y(bound)); ctx.stroke();
+    if (P.d.stats[4] > 0) {
+      // The execution-order bound: what this order needs at least.
+      ctx.strokeStyle = C.ser; ctx.setLineDash([2, 3]);
+      ctx.beginPath(); ctx.moveTo(LEFT, Y(P.d.stats[4])); ctx.lineTo(LEFT + plotW(), Y(P.d.stats[4])); ctx.stroke();
+    }
     ctx.setLineDash([]);
     if (V.hlCols) { ctx.fillStyle = "rgba(255,212,0,0.35)"; V.hlCols.forEach(function (q) { ctx.fillRect(X(q), y0, Math.max(1, V.ppc), h); }); }
     ctx.restore();
