@@ -205,7 +205,7 @@
       plans.forEach(function (P) {
         var st = P.d.stats;
         txt += "<tr><td>" + escHTML(P.d.name) + '</td><td class="' + (st[1] === best ? "best" : "") + '">' + mib(st[1]) + "</td><td>" + mib(st[2]) +
-          "</td><td>" + pct(st[1] - st[2], st[2]) + "</td><td>" + mib(P.peak) + "</td>" + (anyExec ? "<td>" + mib(st[4]) + "</td>" : "") + "<td>" + pct(st[0] - st[1], st[0]) + "</td><td>" +
+          "</td><td>" + pct(st[1] - st[2], st[2]) + "</td><td>" + mib(P.peak) + "</td>" + (anyExec ? "<td>" + (st[4] > 0 ? mib(st[4]) : "–") + "</td>" : "") + "<td>" + pct(st[0] - st[1], st[0]) + "</td><td>" +
           P.pools.length + "</td><td>" + P.nb + "</td><td>" + P.nAliasBar + "</td></tr>";
       });
       txt += "</table>";
