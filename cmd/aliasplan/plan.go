@@ -169,7 +169,9 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 	if html != "" {
 		write := func(w io.Writer) error { return picture.HTML(w, c, plan, picture.Options{Title: title}) }
 		if compared != nil {
-			write = func(w io.Writer) error { return picture.Compare(w, c, compared, compare, picture.Options{Title: title}) }
+			write = func(w io.Writer) error {
+				return picture.Compare(w, c, compared, compare, picture.Options{Title: title})
+			}
 		}
 		if err := outs.add(html, write); err != nil {
 			return err
