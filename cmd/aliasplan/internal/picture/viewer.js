@@ -269,6 +269,9 @@
     var x1 = X(P.first[r]), x2 = X(P.last[r] + 1);
     var y = poolY(pl, P.off[r]);
     var h = Math.max(MINH, P.size[r] / pl.size * pl.h * pl.yz);
+    // A small resource at the end of its pool grows upwards, inside it.
+    var bottom = poolY(pl, pl.size);
+    if (y + h > bottom) y = Math.max(poolY(pl, 0), bottom - h);
     var w = x2 - x1;
     if (w > 3) w -= 1;
     return { x: x1, y: y, w: Math.max(w, 1), h: h };
