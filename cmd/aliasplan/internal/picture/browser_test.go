@@ -305,7 +305,11 @@ func TestBrowser(t *testing.T) {
 				t.Errorf("details after a click lack %q:\n%s", want, det)
 			}
 		}
-		b.screenshot(t, "sample-selected.png")
+		b.move(t, point{5, 5}) // off the canvas: the tooltip goes
+		if shown := eval[bool](t, b, `getComputedStyle(document.getElementById("tip")).display !== "none"`); shown {
+			t.Errorf("the tooltip stays after the pointer leaves the canvas")
+		}
+		b.screenshot(t, "viewer.png") // the README's picture
 
 		// Zoom (wheel), pan (drag), keys: the range shown changes.
 		b.run(t, chromedp.KeyEvent(string(rune(27)))) // Escape: clear the selection
@@ -429,6 +433,10 @@ func TestBrowser(t *testing.T) {
 		ms := b.load(t, page)
 		fi, _ := os.Stat(page)
 		t.Logf("3000 commands (%d resources): page %d bytes, first render %.0f ms", len(g.Resources), fi.Size(), ms)
+		b.screenshot(t, "random-3000.png")
+		// Redraw cost: the mean of 20 full redraws, as a wheel step makes.
+		redraw := eval[float64](t, b, `window.aliasplanViewer.redrawCost(20)`)
+		t.Logf("3000 commands: full redraw %.1f ms", redraw)
 		r0 := b.text(t, "#range")
 		if !strings.Contains(r0, "of 3000") {
 			t.Errorf("range %q", r0)
@@ -440,6 +448,7 @@ func TestBrowser(t *testing.T) {
 		ctr := b.plotCenter(t)
 		b.drag(t, ctr, point{ctr.X - 300, ctr.Y})
 		r2 := b.text(t, "#range")
+		b.screenshot(t, "random-3000-zoomed.png")
 		if r1 == r0 || r2 == r1 {
 			t.Errorf("zoom and pan: %q → %q → %q", r0, r1, r2)
 		}
@@ -460,7 +469,8 @@ func TestBrowser(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s: page %d bytes, first render %.0f ms", f, fi.Size(), ms)
+			redraw := eval[float64](t, b, `window.aliasplanViewer.redrawCost(20)`)
+			t.Logf("%s: page %d bytes, first render %.0f ms, full redraw %.1f ms", f, fi.Size(), ms, redraw)
 		}
 	}
 }

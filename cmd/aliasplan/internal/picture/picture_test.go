@@ -16,6 +16,7 @@ import (
 	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/proptest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.svg golden files")
@@ -326,6 +327,34 @@ func TestTicks(t *testing.T) {
 	}{{"gbuffer.albedo", 20, "gbuffer.albedo"}, {"gbuffer.albedo", 8, "gbuffer…"}, {"gbuffer", 3, ""}} {
 		if got := fit(tc.s, tc.n); got != tc.want {
 			t.Errorf("fit(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestMinimumHeight: every pooled resource is drawn at least minDrawH
+// high and inside its pool's panel, however small it is beside its pool
+// (the sample's 2 KiB bloom mip in a 74 MiB pool; random graphs' bytes).
+func TestMinimumHeight(t *testing.T) {
+	for _, g := range []*planner.Graph{aliasplan.SampleFrame(1920, 1080), proptest.RandomGraph(3, 300)} {
+		c, p := planOf(t, g)
+		m, err := build(c, p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for r, rp := range p.Resources {
+			if rp.Status != planner.StatusPooled {
+				continue
+			}
+			n++
+			_, y, _, h := m.resourceRect(planner.ResourceID(r))
+			pn := &m.panels[rp.Placement.Pool]
+			if h < minDrawH || y < float64(pn.y) || y+h > float64(pn.y+pn.h)+1e-9 {
+				t.Errorf("%s: drawn at y %.2f, %.2f px high; panel [%d, %d]", g.Resources[r].Name, y, h, pn.y, pn.y+pn.h)
+			}
+		}
+		if n == 0 {
+			t.Fatal("nothing pooled")
 		}
 	}
 }
