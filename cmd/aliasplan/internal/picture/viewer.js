@@ -343,7 +343,7 @@
         for (i = 0; i < L.length; i += 3) {
           var a = L[i], b = L[i + 1];
           if (P.pool[b] !== pl.i) continue;
-          var rel = V.hl && (V.hl[a] === 2 || V.hl[b] === 2);
+          var rel = V.hl && (V.hl[a] >= 2 || V.hl[b] >= 2);
           if (dim && !rel) continue;
           var xa = X(P.last[a] + 1), xb = X(P.first[b]);
           if (Math.max(xa, xb) < LEFT || Math.min(xa, xb) > W) continue;
@@ -752,13 +752,16 @@
       var colSet = new Uint8Array(N), isCmd = new Uint8Array(N);
       cmdM.forEach(function (c) { isCmd[c] = 1; });
       var P0 = plans[V.sel ? V.sel.plan : 0];
+      // 2: a search match, drawn in the match colour; 3: the selection,
+      // drawn in its own colour (outlined); 1: shares bytes with one.
+      var mark = q ? 2 : 3;
       resM.forEach(function (r) {
-        hl[r] = 2;
+        hl[r] = mark;
         for (var u = D.us[r]; u < D.us[r + 1]; u++) colSet[P0.pos[D.u[5 * u]]] = 1;
       });
       // A command's match: the resources it uses.
       if (cmdM.length) {
-        for (var r2 = 0; r2 < R; r2++) for (var u2 = D.us[r2]; u2 < D.us[r2 + 1]; u2++) if (isCmd[D.u[5 * u2]]) hl[r2] = 2;
+        for (var r2 = 0; r2 < R; r2++) for (var u2 = D.us[r2]; u2 < D.us[r2 + 1]; u2++) if (isCmd[D.u[5 * u2]]) hl[r2] = mark;
         cmdM.forEach(function (c) { colSet[P0.pos[c]] = 1; });
       }
       // Aliases: the resources sharing bytes with a match, in each plan (few
@@ -767,10 +770,10 @@
       plans.forEach(function (P) {
         var list = [];
         for (var b = 0; b < P.nb; b++) {
-          var o = 11 * b, br = P.d.bar[o + 3], mine = hl[br] === 2 && resM.length ? true : isCmd[P.d.bar[o]] === 1;
+          var o = 11 * b, br = P.d.bar[o + 3], mine = hl[br] >= 2 && resM.length ? true : isCmd[P.d.bar[o]] === 1;
           if (!mine && P.d.bar[o + 1] === 1) {
             var pi = P.d.bar[o + 10];
-            for (var j = 1; j <= P.d.prev[pi] && !mine; j++) mine = resM.length > 0 && hl[P.d.prev[pi + j]] === 2;
+            for (var j = 1; j <= P.d.prev[pi] && !mine; j++) mine = resM.length > 0 && hl[P.d.prev[pi + j]] >= 2;
           }
           if (mine) list.push(b);
         }
