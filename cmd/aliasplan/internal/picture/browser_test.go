@@ -140,9 +140,9 @@ func (b *browser) load(t *testing.T, file string) float64 {
 	b.run(t, chromedp.Navigate("file://"+abs))
 	ctx, cancel := context.WithTimeout(b.ctx, time.Minute)
 	defer cancel()
-	ms, err := chromedp.Run(ctx, chromedp.Poll[float64](`window.aliasplanFirstRender`, chromedp.WithPollingTimeout(30*time.Second)))
+	ms, err := chromedp.Run(ctx, chromedp.Poll[float64](`window.aliasplanFirstRender`, chromedp.WithPollingTimeout(20*time.Second)))
 	if err != nil {
-		t.Fatalf("%s: no first render: %v", filepath.Base(file), err)
+		t.Fatalf("%s: no first render: %v; the page reported:\n%s", filepath.Base(file), err, strings.Join(b.errors(), "\n"))
 	}
 	b.frame(t)
 	if errs := b.errors(); len(errs) > 0 {
@@ -459,6 +459,26 @@ func TestBrowser(t *testing.T) {
 		}
 		if errs := b.errors(); len(errs) > 0 {
 			t.Errorf("errors:\n%s", strings.Join(errs, "\n"))
+		}
+	})
+
+	// Degenerate frames draw without errors: nothing at all, and nothing
+	// pooled.
+	t.Run("degenerate", func(t *testing.T) {
+		one := &planner.Graph{}
+		r := one.AddResource(planner.Resource{Name: "imported", Kind: planner.KindBuffer, Imported: true,
+			Buffer: planner.BufferDesc{Size: 64, Usage: planner.BufferUsageStorageBuffer}})
+		one.AddCommand("only", planner.Access{Resource: r, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite})
+		for name, g := range map[string]*planner.Graph{"empty": {}, "nothing pooled": one} {
+			c, p := planOf(t, g)
+			page := writePage(t, "degenerate.html", func(w *bytes.Buffer) error { return HTML(w, c, p, Options{Title: name}) })
+			b.load(t, page)
+			b.wheel(t, b.plotCenter(t), -300, false)
+			b.run(t, chromedp.Click(chromedp.CSS("#search")), chromedp.SendKeys(chromedp.CSS("#search"), "o"))
+			b.frame(t)
+			if errs := b.errors(); len(errs) > 0 {
+				t.Errorf("%s: errors:\n%s", name, strings.Join(errs, "\n"))
+			}
 		}
 	})
 

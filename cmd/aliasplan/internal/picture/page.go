@@ -143,7 +143,10 @@ func (s *strtab) id(v string) int {
 // of c's graph) under their names.
 func newPageData(c *planner.Compiled, plans []*planner.Plan, names []string, opts Options) (*pageData, error) {
 	g := c.Graph
-	d := &pageData{Title: opts.Title, Cats: catNames[:], CatC: catColours[:]}
+	// Empty lists are [] in the JSON, never null: the script reads their
+	// lengths.
+	d := &pageData{Title: opts.Title, Cats: catNames[:], CatC: catColours[:],
+		Cmds: []string{}, Res: []string{}, RInfo: []int{}, Uses: []int{}}
 	if d.Title == "" {
 		d.Title = "aliasplan"
 	}
@@ -175,7 +178,8 @@ func newPageData(c *planner.Compiled, plans []*planner.Plan, names []string, opt
 			return nil, err
 		}
 		pd := planData{Name: p.Strategy, Strategy: p.Strategy, Requirements: p.Requirements,
-			Stats: [5]uint64{p.Stats.TransientBytes, p.Stats.PooledBytes, p.Stats.LowerBound, p.Stats.DedicatedBytes, p.Stats.ExecutionBound}}
+			Stats: [5]uint64{p.Stats.TransientBytes, p.Stats.PooledBytes, p.Stats.LowerBound, p.Stats.DedicatedBytes, p.Stats.ExecutionBound},
+			Order: []int{}, Pools: []uint64{}, Groups: []groupData{}, RPlan: []int64{}, Bar: []int{}, Prev: []int{}}
 		if k < len(names) && names[k] != "" {
 			pd.Name = names[k]
 		}
@@ -228,7 +232,7 @@ func newPageData(c *planner.Compiled, plans []*planner.Plan, names []string, opt
 		pd.Ser = serializations(p)
 		d.Plans = append(d.Plans, pd)
 	}
-	d.Strs = st.list
+	d.Strs = append([]string{}, st.list...)
 	return d, nil
 }
 

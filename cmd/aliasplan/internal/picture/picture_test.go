@@ -358,3 +358,25 @@ func TestMinimumHeight(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHTML writes the page of a random frame: the Go side of the
+// viewer (the data, the lower bounds and the page text).
+func BenchmarkHTML(b *testing.B) {
+	for _, n := range []int{300, 3000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			c, p, err := aliasplan.New(aliasplan.Options{}).PlanCompiled(proptest.RandomGraph(7, n))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var buf bytes.Buffer
+			b.ReportAllocs()
+			for b.Loop() {
+				buf.Reset()
+				if err := HTML(&buf, c, p, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(buf.Len()), "page-bytes")
+		})
+	}
+}

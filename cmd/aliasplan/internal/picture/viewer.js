@@ -517,7 +517,7 @@
     clampView();
     plans.forEach(drawPlan);
     var a = Math.max(0, Math.floor(V.x0)), b = Math.min(N, Math.ceil(V.x0 + plotW() / V.ppc)) - 1;
-    rangeEl.textContent = "commands #" + a + "–#" + b + " of " + N + " · " +
+    rangeEl.textContent = N === 0 ? "no commands" : "commands #" + a + "–#" + b + " of " + N + " · " +
       (V.ppc >= 1 ? V.ppc.toFixed(1) + " px per command" : (1 / V.ppc).toFixed(1) + " commands per px");
     if (!firstDone) {
       firstDone = true;
