@@ -448,6 +448,7 @@
       var y = P.barY + k * BAR_H, arr = row[1];
       ctx.fillStyle = "#fafafa"; ctx.fillRect(LEFT, y, plotW(), BAR_H - 2);
       ctx.fillStyle = C.muted; ctx.textAlign = "right"; ctx.fillText(row[0], LEFT - 6, y + 10); ctx.textAlign = "left";
+      ctx.save(); ctx.beginPath(); ctx.rect(LEFT, y, plotW(), BAR_H); ctx.clip();
       ctx.fillStyle = row[2];
       ctx.beginPath();
       if (V.ppc >= 1) {
@@ -464,8 +465,10 @@
         }
       }
       ctx.fill();
+      ctx.restore();
     });
     // Barriers of what is selected or found, marked in black.
+    ctx.save(); ctx.beginPath(); ctx.rect(LEFT, P.barY, plotW(), 3 * BAR_H); ctx.clip();
     if (V.hlBars && V.hlBars[P.k]) {
       ctx.fillStyle = C.sel;
       V.hlBars[P.k].forEach(function (b) {
@@ -474,6 +477,7 @@
         if (P.d.bar[o + 2] === 2 && P.d.bar[o + 8] !== P.d.bar[o + 9]) ctx.fillRect(x, P.barY + 2 * BAR_H, Math.max(2, V.ppc - 1), 4);
       });
     }
+    ctx.restore();
   }
 
   function drawSer(P) {
@@ -494,6 +498,7 @@
     ctx.fillStyle = C.muted;
     ctx.fillRect(LEFT, y, plotW(), 1);
     var first = Math.ceil(lo / stepL) * stepL;
+    ctx.save(); ctx.beginPath(); ctx.rect(LEFT - 1, y - 3, plotW() + 2, AXIS_H + 3); ctx.clip();
     for (var i = first; i < hi; i += stepL) {
       var x = X(i);
       ctx.fillRect(Math.round(x), y, 1, 4);
@@ -503,6 +508,7 @@
       ctx.fillText(name, x + 2, y + 14);
     }
     if (V.hlCols) { ctx.fillStyle = "#c79a00"; V.hlCols.forEach(function (q) { ctx.fillRect(X(q), y - 3, Math.max(2, V.ppc), 3); }); }
+    ctx.restore();
     ctx.fillStyle = C.muted;
     ctx.fillText("execution order →", LEFT, y + AXIS_H - 1);
   }
