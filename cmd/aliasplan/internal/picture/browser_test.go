@@ -424,6 +424,18 @@ func TestBrowser(t *testing.T) {
 				t.Errorf("canvas %d did not follow the zoom", i)
 			}
 		}
+		// A search highlights in every plan.
+		b.run(t, chromedp.Click(chromedp.CSS("#search")), chromedp.SendKeys(chromedp.CSS("#search"), "gbuffer.normal"))
+		b.frame(t)
+		px2 := strings.Split(b.pixels(t), ",")
+		for i := range px2 {
+			if i < len(px1) && px2[i] == px1[i] {
+				t.Errorf("canvas %d shows no search highlight", i)
+			}
+		}
+		if errs := b.errors(); len(errs) > 0 {
+			t.Errorf("errors:\n%s", strings.Join(errs, "\n"))
+		}
 	})
 
 	t.Run("3000 commands", func(t *testing.T) {

@@ -307,7 +307,7 @@
       // Highlighted columns: the uses of what is selected or found.
       if (V.hlCols) {
         ctx.fillStyle = "rgba(255,212,0,0.22)";
-        V.hlCols.forEach(function (p) { ctx.fillRect(X(p), pl.y, Math.max(1, V.ppc), pl.h); });
+        V.hlCols[P.k].forEach(function (p) { ctx.fillRect(X(p), pl.y, Math.max(1, V.ppc), pl.h); });
       }
       var m = pl.members, n = m.length;
       for (i = 0; i < n; i++) {
@@ -431,7 +431,7 @@
       ctx.beginPath(); ctx.moveTo(LEFT, Y(P.d.stats[4])); ctx.lineTo(LEFT + plotW(), Y(P.d.stats[4])); ctx.stroke();
     }
     ctx.setLineDash([]);
-    if (V.hlCols) { ctx.fillStyle = "rgba(255,212,0,0.35)"; V.hlCols.forEach(function (q) { ctx.fillRect(X(q), y0, Math.max(1, V.ppc), h); }); }
+    if (V.hlCols) { ctx.fillStyle = "rgba(255,212,0,0.35)"; V.hlCols[P.k].forEach(function (q) { ctx.fillRect(X(q), y0, Math.max(1, V.ppc), h); }); }
     ctx.restore();
     ctx.strokeStyle = "#bbb"; ctx.strokeRect(LEFT - 0.5, y0 - 0.5, plotW() + 1, h + 1);
     ctx.fillStyle = C.muted; ctx.textAlign = "right";
@@ -507,7 +507,7 @@
       if (name.length > maxc) name = name.slice(0, Math.max(1, maxc - 1)) + "…";
       ctx.fillText(name, x + 2, y + 14);
     }
-    if (V.hlCols) { ctx.fillStyle = "#c79a00"; V.hlCols.forEach(function (q) { ctx.fillRect(X(q), y - 3, Math.max(2, V.ppc), 3); }); }
+    if (V.hlCols) { ctx.fillStyle = "#c79a00"; V.hlCols[P.k].forEach(function (q) { ctx.fillRect(X(q), y - 3, Math.max(2, V.ppc), 3); }); }
     ctx.restore();
     ctx.fillStyle = C.muted;
     ctx.fillText("execution order →", LEFT, y + AXIS_H - 1);
@@ -755,20 +755,21 @@
     }
     if (resM.length || cmdM.length) {
       hl = new Uint8Array(R); cols = []; bars = [];
-      var colSet = new Uint8Array(N), isCmd = new Uint8Array(N);
+      // The commands to mark: the uses of the matches and the matching
+      // commands; each plan marks them at its own positions.
+      var cmdSet = new Uint8Array(N), isCmd = new Uint8Array(N);
       cmdM.forEach(function (c) { isCmd[c] = 1; });
-      var P0 = plans[V.sel ? V.sel.plan : 0];
       // 2: a search match, drawn in the match colour; 3: the selection,
       // drawn in its own colour (outlined); 1: shares bytes with one.
       var mark = q ? 2 : 3;
       resM.forEach(function (r) {
         hl[r] = mark;
-        for (var u = D.us[r]; u < D.us[r + 1]; u++) colSet[P0.pos[D.u[5 * u]]] = 1;
+        for (var u = D.us[r]; u < D.us[r + 1]; u++) cmdSet[D.u[5 * u]] = 1;
       });
       // A command's match: the resources it uses.
       if (cmdM.length) {
         for (var r2 = 0; r2 < R; r2++) for (var u2 = D.us[r2]; u2 < D.us[r2 + 1]; u2++) if (isCmd[D.u[5 * u2]]) hl[r2] = mark;
-        cmdM.forEach(function (c) { colSet[P0.pos[c]] = 1; });
+        cmdM.forEach(function (c) { cmdSet[c] = 1; });
       }
       // Aliases: the resources sharing bytes with a match, in each plan (few
       // matches only: a search for "a" should not scan everything twice).
@@ -785,7 +786,11 @@
         }
         bars[P.k] = list;
       });
-      for (var p = 0; p < N; p++) if (colSet[p]) cols.push(p);
+      plans.forEach(function (P) {
+        var list = [];
+        for (var c2 = 0; c2 < N; c2++) if (cmdSet[c2]) list.push(P.pos[c2]);
+        cols[P.k] = list;
+      });
     }
     V.hl = hl; V.hlCols = cols; V.hlBars = bars;
     if (q) {
