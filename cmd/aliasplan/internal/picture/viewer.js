@@ -421,6 +421,14 @@
     ctx.lineTo(X(hi), Y(0)); ctx.closePath();
     ctx.fillStyle = C.live; ctx.fill();
     ctx.strokeStyle = C.liveLine; ctx.lineWidth = 1; ctx.stroke();
+    // The peak, where it first happens.
+    for (var pk = 0; pk < N && P.live[pk] < P.peak; pk++);
+    if (pk < N && P.peak > 0) {
+      var xp = X(pk + 0.5), yp = Y(P.peak);
+      ctx.fillStyle = C.liveLine;
+      ctx.beginPath(); ctx.moveTo(xp, yp - 1); ctx.lineTo(xp - 4, yp - 7); ctx.lineTo(xp + 4, yp - 7); ctx.fill();
+      ctx.fillText("peak " + mib(P.peak), Math.min(xp + 6, LEFT + plotW() - 80), Math.max(yp - 2, y0 + 10));
+    }
     ctx.strokeStyle = C.pool; ctx.lineWidth = 1.5;
     ctx.beginPath(); ctx.moveTo(LEFT, Y(pooled)); ctx.lineTo(LEFT + plotW(), Y(pooled)); ctx.stroke();
     ctx.strokeStyle = C.bound; ctx.setLineDash([6, 4]);
@@ -540,10 +548,19 @@
     for (i = 0; i < P.pools.length; i++) {
       var pl = P.pools[i];
       if (y < pl.y || y > pl.y + pl.h || x < LEFT || x > LEFT + plotW()) continue;
+      // Of the drawn rectangles under the pointer (the minimum height can
+      // make small neighbours overlap), the one whose true extent is
+      // nearest; on a tie the smaller, which is drawn on top.
+      var best = -1, bestD = Infinity;
       for (var j = pl.members.length - 1; j >= 0; j--) {
         var r = pl.members[j], q = resRect(P, r);
-        if (x >= q.x && x <= q.x + q.w && y >= q.y && y <= q.y + q.h) return { kind: "res", res: r, pool: pl };
+        if (x < q.x || x > q.x + q.w || y < q.y || y > q.y + q.h) continue;
+        var t0 = poolY(pl, P.off[r]), t1 = poolY(pl, P.off[r] + P.size[r]);
+        var d = y < t0 ? t0 - y : y > t1 ? y - t1 : 0;
+        if (d < bestD) { best = r; bestD = d; }
+        if (d === 0) break;
       }
+      if (best >= 0) return { kind: "res", res: best, pool: pl };
       return { kind: "pool", pool: pl };
     }
     if (x < LEFT || x > LEFT + plotW()) return null;
@@ -768,7 +785,8 @@
       });
       // A command's match: the resources it uses.
       if (cmdM.length) {
-        for (var r2 = 0; r2 < R; r2++) for (var u2 = D.us[r2]; u2 < D.us[r2 + 1]; u2++) if (isCmd[D.u[5 * u2]]) hl[r2] = mark;
+        // (in their own colours: only names that match are painted as matches)
+        for (var r2 = 0; r2 < R; r2++) for (var u2 = D.us[r2]; u2 < D.us[r2 + 1]; u2++) if (isCmd[D.u[5 * u2]] && !hl[r2]) hl[r2] = q ? 1 : mark;
         cmdM.forEach(function (c) { cmdSet[c] = 1; });
       }
       // Aliases: the resources sharing bytes with a match, in each plan (few
