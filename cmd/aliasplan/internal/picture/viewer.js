@@ -426,8 +426,8 @@
     if (pk < N && P.peak > 0) {
       var xp = X(pk + 0.5), yp = Y(P.peak);
       ctx.fillStyle = C.liveLine;
-      ctx.beginPath(); ctx.moveTo(xp, yp - 1); ctx.lineTo(xp - 4, yp - 7); ctx.lineTo(xp + 4, yp - 7); ctx.fill();
-      ctx.fillText("peak " + mib(P.peak), Math.min(xp + 6, LEFT + plotW() - 80), Math.max(yp - 2, y0 + 10));
+      ctx.beginPath(); ctx.moveTo(xp, yp + 1); ctx.lineTo(xp - 4, yp + 7); ctx.lineTo(xp + 4, yp + 7); ctx.fill();
+      ctx.fillText("peak " + mib(P.peak), Math.min(xp + 6, LEFT + plotW() - 80), Math.min(yp + 12, y0 + h - 3));
     }
     ctx.strokeStyle = C.pool; ctx.lineWidth = 1.5;
     ctx.beginPath(); ctx.moveTo(LEFT, Y(pooled)); ctx.lineTo(LEFT + plotW(), Y(pooled)); ctx.stroke();
