@@ -346,6 +346,19 @@ func TestBrowser(t *testing.T) {
 		b.run(t, chromedp.KeyEvent("0"))
 		b.frame(t)
 
+		// The alias links can be hidden.
+		pxL := b.pixels(t)
+		b.run(t, chromedp.Click(chromedp.CSS("#links")))
+		b.frame(t)
+		if b.pixels(t) == pxL {
+			t.Errorf("unticking alias links changed nothing")
+		}
+		b.run(t, chromedp.Click(chromedp.CSS("#links")))
+		b.frame(t)
+		if b.pixels(t) != pxL {
+			t.Errorf("ticking alias links again does not draw the same picture")
+		}
+
 		// Search: the matches are listed and drawn highlighted.
 		px6 := b.pixels(t)
 		b.run(t, chromedp.Click(chromedp.CSS("#search")), chromedp.SendKeys(chromedp.CSS("#search"), "bloom.down"))

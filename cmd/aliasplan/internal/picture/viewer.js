@@ -338,7 +338,9 @@
       }
       ctx.globalAlpha = 1;
       // Alias links: from the old occupant's end to the new one's start.
-      if (V.links) {
+      // All of them when the box is ticked; those of what is selected or
+      // found always.
+      if (V.links || dim) {
         var L = P.links;
         for (i = 0; i < L.length; i += 3) {
           var a = L[i], b = L[i + 1];
@@ -993,6 +995,13 @@
     }
   };
 
+  // Every alias link at once is a help up to a few hundred, a red haze
+  // beyond: then they start hidden (a search or a click still shows its
+  // own).
+  var nLinks = 0;
+  plans.forEach(function (P) { nLinks = Math.max(nLinks, P.links.length / 3); });
+  V.links = nLinks <= 300;
+  document.getElementById("links").checked = V.links;
   sizeCanvases();
   V.ppc = fitPPC();
   showOverview();
