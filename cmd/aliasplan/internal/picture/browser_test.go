@@ -296,6 +296,20 @@ func TestBrowser(t *testing.T) {
 				t.Errorf("hovering %s at %v shows %q (visible %v)", name, at, tip, shown)
 			}
 		}
+		// The tracks and the axis name the command under the pointer.
+		for _, track := range []string{"axis", "live", "bar"} {
+			b.move(t, eval[point](t, b, fmt.Sprintf(`window.aliasplanViewer.trackPoint(0, 6, %q)`, track)))
+			tip := b.text(t, "#tip")
+			if !strings.HasPrefix(tip, "#6 gbuffer") {
+				t.Errorf("hovering the %s track at position 6 shows %q", track, tip)
+			}
+			if track == "live" && !strings.Contains(tip, "live ") {
+				t.Errorf("the live track's tip %q gives no live bytes", tip)
+			}
+			if track == "bar" && !strings.Contains(tip, "alias barriers") {
+				t.Errorf("the barrier track's tip %q counts no barriers", tip)
+			}
+		}
 		// Click pins the details: requirements, placement, uses with
 		// stages, access and layout, and the barriers before them.
 		b.click(t, b.resource(t, "gbuffer.albedo", 0))

@@ -987,6 +987,13 @@
       return { x: b.left + LEFT + plotW() / 2, y: b.top + (pl ? pl.y + pl.h / 2 : P.liveY + LIVE_H / 2) };
     },
     view: function () { return { x0: V.x0, ppc: V.ppc }; },
+    // trackPoint is where position p of plan k is on a track: "axis",
+    // "live" or "bar".
+    trackPoint: function (k, p, track) {
+      var P = plans[k || 0], b = P.canvas.getBoundingClientRect();
+      var y = track === "axis" ? P.axisY + 10 : track === "live" ? P.liveY + LIVE_H / 2 : P.barY + BAR_H / 2;
+      return { x: b.left + X(p + 0.5), y: b.top + y };
+    },
     // redrawCost draws everything n times and returns the mean, in ms.
     redrawCost: function (n) {
       var t = performance.now();
