@@ -19,14 +19,16 @@ demo: build
 	@mkdir -p $(OUT)
 	./bin/aliasplan plan --svg $(OUT)/demo.svg --html $(OUT)/demo.html -o $(OUT)/demo.plan.json
 	@echo
-	@echo "picture: $(OUT)/demo.svg (open $(OUT)/demo.html in a browser for hover details)"
+	@echo "picture: $(OUT)/demo.svg; viewer: open $(OUT)/demo.html in a browser (zoom, pan, search, details)"
 
 ## test: everything CI runs
 test: setup lint unit
 
 ## setup: system packages the Vulkan tests need (lavapipe and the validation layer)
+## and the browser tests need (chromium, driven headless)
 setup:
 	@scripts/install-vulkan.sh
+	@scripts/install-chromium.sh
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
