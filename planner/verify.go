@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // VerifyError reports a plan that breaks a rule other than an overlap.
@@ -182,7 +183,7 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 			}
 		case res.Class() != pool.Class:
 			bad = true
-			if fail(r, pl.Pool, "%s resource in a %s pool", res.Class(), pool.Class) {
+			if fail(r, pl.Pool, "%s resource in %s pool", res.Class(), article(pool.Class.String())) {
 				return
 			}
 		case pool.MemoryTypeIndex >= 32 || q.MemoryTypeBits&(1<<pool.MemoryTypeIndex) == 0:
@@ -287,6 +288,14 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 		}
 	}
 	verifyOrder(c, p, errs)
+}
+
+// article puts "a" or "an" before a word: "an image", "a buffer".
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }
 
 // describeRequirements writes requirements as a plan file names them.

@@ -275,7 +275,7 @@ func (v *barrierCheck) structure() error {
 		case x.Kind != Hazard && x.Kind != Alias:
 			return fail(k, RuleBarrier, "unknown kind %s", x.Kind)
 		case x.Type == BufferBarrier && res.Kind != KindBuffer, x.Type == ImageBarrier && res.Kind != KindImage:
-			return fail(k, RuleBarrier, "%s barrier on a %s", x.Type, res.Kind)
+			return fail(k, RuleBarrier, "%s barrier on %s", x.Type, article(res.Kind.String()))
 		case x.Type != MemoryBarrier && x.Type != BufferBarrier && x.Type != ImageBarrier:
 			return fail(k, RuleBarrier, "unknown type %s", x.Type)
 		case x.Type != ImageBarrier && (x.OldLayout != LayoutUndefined || x.NewLayout != LayoutUndefined):

@@ -167,7 +167,7 @@ func TestVerifyBarriers(t *testing.T) {
 			p.Barriers[0].DstStages, p.Barriers[0].DstAccess = StageComputeShader, AccessColorAttachmentWrite
 		}, RuleStageAccess, "COLOR_ATTACHMENT_WRITE cannot be performed by destination stages COMPUTE_SHADER"},
 		{"not grouped", vbBufferAlias, func(_ *Graph, p *Plan) { p.Barriers[0], p.Barriers[3] = p.Barriers[3], p.Barriers[0] }, RuleBarrier, "not grouped"},
-		{"buffer barrier on an image", vbImageAlias, func(_ *Graph, p *Plan) { p.Barriers[1].Type = BufferBarrier }, RuleBarrier, "buffer barrier on a image"},
+		{"buffer barrier on an image", vbImageAlias, func(_ *Graph, p *Plan) { p.Barriers[1].Type = BufferBarrier }, RuleBarrier, "buffer barrier on an image"},
 		{"layouts on a buffer barrier", vbBufferAlias, func(_ *Graph, p *Plan) { p.Barriers[0].NewLayout = LayoutGeneral }, RuleBarrier, "with layouts"},
 		{"unknown command", vbBufferAlias, func(_ *Graph, p *Plan) { p.Barriers[3].Before = 9 }, RuleBarrier, "command 9 does not exist"},
 		{"order not a permutation", vbBufferAlias, func(_ *Graph, p *Plan) { p.Order[1] = 0 }, RuleOrder, "repeated"},
