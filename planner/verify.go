@@ -1,8 +1,9 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // VerifyError reports a plan that breaks a rule other than an overlap.
@@ -130,15 +131,15 @@ func VerifyPlacement(c *Compiled, p *Plan) error {
 	}
 	// Sweep each pool by offset: every pair sharing a byte must not
 	// interfere, and exactly those resources are Aliased.
-	sort.Slice(pooled, func(a, b int) bool {
-		x, y := &p.Resources[pooled[a]].Placement, &p.Resources[pooled[b]].Placement
+	slices.SortFunc(pooled, func(a, b int) int {
+		x, y := &p.Resources[a].Placement, &p.Resources[b].Placement
 		if x.Pool != y.Pool {
-			return x.Pool < y.Pool
+			return cmp.Compare(x.Pool, y.Pool)
 		}
 		if x.Offset != y.Offset {
-			return x.Offset < y.Offset
+			return cmp.Compare(x.Offset, y.Offset)
 		}
-		return pooled[a] < pooled[b]
+		return cmp.Compare(a, b)
 	})
 	aliased := make([]bool, len(g.Resources))
 	var active []int
