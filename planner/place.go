@@ -1,9 +1,11 @@
 package planner
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 )
 
@@ -14,8 +16,10 @@ import (
 // yet (barriers.Build adds them). The placement part of the plan has passed
 // VerifyPlacement.
 //
-// Cost: O(P²) interference queries for P pooled resources (each O(terminal
-// uses)), plus the strategy and the lower bound.
+// Cost, per pool group of P pooled resources: an interference bit matrix
+// of P²/8 bytes built with one bit test per pair (plus one intersection of
+// closure rows per resource with several terminal uses), then the
+// strategy and, beside it on groups of 48 or more, the lower bound.
 func Place(c *Compiled, opts Options) (*Plan, error) {
 	if opts.Strategy == nil {
 		return nil, &PlacementError{Detail: "Options.Strategy is nil"}
@@ -245,7 +249,7 @@ func mostAccepted(rest []ResourceID, p *Plan, valid uint32, types []MemoryType) 
 func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) error {
 	members := grp.members
 	for len(members) > 0 {
-		prob, sol, err := solveGroup(c, p, members, pos, opts)
+		prob, sol, bound, err := solveGroup(c, p, members, pos, opts)
 		if err != nil {
 			return err
 		}
@@ -260,7 +264,7 @@ func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) erro
 			}
 			// Saturating: a sum that does not fit makes sumStats fail.
 			ok := true
-			if p.Stats.LowerBound = addChecked(p.Stats.LowerBound, LowerBound(prob), &ok); !ok {
+			if p.Stats.LowerBound = addChecked(p.Stats.LowerBound, bound, &ok); !ok {
 				p.Stats.LowerBound = ^uint64(0)
 			}
 			return nil
@@ -280,8 +284,9 @@ func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) erro
 	return nil
 }
 
-// solveGroup builds one group's problem and runs the strategy on it.
-func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Options) (*Problem, *Solution, error) {
+// solveGroup builds one group's problem, runs the strategy on it and
+// computes its lower bound.
+func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Options) (*Problem, *Solution, uint64, error) {
 	items := make([]Item, len(members))
 	for i, r := range members {
 		q := &p.Resources[r].Requirements
@@ -294,18 +299,35 @@ func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Op
 	}
 	prob := &Problem{Items: items, MaxPoolSize: opts.MaxPoolSize}
 	if err := prob.check(); err != nil {
-		return nil, nil, &PlacementError{Detail: "building the placement problem", Err: err}
+		return nil, nil, 0, &PlacementError{Detail: "building the placement problem", Err: err}
 	}
-	prob.setAdjacency(c.groupInterference(members))
+	prob.adj = c.groupInterference(members)
+	// The lower bound needs only the problem: on a large enough group it
+	// runs beside the strategy, on another core when there is one, and is
+	// joined before the group's results are used.
+	var bound uint64
+	var boundDone chan struct{}
+	if len(items) >= concurrentBoundItems {
+		boundDone = make(chan struct{})
+		go func() {
+			defer close(boundDone)
+			bound = LowerBound(prob)
+		}()
+	} else {
+		bound = LowerBound(prob)
+	}
 	sol, err := opts.Strategy.Place(prob)
+	if boundDone != nil {
+		<-boundDone
+	}
 	if err != nil {
-		return nil, nil, &PlacementError{Detail: "strategy " + opts.Strategy.Name(), Err: err}
+		return nil, nil, 0, &PlacementError{Detail: "strategy " + opts.Strategy.Name(), Err: err}
 	}
 	if err := CheckSolution(prob, sol); err != nil {
 		if ov := (*OverlapError)(nil); errors.As(err, &ov) {
 			ov.NameA, ov.NameB = c.Graph.Resources[members[ov.A]].Name, c.Graph.Resources[members[ov.B]].Name
 		}
-		return nil, nil, fmt.Errorf("planner: strategy %s produced an invalid placement (a bug): %w", opts.Strategy.Name(), err)
+		return nil, nil, 0, fmt.Errorf("planner: strategy %s produced an invalid placement (a bug): %w", opts.Strategy.Name(), err)
 	}
 	// Aliasing must never cost more than not aliasing: a strategy that
 	// loses to plain stacking (alignment padding can do that) is replaced
@@ -316,7 +338,7 @@ func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Op
 			sol = alt
 		}
 	}
-	return prob, sol, nil
+	return prob, sol, bound, nil
 }
 
 // sumSizes is the items' total size, saturating at 2^64-1.
@@ -363,6 +385,10 @@ func sumStats(g *Graph, p *Plan) error {
 	return nil
 }
 
+// concurrentBoundItems is the group size from which the lower bound runs
+// on its own goroutine: below it, starting one costs more than it saves.
+const concurrentBoundItems = 48
+
 // markAliased sets Placement.Aliased for every pooled resource that shares
 // a byte with another one of its pool: a sweep by offset per pool.
 func markAliased(p *Plan) {
@@ -372,15 +398,15 @@ func markAliased(p *Plan) {
 			idx = append(idx, ResourceID(r))
 		}
 	}
-	sort.Slice(idx, func(a, b int) bool {
-		x, y := &p.Resources[idx[a]].Placement, &p.Resources[idx[b]].Placement
+	slices.SortFunc(idx, func(a, b ResourceID) int {
+		x, y := &p.Resources[a].Placement, &p.Resources[b].Placement
 		if x.Pool != y.Pool {
-			return x.Pool < y.Pool
+			return cmp.Compare(x.Pool, y.Pool)
 		}
 		if x.Offset != y.Offset {
-			return x.Offset < y.Offset
+			return cmp.Compare(x.Offset, y.Offset)
 		}
-		return idx[a] < idx[b]
+		return cmp.Compare(a, b)
 	})
 	// reach is the end of the furthest-reaching earlier range of the pool,
 	// and who owns it: a range starting below it overlaps that one.
@@ -402,15 +428,20 @@ func markAliased(p *Plan) {
 }
 
 // groupInterference returns the interference matrix of one pool group's
-// members. Every used transient has exactly one initial use, so "a entirely
-// before b" is one bit: b's initial command in the intersection of the
-// closure rows of a's terminal uses. Those intersections are built once per
-// member (O(members × terminals × V/64)); each pair then costs two bit tests.
-func (c *Compiled) groupInterference(members []ResourceID) *bitMatrix {
+// members. Every used transient has exactly one initial use, and an edge
+// of the DAG always points forward in recorded order, so a can be entirely
+// before b only when a's initial command comes first (or both share it,
+// and then neither is before the other). Members are taken in order of
+// initial command; for each one, a, the intersection of its terminal uses'
+// closure rows (the closure row itself for a single terminal use, no
+// copy) is read at each later member's initial command: ascending
+// positions, one streaming pass over the row. Each pair costs one bit
+// test. The upper triangle is written row by row and mirrored by 64×64
+// block transposes. O(n·(n + terminals·V/64)) time, n²/8 bytes kept,
+// V/64 words of scratch.
+func (c *Compiled) groupInterference(members []ResourceID) bitMatrix {
 	n := len(members)
 	m := newBitMatrix(n)
-	words := (len(c.Graph.Commands) + 63) / 64
-	after := make([]uint64, n*words)
 	init := make([]CommandID, n)
 	for i, r := range members {
 		in := c.Initial(r)
@@ -426,29 +457,68 @@ func (c *Compiled) groupInterference(members []ResourceID) *bitMatrix {
 			return m
 		}
 		init[i] = in[0]
-		row := after[i*words : (i+1)*words]
-		for k, t := range c.Terminal(r) {
-			tr := c.reach[t].Words()
-			if k == 0 {
-				copy(row, tr)
-				continue
+	}
+	// byInit: member indexes by (initial command, index).
+	byInit := make([]int32, n)
+	for i := range byInit {
+		byInit[i] = int32(i)
+	}
+	slices.SortFunc(byInit, func(a, b int32) int {
+		if c := cmp.Compare(init[a], init[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	var scratch []uint64
+	inOrder := true // members are usually created in command order
+	for x, i := range byInit {
+		inOrder = inOrder && int(i) == x
+	}
+	for x, i := range byInit {
+		after := c.after(members[i], &scratch)
+		row := m.row(int(i))
+		if inOrder {
+			// j = i+1, i+2, ...: build each row word in a register.
+			for j := x + 1; j < n; {
+				var word uint64
+				base := j &^ 63
+				for ; j < n && j < base+64; j++ {
+					b := init[j]
+					word |= (^after[b>>6] >> (uint(b) & 63) & 1) << (uint(j) & 63)
+				}
+				row[base>>6] |= word
 			}
-			for w := range row {
-				row[w] &= tr[w]
+			continue
+		}
+		for _, j := range byInit[x+1:] {
+			b := init[j]
+			if after[b>>6]&(1<<(uint(b)&63)) == 0 {
+				row[j>>6] |= 1 << (uint(j) & 63)
 			}
 		}
 	}
-	for i := 0; i < n; i++ {
-		ai := after[i*words : (i+1)*words]
-		bi := init[i]
-		for j := i + 1; j < n; j++ {
-			bj := init[j]
-			iBeforeJ := ai[bj>>6]&(1<<(uint(bj)&63)) != 0
-			jBeforeI := after[j*words+int(bi)>>6]&(1<<(uint(bi)&63)) != 0
-			if !iBeforeJ && !jBeforeI {
-				m.setPair(i, j)
-			}
-		}
-	}
+	m.mirror()
 	return m
+}
+
+// after returns the commands that every terminal use of r happens-before:
+// the closure row of its one terminal use, or the intersection of them all
+// in *scratch. The result aliases storage: do not modify.
+func (c *Compiled) after(r ResourceID, scratch *[]uint64) []uint64 {
+	ts := c.Terminal(r)
+	if len(ts) == 1 {
+		return c.reach[ts[0]].Words()
+	}
+	row := c.scratchRow(scratch)
+	for k, t := range ts {
+		tr := c.reach[t].Words()
+		if k == 0 {
+			copy(row, tr)
+			continue
+		}
+		for w := range row {
+			row[w] &= tr[w]
+		}
+	}
+	return row
 }

@@ -1,8 +1,9 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -215,15 +216,15 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 	}
 	// Sweep each pool by offset: every pair sharing a byte must not
 	// interfere, and exactly those resources are Aliased.
-	sort.Slice(pooled, func(a, b int) bool {
-		x, y := &p.Resources[pooled[a]].Placement, &p.Resources[pooled[b]].Placement
+	slices.SortFunc(pooled, func(a, b int) int {
+		x, y := &p.Resources[a].Placement, &p.Resources[b].Placement
 		if x.Pool != y.Pool {
-			return x.Pool < y.Pool
+			return cmp.Compare(x.Pool, y.Pool)
 		}
 		if x.Offset != y.Offset {
-			return x.Offset < y.Offset
+			return cmp.Compare(x.Offset, y.Offset)
 		}
-		return pooled[a] < pooled[b]
+		return cmp.Compare(a, b)
 	})
 	aliased := make([]bool, len(g.Resources))
 	var active []int

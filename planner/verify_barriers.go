@@ -1,7 +1,9 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -252,8 +254,8 @@ func (v *barrierCheck) structure() error {
 	}
 	v.start = make([]int32, n+1)
 	v.sc = make([]scope, len(p.Barriers))
-	v.onRes = make([][]int32, nr)
-	v.alias = make([][]int32, nr)
+	v.onRes = carveLists(p.Barriers, nr, func(x *Barrier) bool { return x.Type != MemoryBarrier })
+	v.alias = carveLists(p.Barriers, nr, func(x *Barrier) bool { return x.Kind == Alias })
 	at := int32(0) // position of the barriers seen so far
 	for k := range p.Barriers {
 		x := &p.Barriers[k]
@@ -573,15 +575,15 @@ func (v *barrierCheck) aliases() {
 		pooled = append(pooled, ResourceID(r))
 	}
 	place := func(r ResourceID) *Placement { return &p.Resources[r].Placement }
-	sort.Slice(pooled, func(a, b int) bool {
-		x, y := place(pooled[a]), place(pooled[b])
+	slices.SortFunc(pooled, func(a, b ResourceID) int {
+		x, y := place(a), place(b)
 		if x.Pool != y.Pool {
-			return x.Pool < y.Pool
+			return cmp.Compare(x.Pool, y.Pool)
 		}
 		if x.Offset != y.Offset {
-			return x.Offset < y.Offset
+			return cmp.Compare(x.Offset, y.Offset)
 		}
-		return pooled[a] < pooled[b]
+		return cmp.Compare(a, b)
 	})
 	old := make([][]ResourceID, len(g.Resources))
 	var active []ResourceID
@@ -639,11 +641,11 @@ func (v *barrierCheck) aliasPairs(b ResourceID, olds []ResourceID) bool {
 	// Latest initial use first: a later old occupant is checked before an
 	// earlier one may rely on it.
 	start := func(r ResourceID) int32 { return v.pos[c.Initial(r)[0]] }
-	sort.Slice(olds, func(i, j int) bool {
-		if si, sj := start(olds[i]), start(olds[j]); si != sj {
-			return si > sj
+	slices.SortFunc(olds, func(a, b ResourceID) int {
+		if sa, sb := start(a), start(b); sa != sb {
+			return cmp.Compare(sb, sa)
 		}
-		return olds[i] < olds[j]
+		return cmp.Compare(a, b)
 	})
 	ub := c.Uses(b)[0]
 	sb, ab := expandStages(ub.Stages), expandAccess(ub.Access)
@@ -727,7 +729,7 @@ type byteSpan struct{ lo, hi uint64 }
 // spansCover reports whether the union of spans includes all of want. It
 // sorts spans.
 func spansCover(spans []byteSpan, want byteSpan) bool {
-	sort.Slice(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
+	slices.SortFunc(spans, func(a, b byteSpan) int { return cmp.Compare(a.lo, b.lo) })
 	at := want.lo
 	for _, s := range spans {
 		if at >= want.hi || s.lo > at {
@@ -736,4 +738,28 @@ func spansCover(spans []byteSpan, want byteSpan) bool {
 		at = max(at, s.hi)
 	}
 	return at >= want.hi
+}
+
+// carveLists returns one empty list per resource, with room for the
+// barriers on it that keep selects, all carved from one array: the lists
+// then grow by append without allocating. Barriers naming no valid
+// resource get no room (structure rejects them before appending).
+func carveLists(bs []Barrier, nr int, keep func(x *Barrier) bool) [][]int32 {
+	lists := make([][]int32, nr)
+	count := make([]int32, nr)
+	total := 0
+	for k := range bs {
+		if x := &bs[k]; x.Resource >= 0 && int(x.Resource) < nr && keep(x) {
+			count[x.Resource]++
+			total++
+		}
+	}
+	store := make([]int32, total)
+	at := 0
+	for r := range lists {
+		end := at + int(count[r])
+		lists[r] = store[at:at:end]
+		at = end
+	}
+	return lists
 }
