@@ -12,28 +12,66 @@ import (
 )
 
 // The graph model and plan types, re-exported so that most callers import
-// this package only.
+// this package only. Their fields are documented on the planner types
+// (go doc planner.Plan); ExamplePlan prints every part of a plan.
 type (
-	Graph        = planner.Graph
-	Resource     = planner.Resource
-	BufferDesc   = planner.BufferDesc
-	ImageDesc    = planner.ImageDesc
-	Access       = planner.Access
-	Command      = planner.Command
-	ResourceID   = planner.ResourceID
-	CommandID    = planner.CommandID
+	// Graph is a frame: Resources and Commands in recorded order, built
+	// with AddBuffer, AddImage, AddResource (imported, host-visible,
+	// dedicated, explicit requirements) and AddCommand.
+	Graph = planner.Graph
+	// Resource is a buffer or image: Name, Kind, Buffer or Image, Imported
+	// (the caller's own memory, never placed), Memory, Dedicated,
+	// Requirements (explicit; nil asks the Options' Source).
+	Resource = planner.Resource
+	// BufferDesc is Size and Usage.
+	BufferDesc = planner.BufferDesc
+	// ImageDesc is Format, Width, Height, Depth, MipLevels, ArrayLayers,
+	// Samples, Tiling, Usage and InitialLayout.
+	ImageDesc = planner.ImageDesc
+	// Access is one use by a command: Resource, Stages, Access, Layout.
+	Access = planner.Access
+	// Command is Name and Accesses.
+	Command = planner.Command
+	// ResourceID indexes Graph.Resources and Plan.Resources.
+	ResourceID = planner.ResourceID
+	// CommandID indexes Graph.Commands; Plan.Order lists them.
+	CommandID = planner.CommandID
+	// Requirements are Size, Alignment, MemoryTypeBits, PrefersDedicated
+	// and RequiresDedicated.
 	Requirements = planner.Requirements
-	Plan         = planner.Plan
-	Placement    = planner.Placement
-	Barrier      = planner.Barrier
-	Compiled     = planner.Compiled
-	Strategy     = planner.Strategy
-	Kind         = planner.Kind
-	Memory       = planner.Memory
-	Class        = planner.Class
-	Status       = planner.Status
-	BarrierKind  = planner.BarrierKind
-	BarrierType  = planner.BarrierType
+	// Plan is what Planner.Plan returns: Resources[id] (a ResourcePlan per
+	// resource), Pools to allocate, Order (the execution order), Barriers
+	// to record before commands, Stats, and Strategy and Requirements
+	// naming how it was made.
+	Plan = planner.Plan
+	// ResourcePlan is one resource's decision: Status, Reason (why it is
+	// not pooled), Requirements used, and Placement when pooled.
+	ResourcePlan = planner.ResourcePlan
+	// Placement is where a pooled resource lives: Pool (index into
+	// Plan.Pools), Offset, Size, Alignment, Aliased (shares bytes with
+	// another resource).
+	Placement = planner.Placement
+	// Pool is one allocation: Index, MemoryTypeIndex, Class, Size.
+	Pool = planner.Pool
+	// Stats are TransientBytes (pooled resources' sizes: the cost without
+	// aliasing), PooledBytes (the pools' sizes), LowerBound and
+	// DedicatedBytes.
+	Stats = planner.Stats
+	// Barrier is a synchronization2 barrier recorded before command
+	// Before: Kind (hazard or alias), Type (memory, buffer, image),
+	// Resource, Previous (an alias barrier's old occupants), SrcStages,
+	// SrcAccess, DstStages, DstAccess, OldLayout, NewLayout.
+	Barrier = planner.Barrier
+	// Compiled is a validated graph with its dependency DAG.
+	Compiled = planner.Compiled
+	// Strategy places one pool group (firstfit, bestfit, exact).
+	Strategy    = planner.Strategy
+	Kind        = planner.Kind
+	Memory      = planner.Memory
+	Class       = planner.Class
+	Status      = planner.Status
+	BarrierKind = planner.BarrierKind
+	BarrierType = planner.BarrierType
 )
 
 // Options configure a Planner. The zero value plans with first fit, no pool
@@ -164,6 +202,9 @@ func (p *Planner) Plan(g *Graph) (*Plan, error) {
 // remembers graphs, the compiled graph refers to the Planner's own copy of
 // g (equal to it), not to g.
 func (p *Planner) PlanCompiled(g *Graph) (*Compiled, *Plan, error) {
+	if g == nil {
+		return nil, nil, fmt.Errorf("aliasplan: Plan: the graph is nil")
+	}
 	if p.reuse == 0 {
 		return p.plan(g)
 	}

@@ -112,7 +112,7 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 		if p.Resources[r].Status == planner.StatusPooled && c.Used(planner.ResourceID(r)) {
 			pl := &p.Resources[r].Placement
 			if pl.Pool < 0 || pl.Pool >= len(p.Pools) || pl.Size == 0 || pl.Offset+pl.Size < pl.Offset {
-				return nil, fmt.Errorf("barriers: resource %q: invalid placement %+v", g.Resources[r].Name, *pl)
+				return nil, fmt.Errorf("barriers: resource %q: invalid placement: pool %d, offset %d, size %d", g.Resources[r].Name, pl.Pool, pl.Offset, pl.Size)
 			}
 			pooled = append(pooled, planner.ResourceID(r))
 		}

@@ -24,8 +24,12 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 	if opts.Strategy == nil {
 		return nil, &PlacementError{Detail: "Options.Strategy is nil"}
 	}
+	if c == nil || c.Graph == nil {
+		return nil, &PlacementError{Detail: "the compiled graph is nil"}
+	}
 	g := c.Graph
 	src := opts.source()
+	limits, hasLimits := src.(LimitsSource)
 	types := src.MemoryTypes()
 	p := &Plan{
 		Strategy:  opts.Strategy.Name(),
@@ -48,12 +52,20 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 			rp.Status, rp.Reason = StatusImported, "owned by the caller"
 			continue
 		}
+		if hasLimits {
+			if err := limits.Limits().CheckImage(res); err != nil {
+				return nil, err
+			}
+		}
 		if res.Requirements != nil {
 			rp.Requirements = *res.Requirements
 			explicit = true
 		} else {
 			q, err := src.Requirements(res)
 			if err != nil {
+				if ge := (*GraphError)(nil); errors.As(err, &ge) {
+					return nil, ge // it names the resource and the rule already
+				}
 				return nil, &PlacementError{Resource: res.Name, Detail: "requirements from " + src.Describe(), Err: err}
 			}
 			rp.Requirements = q
@@ -76,16 +88,14 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 				return nil, &GraphError{Resource: res.Name, Access: -1, Rule: RulePooledLayout,
 					Detail: fmt.Sprintf("pooled image declares initial layout %s; reused memory has no defined contents, so it must be UNDEFINED", res.Image.InitialLayout)}
 			}
-			if opts.MaxPoolSize != 0 && roundUp(q.Size, q.Alignment) > opts.MaxPoolSize {
+			// A pool opened for it alone puts it at offset 0: only its
+			// size counts, not its size rounded up to its alignment.
+			if opts.MaxPoolSize != 0 && q.Size > opts.MaxPoolSize {
 				rp.Status, rp.Reason = StatusDedicated, fmt.Sprintf("larger than the maximum pool size (%d bytes)", opts.MaxPoolSize)
 				break
 			}
 			rp.Status = StatusPooled
 			pooled = append(pooled, ResourceID(r))
-			p.Stats.TransientBytes += q.Size
-		}
-		if rp.Status == StatusDedicated || rp.Status == StatusHostVisible {
-			p.Stats.DedicatedBytes += q.Size
 		}
 	}
 	switch {
@@ -108,6 +118,9 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 		if err := placeGroup(c, p, grp, pos, opts); err != nil {
 			return nil, err
 		}
+	}
+	if err := sumStats(g, p); err != nil {
+		return nil, err
 	}
 	markAliased(p)
 	if err := VerifyPlacement(c, p); err != nil {
@@ -222,9 +235,60 @@ func mostAccepted(rest []ResourceID, p *Plan, valid uint32, types []MemoryType) 
 }
 
 // placeGroup runs the strategy on one group and appends its pools.
+//
+// Pooling must never cost more than the members' own allocations (SPEC
+// §3): a dedicated allocation of a resource costs its required size (the
+// allocation's base is aligned for any resource by the driver), so a group
+// whose pools add up to more than its members' sizes is not worth it.
+// That only happens when alignment padding outweighs the sharing (small
+// resources with large alignments); then the member with the largest
+// alignment (the smallest of those, the last of those) is made dedicated
+// and the rest placed again, until the pools cost no more than the sizes.
+// A group of one always passes (its pool is its size), so this ends; the
+// usual group passes at once and builds nothing more.
 func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) error {
-	items := make([]Item, len(grp.members))
-	for i, r := range grp.members {
+	members := grp.members
+	for len(members) > 0 {
+		prob, sol, bound, err := solveGroup(c, p, members, pos, opts)
+		if err != nil {
+			return err
+		}
+		if sol.Peak() <= sumSizes(prob.Items) {
+			base := len(p.Pools)
+			for k, size := range sol.PoolSizes {
+				p.Pools = append(p.Pools, Pool{Index: base + k, MemoryTypeIndex: grp.memType, Class: grp.class, Size: size})
+			}
+			for i, r := range members {
+				q := &p.Resources[r].Requirements
+				p.Resources[r].Placement = Placement{Pool: base + int(sol.Pool[i]), Offset: sol.Offset[i], Size: q.Size, Alignment: q.Alignment}
+			}
+			// Saturating: a sum that does not fit makes sumStats fail.
+			ok := true
+			if p.Stats.LowerBound = addChecked(p.Stats.LowerBound, bound, &ok); !ok {
+				p.Stats.LowerBound = ^uint64(0)
+			}
+			return nil
+		}
+		worst := 0
+		for i, r := range members {
+			a, b := &p.Resources[r].Requirements, &p.Resources[members[worst]].Requirements
+			if a.Alignment > b.Alignment || a.Alignment == b.Alignment && a.Size <= b.Size {
+				worst = i
+			}
+		}
+		rp := &p.Resources[members[worst]]
+		rp.Status = StatusDedicated
+		rp.Reason = fmt.Sprintf("alignment padding: with its %d-byte alignment, pooling it would cost more than its own allocation of %d bytes", rp.Requirements.Alignment, rp.Requirements.Size)
+		members = append(members[:worst:worst], members[worst+1:]...)
+	}
+	return nil
+}
+
+// solveGroup builds one group's problem, runs the strategy on it and
+// computes its lower bound.
+func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Options) (*Problem, *Solution, uint64, error) {
+	items := make([]Item, len(members))
+	for i, r := range members {
 		q := &p.Resources[r].Requirements
 		start, end := int64(1)<<62, int64(-1)
 		for _, u := range c.Uses(r) {
@@ -235,9 +299,9 @@ func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) erro
 	}
 	prob := &Problem{Items: items, MaxPoolSize: opts.MaxPoolSize}
 	if err := prob.check(); err != nil {
-		return &PlacementError{Detail: "building the placement problem", Err: err}
+		return nil, nil, 0, &PlacementError{Detail: "building the placement problem", Err: err}
 	}
-	prob.adj = c.groupInterference(grp.members)
+	prob.adj = c.groupInterference(members)
 	// The lower bound needs only the problem: on a large enough group it
 	// runs beside the strategy, on another core when there is one, and is
 	// joined before the group's results are used.
@@ -257,37 +321,67 @@ func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) erro
 		<-boundDone
 	}
 	if err != nil {
-		return &PlacementError{Detail: "strategy " + opts.Strategy.Name(), Err: err}
+		return nil, nil, 0, &PlacementError{Detail: "strategy " + opts.Strategy.Name(), Err: err}
 	}
 	if err := CheckSolution(prob, sol); err != nil {
 		if ov := (*OverlapError)(nil); errors.As(err, &ov) {
-			ov.NameA, ov.NameB = c.Graph.Resources[grp.members[ov.A]].Name, c.Graph.Resources[grp.members[ov.B]].Name
+			ov.NameA, ov.NameB = c.Graph.Resources[members[ov.A]].Name, c.Graph.Resources[members[ov.B]].Name
 		}
-		return fmt.Errorf("planner: strategy %s produced an invalid placement (a bug): %w", opts.Strategy.Name(), err)
+		return nil, nil, 0, fmt.Errorf("planner: strategy %s produced an invalid placement (a bug): %w", opts.Strategy.Name(), err)
 	}
 	// Aliasing must never cost more than not aliasing: a strategy that
 	// loses to plain stacking (alignment padding can do that) is replaced
 	// by it for this group. Stacking never costs less than the sum of the
 	// sizes, so the usual case builds nothing.
-	var sum uint64
-	for _, it := range items {
-		sum += it.Size
-	}
-	if peak := sol.Peak(); peak > sum {
+	if peak := sol.Peak(); peak > sumSizes(items) {
 		if alt := NoAliasing(prob); alt.Peak() < peak {
 			sol = alt
 		}
 	}
-	base := len(p.Pools)
-	for k, size := range sol.PoolSizes {
-		p.Pools = append(p.Pools, Pool{Index: base + k, MemoryTypeIndex: grp.memType, Class: grp.class, Size: size})
-		p.Stats.PooledBytes += size
+	return prob, sol, bound, nil
+}
+
+// sumSizes is the items' total size, saturating at 2^64-1.
+func sumSizes(items []Item) uint64 {
+	ok := true
+	var sum uint64
+	for _, it := range items {
+		if sum = addChecked(sum, it.Size, &ok); !ok {
+			return ^uint64(0)
+		}
 	}
-	for i, r := range grp.members {
-		q := &p.Resources[r].Requirements
-		p.Resources[r].Placement = Placement{Pool: base + int(sol.Pool[i]), Offset: sol.Offset[i], Size: q.Size, Alignment: q.Alignment}
+	return sum
+}
+
+// sumStats fills the byte totals of the plan's stats (LowerBound is summed
+// by placeGroup). A total that does not fit in 64 bits is an error naming
+// the resource at which it overflowed.
+func sumStats(g *Graph, p *Plan) error {
+	ok := true
+	st := &p.Stats
+	for r := range p.Resources {
+		rp := &p.Resources[r]
+		switch rp.Status {
+		case StatusPooled:
+			st.TransientBytes = addChecked(st.TransientBytes, rp.Requirements.Size, &ok)
+		case StatusDedicated, StatusHostVisible:
+			st.DedicatedBytes = addChecked(st.DedicatedBytes, rp.Requirements.Size, &ok)
+		}
+		if !ok {
+			what := "dedicated and host-visible resources' sizes (dedicatedBytes)"
+			if rp.Status == StatusPooled {
+				what = "pooled resources' sizes (transientBytes)"
+			}
+			return &GraphError{Resource: g.Resources[r].Name, Access: -1, Rule: RuleSizeOverflow,
+				Detail: "the " + what + " add up to more than 2^64-1 bytes at this resource"}
+		}
 	}
-	p.Stats.LowerBound += bound
+	for _, pl := range p.Pools {
+		st.PooledBytes = addChecked(st.PooledBytes, pl.Size, &ok)
+	}
+	if !ok {
+		return &GraphError{Access: -1, Rule: RuleSizeOverflow, Detail: "the pool sizes add up to more than 2^64-1 bytes"}
+	}
 	return nil
 }
 
