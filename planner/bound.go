@@ -21,11 +21,12 @@ import (
 // earlier), and "entirely before" is a strict partial order whose
 // incomparable pairs are exactly the interfering pairs. A clique is then an
 // antichain, and the bound is a maximum-weight antichain, computed exactly
-// with one maximum flow (see maxAntichain). Cost O(n² + r·n/64) time (one
-// bit test per pair, read from the problem's interference rows) and
-// O(n²/64) memory to find a generating set of r pairs of the order, then Dinic's algorithm on a network of 2n+2 nodes and 3n + r arcs,
-// r ≤ the number of comparable pairs (about 8 per item on render-graph-like
-// problems).
+// with one maximum flow (see maxAntichain). Cost O(n²/64 + r·n/64) word
+// operations (each successor row is the complement of an interference
+// row) and O(n²/64) memory to find a generating set of r pairs of the
+// order, then Dinic's algorithm on a network of 2n+2 nodes and 3n + r
+// arcs, r ≤ the number of comparable pairs (about 8 per item on
+// render-graph-like problems).
 //
 // The result is never more than the true maximum clique, whatever the
 // problem: when the non-interfering pairs of a graph problem are not a
