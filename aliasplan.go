@@ -31,6 +31,22 @@ type (
 	Status       = planner.Status
 	BarrierKind  = planner.BarrierKind
 	BarrierType  = planner.BarrierType
+	Ordering     = planner.Ordering
+	// Serialization is an aliased pair the DAG leaves unordered, ordered
+	// by the plan's alias barrier (execution and budget orders).
+	Serialization = planner.Serialization
+)
+
+// The ordering modes (SPEC §2): which resources may share bytes.
+const (
+	// OrderDAG: only pairs the dependency DAG orders (the default).
+	OrderDAG = planner.OrderDAG
+	// OrderExecution: pairs the execution order orders; the alias barrier
+	// is then their dependency.
+	OrderExecution = planner.OrderExecution
+	// OrderBudget: the DAG rule plus the serializations needed to fit
+	// Options.Budget.
+	OrderBudget = planner.OrderBudget
 )
 
 // Options configure a Planner. The zero value plans with first fit, no pool
@@ -52,6 +68,15 @@ type Options struct {
 	// Source supplies requirements and memory types: a device (package
 	// vulkan) or a planner.Profile. Nil means planner.ProfileH200.
 	Source planner.RequirementsSource
+	// Order decides which resources may share bytes: OrderDAG (the zero
+	// value), OrderExecution or OrderBudget. The plan lists every pair it
+	// aliases that the DAG leaves unordered (Plan.Serializations).
+	Order Ordering
+	// Budget is the pooled-byte budget of OrderBudget. A Budget with Order
+	// left at OrderDAG selects OrderBudget. When even the execution order
+	// cannot fit it, Plan returns a *planner.BudgetError that states the
+	// smallest size reachable.
+	Budget uint64
 }
 
 // NoDedicatedThreshold, as Options.DedicatedThreshold, never dedicates a
@@ -71,11 +96,16 @@ func New(opts Options) *Planner {
 		MaxPoolSize:        opts.MaxPoolSize,
 		DedicatedThreshold: opts.DedicatedThreshold,
 		Source:             opts.Source,
+		Order:              opts.Order,
+		Budget:             opts.Budget,
 
 		PoolPrefersDedicated: opts.PoolPrefersDedicated,
 	}
 	if po.Strategy == nil {
 		po.Strategy = firstfit.New()
+	}
+	if po.Budget != 0 && po.Order == planner.OrderDAG {
+		po.Order = planner.OrderBudget
 	}
 	switch po.DedicatedThreshold {
 	case 0:

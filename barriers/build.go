@@ -105,6 +105,7 @@ func terminalScope(c *planner.Compiled, r planner.ResourceID) (planner.Stage, pl
 // before them, and theirs before B.
 func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planner.ResourceID, error) {
 	g := c.Graph
+	ao := planner.NewAliasOrder(c, p)
 	var pooled []planner.ResourceID
 	for r := range p.Resources {
 		if p.Resources[r].Status == planner.StatusPooled && c.Used(planner.ResourceID(r)) {
@@ -144,9 +145,9 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 			active[w] = o
 			w++
 			switch {
-			case c.Before(o, r):
+			case ao.Before(o, r):
 				old[r] = append(old[r], o)
-			case c.Before(r, o):
+			case ao.Before(r, o):
 				old[o] = append(old[o], r)
 			default:
 				return nil, fmt.Errorf("barriers: resources %q and %q share bytes in pool %d but interfere (an invalid placement)",
@@ -157,7 +158,7 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 	}
 	for b := range old {
 		if len(old[b]) > 0 {
-			old[b] = prune(c, p, pos, planner.ResourceID(b), old[b])
+			old[b] = prune(c, ao, p, pos, planner.ResourceID(b), old[b])
 		}
 	}
 	return old, nil
@@ -168,7 +169,7 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 // and returns the rest, ascending. Old occupants are taken latest initial
 // use first, so every later one is decided (kept or itself covered) when
 // an earlier one is looked at.
-func prune(c *planner.Compiled, p *planner.Plan, pos []int32, b planner.ResourceID, olds []planner.ResourceID) []planner.ResourceID {
+func prune(c *planner.Compiled, ao *planner.AliasOrder, p *planner.Plan, pos []int32, b planner.ResourceID, olds []planner.ResourceID) []planner.ResourceID {
 	start := func(r planner.ResourceID) int32 { return pos[c.Initial(r)[0]] }
 	sort.Slice(olds, func(i, j int) bool {
 		if si, sj := start(olds[i]), start(olds[j]); si != sj {
@@ -186,7 +187,7 @@ func prune(c *planner.Compiled, p *planner.Plan, pos []int32, b planner.Resource
 	for i, a := range olds {
 		cover = cover[:0]
 		for _, later := range olds[:i] {
-			if c.Before(a, later) {
+			if ao.Before(a, later) {
 				cover = append(cover, clip(later))
 			}
 		}

@@ -56,6 +56,12 @@ type Options struct {
 	// the memory types used to choose each pool group's type. Nil means
 	// ProfileH200.
 	Source RequirementsSource
+	// Order is the rule that decides which resources may share bytes:
+	// OrderDAG (the zero value), OrderExecution or OrderBudget.
+	Order Ordering
+	// Budget is the pooled-byte budget of OrderBudget (required there,
+	// > 0); other orders ignore it.
+	Budget uint64
 }
 
 func (o *Options) source() RequirementsSource {

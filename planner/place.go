@@ -20,6 +20,9 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 	if opts.Strategy == nil {
 		return nil, &PlacementError{Detail: "Options.Strategy is nil"}
 	}
+	if err := checkOrdering(&opts); err != nil {
+		return nil, err
+	}
 	g := c.Graph
 	src := opts.source()
 	types := src.MemoryTypes()
@@ -27,6 +30,10 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 		Strategy:  opts.Strategy.Name(),
 		Order:     make([]CommandID, len(g.Commands)),
 		Resources: make([]ResourcePlan, len(g.Resources)),
+		Ordering:  opts.Order,
+	}
+	if opts.Order == OrderBudget {
+		p.Budget = opts.Budget
 	}
 	for i := range p.Order {
 		p.Order[i] = CommandID(i)
@@ -100,12 +107,21 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 	for i, cmd := range p.Order {
 		pos[cmd] = int64(i)
 	}
-	for _, grp := range groups {
-		if err := placeGroup(c, p, grp, pos, opts); err != nil {
+	if opts.Order == OrderDAG {
+		for _, grp := range groups {
+			if err := placeGroup(c, p, grp, pos, opts); err != nil {
+				return nil, err
+			}
+		}
+	} else if err := placeOrdered(c, p, groups, pos, opts); err != nil { // order.go
+		return nil, err
+	}
+	markAliased(p)
+	if opts.Order != OrderDAG {
+		if p.Serializations, err = findSerializations(c, p, pos); err != nil {
 			return nil, err
 		}
 	}
-	markAliased(p)
 	if err := VerifyPlacement(c, p); err != nil {
 		return nil, fmt.Errorf("planner: strategy %s produced an invalid plan (a bug): %w", opts.Strategy.Name(), err)
 	}
@@ -267,6 +283,7 @@ func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) erro
 		p.Resources[r].Placement = Placement{Pool: base + int(sol.Pool[i]), Offset: sol.Offset[i], Size: q.Size, Alignment: q.Alignment}
 	}
 	p.Stats.LowerBound += LowerBound(prob)
+	p.Stats.ExecutionBound += MaxLoad(items)
 	return nil
 }
 

@@ -58,6 +58,10 @@ func VerifyPlacement(c *Compiled, p *Plan) error {
 			return fail(-1, i, "unknown class %d", pl.Class)
 		}
 	}
+	ao, err := verifySerializations(c, p) // verify_order.go
+	if err != nil {
+		return err
+	}
 	var st Stats
 	used := make([]uint64, len(p.Pools)) // the end of each pool's highest resource
 	members := make([]int, len(p.Pools))
@@ -155,7 +159,7 @@ func VerifyPlacement(c *Compiled, p *Plan) error {
 			}
 			active[w] = o
 			w++
-			if c.Interferes(ResourceID(o), ResourceID(r)) {
+			if !ao.Before(ResourceID(o), ResourceID(r)) && !ao.Before(ResourceID(r), ResourceID(o)) {
 				return &OverlapError{A: o, B: r, NameA: g.Resources[o].Name, NameB: g.Resources[r].Name, Pool: pl.Pool,
 					OffsetA: opl.Offset, SizeA: opl.Size, OffsetB: pl.Offset, SizeB: pl.Size}
 			}
@@ -172,8 +176,15 @@ func VerifyPlacement(c *Compiled, p *Plan) error {
 		return fail(-1, -1, "stats %+v disagree with the plan (transient %d, pooled %d, dedicated %d)",
 			p.Stats, st.TransientBytes, st.PooledBytes, st.DedicatedBytes)
 	}
-	if p.Stats.LowerBound > p.Stats.PooledBytes {
+	// The DAG bound holds for plans that alias only DAG-ordered pairs; the
+	// execution-order bound for every plan, and it is never above the DAG
+	// bound (resources live at one position pairwise interfere).
+	if len(p.Serializations) == 0 && p.Stats.LowerBound > p.Stats.PooledBytes {
 		return fail(-1, -1, "lower bound %d exceeds the pooled bytes %d", p.Stats.LowerBound, p.Stats.PooledBytes)
+	}
+	if p.Stats.ExecutionBound > p.Stats.PooledBytes || p.Stats.ExecutionBound > p.Stats.LowerBound {
+		return fail(-1, -1, "execution-order bound %d exceeds the pooled bytes %d or the lower bound %d",
+			p.Stats.ExecutionBound, p.Stats.PooledBytes, p.Stats.LowerBound)
 	}
 	return verifyOrder(c, p)
 }

@@ -129,12 +129,13 @@ func scopeOf(x *Barrier) scope {
 type barrierCheck struct {
 	c     *Compiled
 	p     *Plan
-	pos   []int32   // execution position of each command
-	start []int32   // barriers before the command at position k: start[k]:start[k+1]
-	sc    []scope   // per barrier
-	onRes [][]int32 // per resource, its buffer and image barriers, ascending
-	mem   []int32   // memory barriers, ascending (they cover every resource)
-	alias [][]int32 // per resource, its alias barriers
+	ao    *AliasOrder // the plan's aliasing order: the DAG's and the serializations
+	pos   []int32     // execution position of each command
+	start []int32     // barriers before the command at position k: start[k]:start[k+1]
+	sc    []scope     // per barrier
+	onRes [][]int32   // per resource, its buffer and image barriers, ascending
+	mem   []int32     // memory barriers, ascending (they cover every resource)
+	alias [][]int32   // per resource, its alias barriers
 
 	useBase []int32 // use i of resource r is trans[useBase[r]+i]
 	trans   []int32 // per use, the barrier that moves the image into its layout before it, or -1
@@ -191,7 +192,7 @@ type barrierCheck struct {
 // needed only where no single barrier covers an edge, scans the barriers
 // between the ends.
 func verifyBarriers(c *Compiled, p *Plan) error {
-	v := &barrierCheck{c: c, p: p}
+	v := &barrierCheck{c: c, p: p, ao: NewAliasOrder(c, p)}
 	if err := v.structure(); err != nil {
 		return err
 	}
@@ -564,9 +565,9 @@ func (v *barrierCheck) aliases() error {
 			active[w] = o
 			w++
 			switch {
-			case c.Before(o, r):
+			case v.ao.Before(o, r):
 				old[r] = append(old[r], o)
-			case c.Before(r, o):
+			case v.ao.Before(r, o):
 				old[o] = append(old[o], r)
 			default:
 				return &BarrierError{Resource: g.Resources[r].Name, Previous: g.Resources[o].Name, Barrier: -1, Rule: RuleAliasBarrier,
@@ -636,7 +637,7 @@ func (v *barrierCheck) aliasPairs(b ResourceID, olds []ResourceID) error {
 		}
 		cover = cover[:0]
 		for _, later := range olds[:i] {
-			if c.Before(a, later) {
+			if v.ao.Before(a, later) {
 				cover = append(cover, clip(later))
 			}
 		}

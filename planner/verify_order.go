@@ -1,0 +1,113 @@
+package planner
+
+import "fmt"
+
+// verifySerializations checks a plan's ordering and serializations
+// against the compiled graph and the execution order, and returns the
+// aliasing order the rest of Verify uses:
+//
+//   - the ordering is known; a DAG-order plan has no serializations and no
+//     budget, a budget plan a budget its pooled bytes meet;
+//   - the list is strictly ascending by (First, Second);
+//   - each serialization names two used, pooled resources of one pool that
+//     share exactly Bytes bytes and that the DAG orders neither way;
+//   - Next is Second's initial use and Last is First's last use in
+//     execution order, and Last runs before Next: every use of First comes
+//     before every use of Second.
+//
+// That every byte-sharing pair the DAG leaves unordered is listed is
+// checked by the overlap sweep of VerifyPlacement, which lets a pair share
+// bytes only when the returned order puts one before the other; that the
+// alias barrier before Next orders First's uses before it is checked with
+// the other alias pairs (verify_barriers.go).
+func verifySerializations(c *Compiled, p *Plan) (*AliasOrder, error) {
+	g := c.Graph
+	fail := func(k int, format string, args ...any) error {
+		d := fmt.Sprintf(format, args...)
+		if k >= 0 {
+			d = fmt.Sprintf("serialization %d: %s", k, d)
+		}
+		return &VerifyError{Pool: -1, Detail: d}
+	}
+	switch p.Ordering {
+	case OrderDAG:
+		if len(p.Serializations) > 0 {
+			return nil, fail(-1, "a plan under the DAG order lists %d serializations", len(p.Serializations))
+		}
+		if p.Budget != 0 {
+			return nil, fail(-1, "a plan under the DAG order has a budget")
+		}
+	case OrderExecution:
+		if p.Budget != 0 {
+			return nil, fail(-1, "a plan under the execution order has a budget")
+		}
+	case OrderBudget:
+		if p.Budget == 0 {
+			return nil, fail(-1, "a budget plan without a budget")
+		}
+		if p.Stats.PooledBytes > p.Budget {
+			return nil, fail(-1, "pooled bytes %d exceed the budget %d", p.Stats.PooledBytes, p.Budget)
+		}
+	default:
+		return nil, fail(-1, "unknown ordering %s", p.Ordering)
+	}
+	if len(p.Serializations) == 0 {
+		return NewAliasOrder(c, p), nil
+	}
+	if err := verifyOrder(c, p); err != nil {
+		return nil, err
+	}
+	n := len(g.Commands)
+	pos := make([]int, n)
+	for i, cmd := range p.Order {
+		pos[cmd] = i
+	}
+	nr := ResourceID(len(g.Resources))
+	for k, s := range p.Serializations {
+		if s.First < 0 || s.First >= nr || s.Second < 0 || s.Second >= nr || s.First == s.Second {
+			return nil, fail(k, "resources %d and %d are not two resources of the graph", s.First, s.Second)
+		}
+		if k > 0 {
+			q := p.Serializations[k-1]
+			if q.First > s.First || q.First == s.First && q.Second >= s.Second {
+				return nil, fail(k, "serializations are not ascending by (first, second) and distinct")
+			}
+		}
+		a, b := &p.Resources[s.First], &p.Resources[s.Second]
+		an, bn := g.Resources[s.First].Name, g.Resources[s.Second].Name
+		if a.Status != StatusPooled || b.Status != StatusPooled || !c.Used(s.First) || !c.Used(s.Second) {
+			return nil, fail(k, "%q (%s) and %q (%s) are not both used and pooled", an, a.Status, bn, b.Status)
+		}
+		pa, pb := &a.Placement, &b.Placement
+		lo, hi := max(pa.Offset, pb.Offset), min(pa.Offset+pa.Size, pb.Offset+pb.Size)
+		if pa.Pool != pb.Pool || lo >= hi {
+			return nil, fail(k, "%q and %q share no bytes", an, bn)
+		}
+		if s.Bytes != hi-lo {
+			return nil, fail(k, "%q and %q share %d bytes, not %d", an, bn, hi-lo, s.Bytes)
+		}
+		if c.Before(s.First, s.Second) || c.Before(s.Second, s.First) {
+			return nil, fail(k, "the DAG already orders %q and %q: not a serialization", an, bn)
+		}
+		if s.Last < 0 || int(s.Last) >= n || s.Next < 0 || int(s.Next) >= n {
+			return nil, fail(k, "commands %d and %d are not two commands of the graph", s.Last, s.Next)
+		}
+		if s.Next != c.Initial(s.Second)[0] {
+			return nil, fail(k, "next is command %d, not %q's initial use %q", s.Next, bn, g.Commands[c.Initial(s.Second)[0]].Name)
+		}
+		last := s.Last
+		for _, u := range c.Uses(s.First) {
+			if pos[u.Command] > pos[last] {
+				last = u.Command
+			}
+		}
+		if last != s.Last {
+			return nil, fail(k, "last is command %d, not %q's last use in execution order %q", s.Last, an, g.Commands[last].Name)
+		}
+		if pos[s.Last] >= pos[s.Next] {
+			return nil, &BarrierError{Before: g.Commands[s.Next].Name, After: g.Commands[s.Last].Name, Resource: bn, Previous: an, Barrier: -1,
+				Rule: RuleOrder, Detail: "the two share bytes but their uses interleave in execution order"}
+		}
+	}
+	return NewAliasOrder(c, p), nil
+}
