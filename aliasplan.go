@@ -37,18 +37,6 @@ type (
 	Serialization = planner.Serialization
 )
 
-// The ordering modes (SPEC §2): which resources may share bytes.
-const (
-	// OrderDAG: only pairs the dependency DAG orders (the default).
-	OrderDAG = planner.OrderDAG
-	// OrderExecution: pairs the execution order orders; the alias barrier
-	// is then their dependency.
-	OrderExecution = planner.OrderExecution
-	// OrderBudget: the DAG rule plus the serializations needed to fit
-	// Options.Budget.
-	OrderBudget = planner.OrderBudget
-)
-
 // Options configure a Planner. The zero value plans with first fit, no pool
 // size cap, the default 64 MiB dedicated threshold and requirements
 // estimated by the H200 profile for resources that carry none.
