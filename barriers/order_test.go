@@ -120,7 +120,10 @@ func TestVerifySerializations(t *testing.T) {
 		mutate func(c *planner.Compiled, p *planner.Plan)
 		want   string
 	}{
-		{"unlisted", func(c *planner.Compiled, p *planner.Plan) { p.Serializations = nil; p.Ordering = planner.OrderExecution }, "interfere but overlap"},
+		{"unlisted", func(c *planner.Compiled, p *planner.Plan) {
+			p.Serializations = nil
+			p.Ordering = planner.OrderExecution
+		}, "interfere but overlap"},
 		{"dag ordering", func(c *planner.Compiled, p *planner.Plan) { p.Ordering = planner.OrderDAG }, "under the DAG order lists 1 serializations"},
 		{"no alias barrier", func(c *planner.Compiled, p *planner.Plan) {
 			p.Barriers = slices.DeleteFunc(p.Barriers, func(x planner.Barrier) bool { return x.Kind == planner.Alias })
@@ -178,7 +181,9 @@ func TestSerializedChain(t *testing.T) {
 	if got := describe(c.Graph, p); !strings.Contains(got, "c.w: alias memory c prev=b ") || !strings.Contains(got, "b.w: alias memory b prev=a ") {
 		t.Errorf("barriers:\n%s", got)
 	}
-	p.Barriers = slices.DeleteFunc(p.Barriers, func(x planner.Barrier) bool { return x.Kind == planner.Alias && c.Graph.Resources[x.Resource].Name == "b" })
+	p.Barriers = slices.DeleteFunc(p.Barriers, func(x planner.Barrier) bool {
+		return x.Kind == planner.Alias && c.Graph.Resources[x.Resource].Name == "b"
+	})
 	var be *planner.BarrierError
 	if err := planner.Verify(c, p); !errors.As(err, &be) || be.Rule != planner.RuleAliasBarrier {
 		t.Errorf("Verify without b's alias barrier: %v", err)
