@@ -14,7 +14,10 @@ const checkHelp = `Usage: aliasplan check GRAPH.json PLAN.json
 Reads a graph file and a plan file made for it and verifies the plan
 independently of whatever made it: no two interfering resources overlap,
 alignment, pool bounds and classes, statuses, stats, the execution order,
-and barrier coverage (hazards, layout changes, aliasing).
+and barrier coverage (hazards, layout changes, aliasing). Plans made under
+the execution or budget ordering list their serializations (aliased pairs the
+DAG leaves unordered): each must be ordered by the execution order and by
+the alias barrier before the second resource's first use.
 
 Exit status: 0 when the plan holds, 1 with the violations listed on
 stderr, 2 when a file is unreadable or malformed.
@@ -56,8 +59,14 @@ func check(files []string, stdout, stderr io.Writer) error {
 			pooled++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: ok: %s (%d pooled) in %s of %s, %s\n", planName, plural(len(plan.Resources), "resource"),
-		pooled, plural(len(plan.Pools), "pool"), mib(plan.Stats.PooledBytes), plural(len(plan.Barriers), "barrier"))
+	ordering := ""
+	if plan.Ordering != planner.OrderDAG {
+		// Serialized pairs are proved like the rest: execution order and
+		// alias barrier.
+		ordering = fmt.Sprintf(", %s order with %s", plan.Ordering, plural(len(plan.Serializations), "serialization"))
+	}
+	fmt.Fprintf(stdout, "%s: ok: %s (%d pooled) in %s of %s, %s%s\n", planName, plural(len(plan.Resources), "resource"),
+		pooled, plural(len(plan.Pools), "pool"), mib(plan.Stats.PooledBytes), plural(len(plan.Barriers), "barrier"), ordering)
 	return nil
 }
 

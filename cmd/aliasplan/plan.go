@@ -28,6 +28,13 @@ Flags:
   --svg FILE                write the picture of memory over time (SVG)
   --html FILE               write the picture as an HTML page with hover details
   --strategy NAME           firstfit (default), bestfit or exact
+  --order dag|execution     which resources may share bytes: only those the
+                            dependency DAG orders (dag, default), or those the
+                            execution order orders, each such pair then
+                            ordered by its alias barrier (execution)
+  --budget SIZE             keep the DAG order and serialize only the pairs
+                            needed to pool at most SIZE bytes; fails, stating
+                            the smallest size reachable, when nothing fits
   --format text|json        summary format (default text)
   --max-pool-size SIZE      cap each pool, e.g. 256MiB (default 0: no cap, or
                             the device's maxMemoryAllocationSize)
@@ -54,6 +61,7 @@ type planArgs struct {
 	poolPrefers                                  bool
 	src                                          sourceFlags
 	ex                                           exactFlags
+	ord                                          orderFlags
 }
 
 func planCommand() *command {
@@ -71,6 +79,7 @@ func planCommand() *command {
 	fs.StringVar(&a.resolution, "resolution", "1920x1080", "")
 	a.src.register(fs, true)
 	a.ex.register(fs, 10*time.Second)
+	a.ord.register(fs)
 	cmd.run = a.run
 	return cmd
 }
@@ -86,6 +95,10 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 	w, h, err := parseResolution(a.resolution)
 	if err != nil {
 		return usageErrorf("plan", "--resolution: %v", err)
+	}
+	order, budget, err := a.ord.resolve("plan")
+	if err != nil {
+		return err
 	}
 	for _, o := range []string{out, svg, html} {
 		if err := checkOutputDir(o); err != nil {
@@ -115,7 +128,7 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 		return usageErrorf("plan", "--strategy: %v", err)
 	}
 	opts := aliasplan.Options{Strategy: strat, MaxPoolSize: uint64(a.maxPool), DedicatedThreshold: uint64(a.threshold), Source: source,
-		PoolPrefersDedicated: a.poolPrefers}
+		PoolPrefersDedicated: a.poolPrefers, Order: order, Budget: budget}
 	if opts.MaxPoolSize == 0 {
 		opts.MaxPoolSize = source.maxAllocation
 	}
@@ -127,6 +140,20 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 	elapsed := time.Since(start)
 	if err != nil {
 		return inFile(file, err)
+	}
+	// What the serializations bought: the same frame under the DAG order.
+	var dagPooled uint64
+	if order != planner.OrderDAG {
+		o := opts
+		o.Order, o.Budget = planner.OrderDAG, 0
+		if o.Strategy, err = newStrategy(strategy, a.ex, io.Discard); err != nil {
+			return usageErrorf("plan", "--strategy: %v", err)
+		}
+		dag, err := aliasplan.New(o).Plan(g)
+		if err != nil {
+			return inFile(file, err)
+		}
+		dagPooled = dag.Stats.PooledBytes
 	}
 
 	var outs outputs
@@ -152,6 +179,7 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	s := summarize(input, g, plan, source.MemoryTypes(), elapsed)
+	s.Ordering = summarizeOrdering(c, plan, dagPooled)
 	if e, ok := strat.(*exactRun); ok {
 		s.Exact = &exactSummary{Optimal: e.optimal(), Nodes: e.nodes()}
 	}
