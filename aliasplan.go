@@ -95,6 +95,11 @@ func New(opts Options) *Planner {
 	if po.Budget != 0 && po.Order == planner.OrderDAG {
 		po.Order = planner.OrderBudget
 	}
+	if po.Order == planner.OrderBudget {
+		// The budget search places each group many times: first fit
+		// probes, the chosen strategy places the result.
+		po.BudgetPilot = firstfit.New()
+	}
 	switch po.DedicatedThreshold {
 	case 0:
 		po.DedicatedThreshold = planner.DefaultDedicatedThreshold

@@ -37,10 +37,12 @@ type candidate struct {
 // fitBudget chooses the groups' solutions under OrderBudget: the DAG plan
 // when it fits; otherwise the shortest prefix of the candidate pairs,
 // ranked by bytes per lost overlap, whose release lets the strategy fit
-// the budget (binary search over the prefix length; the strategy is run
-// once per group per probe whose release set changed for that group),
-// then a second run that releases only the pairs the first one used. A
-// released pair that ends up sharing bytes is a serialization.
+// the budget (binary search over the prefix length; the strategy, or
+// Options.BudgetPilot when set, is run once per group per probe whose
+// release set changed for that group), then one run of the strategy that
+// releases only the pairs the search's solutions use (with a pilot, when
+// that does not fit, the strategy places longer prefixes until one does).
+// A released pair that ends up sharing bytes is a serialization.
 //
 // Ranking: a candidate (i, j) may save at most min(size i, size j) bytes,
 // and it costs the command pairs the DAG leaves unordered that the
@@ -95,8 +97,7 @@ func fitBudget(c *Compiled, p *Plan, og []orderedGroup, opts Options) error {
 		}
 		return cnt
 	}
-	memo := make([]map[int]*Solution, len(og))
-	solveWith := func(g int, pairs []int32) (*Solution, error) {
+	solveWith := func(g int, pairs []int32, s Strategy) (*Solution, error) {
 		o := &og[g]
 		m := &bitMatrix{words: o.dag.words, bits: append([]uint64(nil), o.dag.bits...)}
 		for _, x := range pairs {
@@ -108,10 +109,11 @@ func fitBudget(c *Compiled, p *Plan, og []orderedGroup, opts Options) error {
 		if err != nil {
 			return nil, &PlacementError{Detail: "building the placement problem", Err: err}
 		}
-		return solveGroup(c, prob, o.grp.members, opts.Strategy)
+		return solveGroup(c, prob, o.grp.members, s)
 	}
-	// probe returns the solutions for a prefix of length k and their total.
-	probe := func(k int) ([]*Solution, uint64, error) {
+	// probe returns the solutions strategy s finds for a prefix of length
+	// k, and their total; memo keeps them per group and released count.
+	probe := func(k int, s Strategy, memo []map[int]*Solution) ([]*Solution, uint64, error) {
 		cnt := releasedIn(k)
 		sols := make([]*Solution, len(og))
 		var total uint64
@@ -126,7 +128,7 @@ func fitBudget(c *Compiled, p *Plan, og []orderedGroup, opts Options) error {
 				sol, ok := memo[g][cnt[g]]
 				if !ok {
 					var err error
-					if sol, err = solveWith(g, byGroup[g][:cnt[g]]); err != nil {
+					if sol, err = solveWith(g, byGroup[g][:cnt[g]], s); err != nil {
 						return nil, 0, err
 					}
 					if cnt[g] == len(byGroup[g]) && execSol[g].Peak() < sol.Peak() {
@@ -142,8 +144,16 @@ func fitBudget(c *Compiled, p *Plan, og []orderedGroup, opts Options) error {
 		}
 		return sols, total, nil
 	}
+	// The search probes with the pilot strategy (a fast one, when the
+	// chosen strategy is slow), then the chosen strategy places the prefix
+	// found, releasing more while it does not fit.
+	pilot := opts.Strategy
+	if opts.BudgetPilot != nil {
+		pilot = opts.BudgetPilot
+	}
+	pilotMemo := make([]map[int]*Solution, len(og))
 	lo, hi := 0, len(cands) // prefix lo does not fit; prefix hi does
-	best, bestTotal, err := probe(hi)
+	best, bestTotal, err := probe(hi, pilot, pilotMemo)
 	if err != nil {
 		return err
 	}
@@ -154,7 +164,7 @@ func fitBudget(c *Compiled, p *Plan, og []orderedGroup, opts Options) error {
 	}
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
-		sols, total, err := probe(mid)
+		sols, total, err := probe(mid, pilot, pilotMemo)
 		if err != nil {
 			return err
 		}
@@ -164,23 +174,43 @@ func fitBudget(c *Compiled, p *Plan, og []orderedGroup, opts Options) error {
 			lo = mid
 		}
 	}
-	// Release only the pairs the chosen solutions use, once: the strategy
-	// then has fewer pairs to spend.
+	// Place again, with the chosen strategy, releasing only the pairs the
+	// search's solutions use: fewer pairs to spend, and one run per group.
 	var trimmed []*Solution
 	var trimmedTotal uint64
 	for g := range og {
 		used := usedCandidates(og[g].items, best[g], byGroup[g], cands)
 		sol := dagSol[g]
 		if len(used) > 0 {
-			if sol, err = solveWith(g, used); err != nil {
+			if sol, err = solveWith(g, used, opts.Strategy); err != nil {
 				return err
 			}
 		}
 		trimmed = append(trimmed, sol)
 		trimmedTotal = satAdd(trimmedTotal, sol.Peak())
 	}
-	if trimmedTotal <= budget && countShared(og, trimmed) < countShared(og, best) {
+	switch {
+	case trimmedTotal <= budget && (opts.BudgetPilot != nil || countShared(og, trimmed) < countShared(og, best)):
 		best = trimmed
+	case trimmedTotal > budget && opts.BudgetPilot != nil:
+		// The chosen strategy did worse than the pilot: release more
+		// until it fits (all released, the interval solutions do).
+		finalMemo := make([]map[int]*Solution, len(og))
+		for {
+			sols, total, err := probe(hi, opts.Strategy, finalMemo)
+			if err != nil {
+				return err
+			}
+			if total <= budget {
+				best = sols
+				break
+			}
+			if hi == len(cands) {
+				best = execSol
+				break
+			}
+			hi = min(len(cands), 2*hi+1)
+		}
 	}
 	for k := range og {
 		og[k].sol = best[k]
@@ -205,8 +235,8 @@ func shareBytes(items []Item, sol *Solution, i, j int) bool {
 	return sol.Pool[i] == sol.Pool[j] && sol.Offset[i] < sol.Offset[j]+items[j].Size && sol.Offset[j] < sol.Offset[i]+items[i].Size
 }
 
-// countShared counts the pairs of items with disjoint... that share bytes
-// although the DAG makes them interfere: the serializations.
+// countShared counts the pairs of items that share bytes although the DAG
+// makes them interfere: the serializations.
 func countShared(og []orderedGroup, sols []*Solution) int {
 	n := 0
 	for g := range og {
