@@ -187,15 +187,16 @@ func IntervalItems(bufs []IntervalBuffer) []planner.Item {
 // WriteSolution writes bufs and their offsets in sol (item i being
 // bufs[i]) as MiniMalloc CSV: the columns id, lower, upper, size, then
 // alignment when some buffer's alignment is not 1, then offset. MiniMalloc
-// has one address space, so a solution with more than one pool (a problem
-// with a MaxPoolSize that its items outgrow) is an error: solve with
-// MaxPoolSize 0. Write errors are returned wrapped.
+// has one address space, so a solution with more than one pool is an
+// error: one with a MaxPoolSize its items outgrow, or whose items need more
+// than 2^64-1 bytes at once (strategies then open another pool). Write
+// errors are returned wrapped.
 func WriteSolution(w io.Writer, bufs []IntervalBuffer, sol *planner.Solution) error {
 	if len(sol.Offset) != len(bufs) || len(sol.Pool) != len(bufs) {
 		return fmt.Errorf("planner: solution places %d items, want the %d buffers", len(sol.Offset), len(bufs))
 	}
 	if len(sol.PoolSizes) > 1 {
-		return fmt.Errorf("planner: solution uses %d pools; MiniMalloc CSV has one address space (solve with no maximum pool size)", len(sol.PoolSizes))
+		return fmt.Errorf("planner: solution uses %d pools; MiniMalloc CSV has one address space, so a solution written to it must use one pool", len(sol.PoolSizes))
 	}
 	aligned := false
 	for _, b := range bufs {

@@ -97,8 +97,11 @@ type fileAccess struct {
 // when the item has no name, and the rule: RuleSyntax (with line and
 // column), RuleVersion, RuleUnknownField, RuleMissingField, RuleField (a
 // value of the wrong JSON type or outside its domain), RuleUnknownName,
-// RuleUnknownResource, and every rule of Validate. An error reading r is
-// returned wrapped, as is.
+// RuleUnknownResource, and every rule of Validate. Reading stops at the
+// first problem; Validate's rules come all at once (up to
+// planner.MaxValidateErrors), joined, each with File set:
+// planner.GraphErrors lists them. An error reading r is returned wrapped,
+// as is.
 //
 // The graph's slices are nil when empty, so that a graph read back from
 // WriteGraph's output is deeply equal to the one written.
@@ -113,8 +116,7 @@ func ReadGraph(r io.Reader, file string) (*planner.Graph, error) {
 		return nil, gerr
 	}
 	if err := planner.Validate(g); err != nil {
-		var ge *planner.GraphError
-		if errors.As(err, &ge) {
+		for _, ge := range planner.GraphErrors(err) {
 			ge.File = file
 		}
 		return nil, err

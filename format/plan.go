@@ -537,7 +537,7 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 		placed := fr.Pool != nil || fr.Offset != nil || fr.Size != nil || fr.Alignment != nil || fr.Aliased != nil
 		if status != planner.StatusPooled {
 			if placed {
-				return nil, rfail("", planner.RuleField, "a %s resource has no placement (pool, offset, size, alignment, aliased)", status)
+				return nil, rfail("", planner.RuleField, "%s resource has no placement (pool, offset, size, alignment, aliased)", article(status.String()))
 			}
 			continue
 		}
@@ -556,9 +556,9 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 			return nil, rfail(".size", planner.RuleZeroSize, "size is 0")
 		case !isPow2(*fr.Alignment):
 			return nil, rfail(".alignment", planner.RuleAlignment, "alignment %d is not a power of two", *fr.Alignment)
-		case *fr.Offset+*fr.Size < *fr.Offset || *fr.Offset+*fr.Size > p.Pools[*fr.Pool].Size:
-			return nil, rfail(".offset", planner.RuleField, "range [%d, %d+%d) exceeds pool %d of %d bytes", *fr.Offset, *fr.Offset, *fr.Size, *fr.Pool, p.Pools[*fr.Pool].Size)
 		}
+		// A range beyond its pool is well-formed: a violation for
+		// planner.Verify to report, not a reading error.
 		rp.Placement = planner.Placement{Pool: *fr.Pool, Offset: *fr.Offset, Size: *fr.Size, Alignment: *fr.Alignment}
 		if fr.Aliased != nil {
 			rp.Placement.Aliased = *fr.Aliased
@@ -764,4 +764,12 @@ func lineColumn(data []byte, off int64) (int, int) {
 	line := bytes.Count(before, []byte{'\n'}) + 1
 	col := int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
 	return line, col
+}
+
+// article puts "a" or "an" before a word ("an imported", "a pooled").
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }

@@ -205,7 +205,6 @@ func TestReadPlanErrors(t *testing.T) {
 		{"pool out of range", `"pool": 1,`, `"pool": 2,`, planner.RuleField, "resources[6].pool"},
 		{"alignment", `"size": 256, "alignment": 256, "aliased"`, `"size": 256, "alignment": 3, "aliased"`, planner.RuleAlignment, "resources[6].alignment"},
 		{"zero size", `"size": 256, "alignment": 256, "aliased"`, `"size": 0, "alignment": 256, "aliased"`, planner.RuleZeroSize, "resources[6].size"},
-		{"beyond the pool", `"offset": 0, "size": 256, "alignment": 256, "aliased"`, `"offset": 256, "size": 256, "alignment": 256, "aliased"`, planner.RuleField, "resources[6].offset"},
 		{"missing resource", `{"name": "unused", "status": "unused", "reason": "no command uses it"},`, ``, planner.RuleMissingResource, "resources"},
 		{"barrier before", `{"before": "present"`, `{"before": "past"`, planner.RuleUnknownCommand, "barriers[3].before"},
 		{"barrier resource", `"resource": "tmp"`, `"resource": "temp"`, planner.RuleUnknownResource, "barriers[3].resource"},

@@ -54,12 +54,8 @@ func fitBudget(c *Compiled, p *Plan, og []orderedGroup, opts Options) error {
 	dagSol := make([]*Solution, len(og))
 	var dagTotal uint64
 	for k := range og {
-		sol, err := solveGroup(c, og[k].graph, og[k].grp.members, opts.Strategy)
-		if err != nil {
-			return err
-		}
-		dagSol[k] = sol
-		dagTotal = satAdd(dagTotal, sol.Peak())
+		dagSol[k] = og[k].dagSol
+		dagTotal = satAdd(dagTotal, dagSol[k].Peak())
 	}
 	if dagTotal <= budget {
 		for k := range og {
@@ -70,7 +66,7 @@ func fitBudget(c *Compiled, p *Plan, og []orderedGroup, opts Options) error {
 	execSol := make([]*Solution, len(og))
 	var execTotal uint64
 	for k := range og {
-		sol, err := solveGroup(c, og[k].interval, og[k].grp.members, opts.Strategy)
+		sol, err := og[k].solve(c, og[k].interval, opts.Strategy)
 		if err != nil {
 			return err
 		}
@@ -109,7 +105,7 @@ func fitBudget(c *Compiled, p *Plan, og []orderedGroup, opts Options) error {
 		if err != nil {
 			return nil, &PlacementError{Detail: "building the placement problem", Err: err}
 		}
-		return solveGroup(c, prob, o.grp.members, s)
+		return o.solve(c, prob, s)
 	}
 	// probe returns the solutions strategy s finds for a prefix of length
 	// k, and their total; memo keeps them per group and released count.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -359,7 +360,7 @@ func BenchmarkCompile(b *testing.B) {
 func TestGroupInterferenceMatches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := 0; trial < 100; trial++ {
-		g := randomGraph(rng, 2+rng.IntN(60), 1.5)
+		g := randomGraph(rng, 2+rng.IntN(60+100*(trial%4/3)), 1.5)
 		c, err := Compile(g)
 		if err != nil {
 			t.Fatal(err)
@@ -370,12 +371,18 @@ func TestGroupInterferenceMatches(t *testing.T) {
 				members = append(members, ResourceID(r))
 			}
 		}
-		m := c.groupInterference(members)
-		for i := range members {
-			for j := range members {
-				got := m.bits[i*m.words+j>>6]&(1<<(uint(j)&63)) != 0
-				if i != j && got != c.Interferes(members[i], members[j]) {
-					t.Fatalf("trial %d: resources %d and %d: group matrix %v, Interferes %v", trial, members[i], members[j], got, !got)
+		// Members ascending (usually in order of initial command: the
+		// streaming path) and shuffled (the general path).
+		shuffled := slices.Clone(members)
+		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		for _, members := range [][]ResourceID{members, shuffled} {
+			m := c.groupInterference(members)
+			for i := range members {
+				for j := range members {
+					got := m.bits[i*m.words+j>>6]&(1<<(uint(j)&63)) != 0
+					if i != j && got != c.Interferes(members[i], members[j]) {
+						t.Fatalf("trial %d: resources %d and %d: group matrix %v, Interferes %v", trial, members[i], members[j], got, !got)
+					}
 				}
 			}
 		}

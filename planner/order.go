@@ -70,31 +70,16 @@ func checkOrdering(opts *Options) error {
 }
 
 // orderedGroup is one pool group as the execution and budget orders see
-// it: its items, its DAG interference, the two problems and the chosen
-// solution.
+// it: its items, its DAG interference, the two problems, the DAG
+// solution and the chosen one.
 type orderedGroup struct {
 	grp      group
 	items    []Item
 	dag      *bitMatrix // DAG interference of the members
 	graph    *Problem   // the DAG problem
 	interval *Problem   // the execution-order problem
+	dagSol   *Solution  // the strategy's DAG solution: it costs no more than the sizes
 	sol      *Solution
-}
-
-// groupItems returns the items of a group's members: size, alignment and
-// the window of execution positions [first use, last use + 1).
-func groupItems(c *Compiled, p *Plan, members []ResourceID, pos []int64) []Item {
-	items := make([]Item, len(members))
-	for i, r := range members {
-		q := &p.Resources[r].Requirements
-		start, end := int64(1)<<62, int64(-1)
-		for _, u := range c.Uses(r) {
-			start = min(start, pos[u.Command])
-			end = max(end, pos[u.Command]+1)
-		}
-		items[i] = Item{Size: q.Size, Alignment: q.Alignment, Start: start, End: end}
-	}
-	return items
 }
 
 // test reports whether items i and j interfere in m.
@@ -102,29 +87,58 @@ func (m *bitMatrix) test(i, j int) bool {
 	return m.bits[i*m.words+j>>6]&(1<<(uint(j)&63)) != 0
 }
 
+// addExecutionBound adds a group's execution-order bound, the largest
+// total size live at one execution position, to the plan's (saturating).
+func addExecutionBound(p *Plan, items []Item) {
+	ok := true
+	if p.Stats.ExecutionBound = addChecked(p.Stats.ExecutionBound, MaxLoad(items), &ok); !ok {
+		p.Stats.ExecutionBound = ^uint64(0)
+	}
+}
+
 // placeOrdered places every group under the execution or budget order and
-// fills in pools, placements, both bounds and the ordering.
+// fills in pools, placements, both bounds and the ordering. Each group's
+// members are first settled as under the DAG order (placeGroup: a member
+// whose alignment padding would make pooling cost more than its own
+// allocation is dedicated), which also gives the DAG solution and bound;
+// any solution an ordered mode finds that costs more than the members'
+// sizes gives way to that DAG solution, which is valid in every order.
 func placeOrdered(c *Compiled, p *Plan, groups []group, pos []int64, opts Options) error {
-	og := make([]orderedGroup, len(groups))
-	for k, grp := range groups {
-		items := groupItems(c, p, grp.members, pos)
-		dag := c.groupInterference(grp.members)
-		gp, err := NewGraphProblem(items, opts.MaxPoolSize, dag.test)
+	og := make([]orderedGroup, 0, len(groups))
+	for _, grp := range groups {
+		members := grp.members
+		var prob *Problem
+		var sol *Solution
+		var bound uint64
+		for len(members) > 0 {
+			var err error
+			if prob, sol, bound, err = solveGroup(c, p, members, pos, opts); err != nil {
+				return err
+			}
+			if sol.Peak() <= sumSizes(prob.Items) {
+				break
+			}
+			members = dedicateWorst(p, members)
+		}
+		if len(members) == 0 {
+			continue
+		}
+		grp.members = members
+		ip, err := NewIntervalProblem(prob.Items, opts.MaxPoolSize)
 		if err != nil {
 			return &PlacementError{Detail: "building the placement problem", Err: err}
 		}
-		ip, err := NewIntervalProblem(items, opts.MaxPoolSize)
-		if err != nil {
-			return &PlacementError{Detail: "building the placement problem", Err: err}
+		og = append(og, orderedGroup{grp: grp, items: prob.Items, dag: &prob.adj, graph: prob, interval: ip, dagSol: sol})
+		ok := true
+		if p.Stats.LowerBound = addChecked(p.Stats.LowerBound, bound, &ok); !ok {
+			p.Stats.LowerBound = ^uint64(0)
 		}
-		og[k] = orderedGroup{grp: grp, items: items, dag: dag, graph: gp, interval: ip}
-		p.Stats.LowerBound += LowerBound(gp)
-		p.Stats.ExecutionBound += MaxLoad(items)
+		addExecutionBound(p, prob.Items)
 	}
 	switch opts.Order {
 	case OrderExecution:
 		for k := range og {
-			sol, err := solveGroup(c, og[k].interval, og[k].grp.members, opts.Strategy)
+			sol, err := og[k].solve(c, og[k].interval, opts.Strategy)
 			if err != nil {
 				return err
 			}
@@ -141,37 +155,37 @@ func placeOrdered(c *Compiled, p *Plan, groups []group, pos []int64, opts Option
 	return nil
 }
 
-// solveGroup runs the strategy on one group's problem, checks its
-// solution and falls back to no aliasing when that is cheaper.
-func solveGroup(c *Compiled, prob *Problem, members []ResourceID, s Strategy) (*Solution, error) {
+// solve runs the strategy on one of the group's problems, checks its
+// solution, and keeps the cheaper of it, no aliasing and (when it costs
+// more than the members' sizes) the DAG solution.
+func (o *orderedGroup) solve(c *Compiled, prob *Problem, s Strategy) (*Solution, error) {
 	sol, err := s.Place(prob)
 	if err != nil {
 		return nil, &PlacementError{Detail: "strategy " + s.Name(), Err: err}
 	}
 	if err := CheckSolution(prob, sol); err != nil {
 		if ov := (*OverlapError)(nil); errors.As(err, &ov) {
-			ov.NameA, ov.NameB = c.Graph.Resources[members[ov.A]].Name, c.Graph.Resources[members[ov.B]].Name
+			ov.NameA, ov.NameB = c.Graph.Resources[o.grp.members[ov.A]].Name, c.Graph.Resources[o.grp.members[ov.B]].Name
 		}
 		return nil, fmt.Errorf("planner: strategy %s produced an invalid placement (a bug): %w", s.Name(), err)
 	}
-	var sum uint64
-	for _, it := range prob.Items {
-		sum += it.Size
-	}
-	if peak := sol.Peak(); peak > sum {
+	if peak := sol.Peak(); peak > sumSizes(prob.Items) {
 		if alt := NoAliasing(prob); alt.Peak() < peak {
 			sol = alt
+		}
+		if sol.Peak() > sumSizes(prob.Items) {
+			sol = o.dagSol
 		}
 	}
 	return sol, nil
 }
 
-// appendGroup appends a group's pools and sets its members' placements.
+// appendGroup appends a group's pools and sets its members' placements
+// (sumStats adds up the pool sizes).
 func appendGroup(p *Plan, grp group, sol *Solution) {
 	base := len(p.Pools)
 	for k, size := range sol.PoolSizes {
 		p.Pools = append(p.Pools, Pool{Index: base + k, MemoryTypeIndex: grp.memType, Class: grp.class, Size: size})
-		p.Stats.PooledBytes += size
 	}
 	for i, r := range grp.members {
 		q := &p.Resources[r].Requirements

@@ -54,12 +54,18 @@ func verifySerializations(c *Compiled, p *Plan) (*AliasOrder, error) {
 	if len(p.Serializations) == 0 {
 		return NewAliasOrder(c, p), nil
 	}
-	if err := verifyOrder(c, p); err != nil {
-		return nil, err
-	}
 	n := len(g.Commands)
 	pos := make([]int, n)
+	for i := range pos {
+		pos[i] = -1
+	}
+	if len(p.Order) != n {
+		return nil, fail(-1, "the order has %d commands, the graph %d, so no serialization can be checked", len(p.Order), n)
+	}
 	for i, cmd := range p.Order {
+		if cmd < 0 || int(cmd) >= n || pos[cmd] >= 0 {
+			return nil, fail(-1, "the order is not a permutation of the commands, so no serialization can be checked")
+		}
 		pos[cmd] = i
 	}
 	nr := ResourceID(len(g.Resources))

@@ -13,9 +13,10 @@ import (
 	"github.com/aliasplan/aliasplan/planner"
 )
 
-// dataDir is the shared data set (see its READMEs), or $ALIASPLAN_DATA;
-// tests and benchmarks skip what is absent.
-var dataDir = cmp.Or(os.Getenv("ALIASPLAN_DATA"), "/work/shared/data")
+// dataDir is the shared data set beside the repository (../shared/data
+// from its root; see its READMEs), or $ALIASPLAN_DATA; tests and
+// benchmarks skip what is absent.
+var dataDir = cmp.Or(os.Getenv("ALIASPLAN_DATA"), "../../../../shared/data")
 
 // candidates are the orders measured in ../../firstfit/README.md: the
 // three the strategies run and three others.
