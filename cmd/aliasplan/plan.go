@@ -33,7 +33,8 @@ Flags:
                             (comma-separated, e.g. firstfit,bestfit,exact) one
                             above the other on one time axis, with their pooled
                             bytes, peaks and bounds; -o, --svg and the summary
-                            stay those of --strategy
+                            stay those of --strategy; an entry may name an
+                            ordering, e.g. firstfit:dag,firstfit:execution
   --strategy NAME           firstfit (default), bestfit or exact
   --order dag|execution     which resources may share bytes: only those the
                             dependency DAG orders (dag, default), or those the
