@@ -21,6 +21,11 @@ import (
 // -order-strategy bestfit or exact for the others).
 var orderStrategy = flag.String("order-strategy", "firstfit", "strategy for TestOrderingFrames: firstfit, bestfit or exact")
 
+// orderSweep adds, per frame, the serializations the budget order needs at
+// budgets from the execution plan's pooled bytes to the DAG plan's, in
+// eighths (docs/ordering.md).
+var orderSweep = flag.Bool("order-sweep", false, "TestOrderingFrames: also sweep budgets between the execution and DAG plans")
+
 // orderingRow is one frame's line of the docs/ordering.md table.
 type orderingRow struct {
 	name                   string
@@ -119,6 +124,19 @@ func TestOrderingFrames(t *testing.T) {
 		}
 		r := measureOrdering(t, name, g, aliasplan.Options{Strategy: strat})
 		t.Log(r.markdown())
+		if *orderSweep {
+			line := "| " + name + " |"
+			for k := range 9 {
+				b := r.execPooled + (r.dagPooled-r.execPooled)*uint64(k)/8
+				p, err := aliasplan.New(aliasplan.Options{Strategy: strat, Budget: b}).Plan(g)
+				if err != nil {
+					t.Errorf("%s: budget %d: %v", name, b, err)
+					continue
+				}
+				line += fmt.Sprintf(" %d |", len(p.Serializations))
+			}
+			t.Logf("%s %d |", line, r.execSer)
+		}
 		if r.execBound > r.dagBound {
 			t.Errorf("%s: execution bound %d above the DAG bound %d", name, r.execBound, r.dagBound)
 		}
@@ -177,6 +195,39 @@ func TestOrderingOptions(t *testing.T) {
 		}
 		if !slices.Equal(a.Serializations, b.Serializations) || a.Stats != b.Stats {
 			t.Errorf("%s: two runs differ", order)
+		}
+	}
+}
+
+// BenchmarkOrdering measures Place under each ordering (the budget halfway
+// between the DAG and execution plans' pooled bytes) on shared frames.
+func BenchmarkOrdering(b *testing.B) {
+	for _, name := range []string{"deferred-1080p", "compute-120", "random-200", "random-1000"} {
+		g := readGraph(b, filepath.Join(framesDir(b), name+".json"))
+		c, err := planner.Compile(g)
+		if err != nil {
+			b.Fatal(err)
+		}
+		base := planner.Options{Strategy: firstfit.New(), DedicatedThreshold: planner.DefaultDedicatedThreshold, BudgetPilot: firstfit.New()}
+		place := func(o planner.Options) *planner.Plan {
+			p, err := planner.Place(c, o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return p
+		}
+		dag := place(base)
+		ex := base
+		ex.Order = planner.OrderExecution
+		bu := base
+		bu.Order, bu.Budget = planner.OrderBudget, (dag.Stats.PooledBytes+place(ex).Stats.PooledBytes)/2
+		for _, o := range []planner.Options{base, ex, bu} {
+			b.Run("frame="+name+"/order="+o.Order.String(), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					place(o)
+				}
+			})
 		}
 	}
 }
