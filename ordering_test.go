@@ -111,6 +111,10 @@ func TestOrderingFrames(t *testing.T) {
 			t.Log("random-1000: skipped with the exact strategy (minutes per plan, as in strategies/exact's benchmarks)")
 			continue
 		}
+		if raceEnabled && name == "random-1000" {
+			t.Log("random-1000: skipped under the race detector (about a minute there); go test without -race checks it")
+			continue
+		}
 		var strat aliasplan.Strategy
 		switch *orderStrategy {
 		case "firstfit":
