@@ -223,3 +223,22 @@ func TestSerializedImages(t *testing.T) {
 		t.Errorf("barriers:\n%s", got)
 	}
 }
+
+// TestVerifyExecutionBound: an execution plan's executionBound must be
+// its order's.
+func TestVerifyExecutionBound(t *testing.T) {
+	f := branches("a", "b", "c")
+	c, err := planner.Compile(&f.g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planner.Place(c, planner.Options{Strategy: firstfit.New(), Order: planner.OrderExecution})
+	if err != nil {
+		t.Fatal(err)
+	}
+	build(t, c, p)
+	p.Stats.ExecutionBound--
+	if err := planner.Verify(c, p); err == nil || !strings.Contains(err.Error(), "executionBound is 1023") {
+		t.Errorf("Verify with a wrong executionBound: %v", err)
+	}
+}

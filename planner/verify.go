@@ -306,6 +306,15 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 			return
 		}
 	}
+	// An execution or budget plan is made for its order: its execution
+	// bound must be that order's (0: a file that does not record it). A
+	// DAG plan stays valid in any topological order a caller gives it, so
+	// its bound, that of the recorded order, is not recomputed.
+	if want, ok := executionBound(c, p); ok && p.Ordering != OrderDAG && p.Stats.ExecutionBound != 0 && p.Stats.ExecutionBound != want {
+		if fail(-1, -1, "stats: executionBound is %d, but the pooled resources' largest live totals in execution order add up to %d", p.Stats.ExecutionBound, want) {
+			return
+		}
+	}
 	verifyOrder(c, p, errs)
 }
 

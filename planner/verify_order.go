@@ -1,6 +1,9 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // verifySerializations checks a plan's ordering and serializations
 // against the compiled graph and the execution order, and returns the
@@ -116,4 +119,60 @@ func verifySerializations(c *Compiled, p *Plan) (*AliasOrder, error) {
 		}
 	}
 	return NewAliasOrder(c, p), nil
+}
+
+// executionBound recomputes a plan's execution-order bound: its pooled
+// resources grouped by their pools' (memory type, class), the pool groups
+// Place makes, each group's largest total size live at one position of
+// p.Order (MaxLoad of the windows [first use, last use + 1)), summed
+// (saturating). ok is false when the order or a placement is malformed
+// (other checks report that).
+func executionBound(c *Compiled, p *Plan) (uint64, bool) {
+	n := len(c.Graph.Commands)
+	if len(p.Order) != n || len(p.Resources) != len(c.Graph.Resources) {
+		return 0, false
+	}
+	pos := make([]int64, n)
+	for i, cmd := range p.Order {
+		if cmd < 0 || int(cmd) >= n {
+			return 0, false
+		}
+		pos[cmd] = int64(i)
+	}
+	type key struct {
+		memType uint32
+		class   Class
+	}
+	var keys []key
+	var items [][]Item
+	for r := range p.Resources {
+		rp := &p.Resources[r]
+		if rp.Status != StatusPooled || !c.Used(ResourceID(r)) {
+			continue
+		}
+		if rp.Placement.Pool < 0 || rp.Placement.Pool >= len(p.Pools) {
+			return 0, false
+		}
+		pool := &p.Pools[rp.Placement.Pool]
+		k := key{pool.MemoryTypeIndex, pool.Class}
+		g := slices.Index(keys, k)
+		if g < 0 {
+			keys, items = append(keys, k), append(items, nil)
+			g = len(keys) - 1
+		}
+		it := Item{Size: rp.Requirements.Size, Start: 1 << 62, End: -1}
+		for _, u := range c.Uses(ResourceID(r)) {
+			it.Start = min(it.Start, pos[u.Command])
+			it.End = max(it.End, pos[u.Command]+1)
+		}
+		items[g] = append(items[g], it)
+	}
+	var total uint64
+	ok := true
+	for _, its := range items {
+		if total = addChecked(total, MaxLoad(its), &ok); !ok {
+			return ^uint64(0), true
+		}
+	}
+	return total, true
 }
