@@ -12,6 +12,7 @@ import (
 
 	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/strategies/firstfit"
 )
 
 // orderedOK plans a random graph under the DAG order, the execution order
@@ -29,10 +30,10 @@ import (
 //     the DAG order lists none;
 //   - a budget plan meets its budget; a budget below the execution plan
 //     fails only with a *BudgetError whose reachable size is above it.
-func orderedOK(seed uint64, n int, s planner.Strategy, frac int) string {
+func orderedOK(seed uint64, n int, s planner.Strategy, frac int, maxPool uint64) string {
 	g := RandomGraph(seed, n)
 	plan := func(order planner.Ordering, budget uint64) (*planner.Compiled, *planner.Plan, error) {
-		return aliasplan.New(aliasplan.Options{Strategy: s, Order: order, Budget: budget}).PlanCompiled(g)
+		return aliasplan.New(aliasplan.Options{Strategy: s, Order: order, Budget: budget, MaxPoolSize: maxPool}).PlanCompiled(g)
 	}
 	_, dag, err := plan(planner.OrderDAG, 0)
 	if err != nil {
@@ -42,10 +43,10 @@ func orderedOK(seed uint64, n int, s planner.Strategy, frac int) string {
 	if err != nil {
 		return "execution: " + err.Error()
 	}
-	if msg := checkOrdered(c, ex, dag.Stats); msg != "" {
+	if msg := checkOrdered(c, ex, dag.Stats, maxPool); msg != "" {
 		return "execution: " + msg
 	}
-	if msg := checkOrdered(c, dag, dag.Stats); msg != "" {
+	if msg := checkOrdered(c, dag, dag.Stats, maxPool); msg != "" {
 		return "dag: " + msg
 	}
 	lo, hi := ex.Stats.PooledBytes, dag.Stats.PooledBytes
@@ -76,7 +77,7 @@ func orderedOK(seed uint64, n int, s planner.Strategy, frac int) string {
 	if bu.Stats.PooledBytes > budget {
 		return "budget exceeded"
 	}
-	if msg := checkOrdered(bc, bu, dag.Stats); msg != "" {
+	if msg := checkOrdered(bc, bu, dag.Stats, maxPool); msg != "" {
 		return "budget: " + msg
 	}
 	_, again, err := plan(planner.OrderBudget, budget)
@@ -86,7 +87,7 @@ func orderedOK(seed uint64, n int, s planner.Strategy, frac int) string {
 	return ""
 }
 
-func checkOrdered(c *planner.Compiled, p *planner.Plan, dagStats planner.Stats) string {
+func checkOrdered(c *planner.Compiled, p *planner.Plan, dagStats planner.Stats, maxPool uint64) string {
 	if err := planner.Verify(c, p); err != nil {
 		return "verify: " + err.Error()
 	}
@@ -97,6 +98,11 @@ func checkOrdered(c *planner.Compiled, p *planner.Plan, dagStats planner.Stats) 
 	bound := st.ExecutionBound
 	if p.Ordering == planner.OrderDAG {
 		bound = st.LowerBound
+	}
+	for _, pl := range p.Pools {
+		if maxPool != 0 && pl.Size > maxPool {
+			return "pool over the cap"
+		}
 	}
 	if st.PooledBytes < bound || st.PooledBytes > st.TransientBytes {
 		return fmt.Sprintf("pooled %d outside [%d, %d]", st.PooledBytes, bound, st.TransientBytes)
@@ -160,9 +166,13 @@ func TestOrderingPlans(t *testing.T) {
 	props := gopter.NewProperties(params)
 	for _, s := range strategies() {
 		props.Property(s.Name()+": every ordering verifies, lies between its bound and no aliasing, and budgets hold", prop.ForAll(
-			func(seed uint64, n int, frac int) string { return orderedOK(seed, n, s, frac) },
+			func(seed uint64, n int, frac int) string { return orderedOK(seed, n, s, frac, 0) },
 			gen.UInt64(), gen.IntRange(1, 24), gen.IntRange(0, 4),
 		))
 	}
+	props.Property("firstfit: every ordering keeps a small maximum pool size", prop.ForAll(
+		func(seed uint64, n int, frac int) string { return orderedOK(seed, n, firstfit.New(), frac, 1<<21) },
+		gen.UInt64(), gen.IntRange(1, 24), gen.IntRange(0, 4),
+	))
 	props.TestingRun(t)
 }
