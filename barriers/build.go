@@ -19,7 +19,9 @@ import (
 // predecessors), or Build returns a *planner.BarrierError with rule
 // planner.RuleOrder. p.Resources must hold the placement (statuses, and
 // pool, offset and size of pooled resources); two pooled resources that
-// share bytes must not interfere.
+// share bytes must be ordered: by the DAG, or as a serialization the plan
+// lists (p.Serializations, execution and budget orderings), which the
+// alias barrier before the second one's first use then orders.
 //
 // Build replaces any barriers p already has, reusing the slice's storage.
 func Build(c *planner.Compiled, p *planner.Plan) error {
@@ -101,10 +103,13 @@ func terminalScope(c *planner.Compiled, r planner.ResourceID) (planner.Stage, pl
 
 // oldOccupants returns, per pooled resource, the old occupants its alias
 // barrier names (ascending), nil for the others. An old occupant of B is a
-// pooled resource of B's pool whose bytes meet B's and that is entirely
-// before B. One whose shared bytes are all reused by later old occupants
-// that it is entirely before is left out: their alias barriers order it
-// before them, and theirs before B.
+// pooled resource of B's pool whose bytes meet B's and that is before B in
+// the plan's aliasing order (planner.AliasOrder: entirely before in the
+// DAG, or serialized before it). One whose shared bytes are all reused by
+// later old occupants that it is before is left out: their alias barriers
+// order it before them, and theirs before B. (A later occupant that covers
+// some of those bytes shares them with it, so a serialized one has its own
+// alias barrier covering it.)
 func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planner.ResourceID, error) {
 	g := c.Graph
 	ao := planner.NewAliasOrder(c, p)
