@@ -11,7 +11,8 @@ import (
 
 // TestSVGMarksSerializations: under the execution order the alias
 // barrier that orders a serialized pair is drawn in its own colour and
-// says so; under the DAG order nothing is.
+// says so, and the dashed bound is the execution order's (the DAG bound,
+// 8 KiB here, is no floor for the plan); under the DAG order nothing is.
 func TestSVGMarksSerializations(t *testing.T) {
 	g := &planner.Graph{}
 	for _, n := range []string{"a", "b"} {
@@ -31,7 +32,7 @@ func TestSVGMarksSerializations(t *testing.T) {
 		}
 		svg := b.String()
 		marked := strings.Contains(svg, serialColour) && strings.Contains(svg, "serialization: orders a before it") &&
-			strings.Contains(svg, "execution order, 1 serialization")
+			strings.Contains(svg, "execution order, 1 serialization") && strings.Contains(svg, "execution-order bound 4.0 KiB")
 		if marked != (order == planner.OrderExecution) {
 			t.Errorf("%s order: serialization marked %v", order, marked)
 		}

@@ -153,12 +153,16 @@ func (m *model) panel(b *strings.Builder, i int) {
 			continue
 		}
 		y := float64(y0) + gb.y
-		label := "lower bound " + MiB(gb.bound)
+		what, why := "lower bound", ": no placement of this pool group can use fewer bytes (the heaviest set of resources that are all live together)"
+		if m.p.Ordering != planner.OrderDAG {
+			what, why = "execution-order bound", ": no placement of this pool group in this execution order can use fewer bytes (the largest total of resources live at one command)"
+		}
+		label := what + " " + MiB(gb.bound)
 		if len(gb.pools) > 1 {
-			label = fmt.Sprintf("lower bound %s of pools %d–%d together (stacked)", MiB(gb.bound), gb.pools[0], gb.pools[len(gb.pools)-1])
+			label = fmt.Sprintf("%s %s of pools %d–%d together (stacked)", what, MiB(gb.bound), gb.pools[0], gb.pools[len(gb.pools)-1])
 		}
 		fmt.Fprintf(b, `<g class="bound"><title>%s</title><line x1="%d" y1="%s" x2="%d" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="6 4"/>`,
-			esc(label+": no placement of this pool group can use fewer bytes (the heaviest set of resources that are all live together)"),
+			esc(label+why),
 			x0, num(y), x0+m.plotW, num(y), boundColour)
 		ty := y - 3
 		if ty < float64(y0)+10 {
