@@ -39,10 +39,14 @@ type driver struct {
 	comps  []*comp
 	bound  uint64
 	greed  *planner.Solution
+	now    func() time.Time // the clock (a test may replace it)
+	// stopped says what the budget interrupted ("" when nothing was):
+	// see Result.Stopped.
+	stopped string
 }
 
-func newDriver(p *planner.Problem, opts Options) *driver {
-	d := &driver{p: p, opts: opts, start: time.Now()}
+func newDriver(p *planner.Problem, opts Options, now func() time.Time) *driver {
+	d := &driver{p: p, opts: opts, now: now, start: now()}
 	d.lastP = d.start
 	switch {
 	case opts.NodeLimit > 0:
@@ -69,7 +73,7 @@ func (d *driver) nodes() int64 {
 }
 
 func (d *driver) out() bool {
-	return d.nodes() >= d.limit || (d.timed() && !time.Now().Before(d.dead))
+	return d.nodes() >= d.limit || (d.timed() && !d.now().Before(d.dead))
 }
 
 // peak and lower are the component figures combined: components share the
@@ -97,7 +101,7 @@ func (d *driver) best() uint64 {
 
 // stop is the searches' periodic check: progress and the time limit.
 func (d *driver) stop() bool {
-	now := time.Now()
+	now := d.now()
 	if d.opts.Progress != nil && now.Sub(d.lastP) >= time.Second {
 		d.lastP = now
 		d.opts.Progress(Progress{Best: d.best(), Bound: d.lower(), Nodes: d.nodes(), Elapsed: now.Sub(d.start)})
@@ -110,7 +114,7 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 	n := len(p.Items)
 	if n == 0 {
 		sol := &planner.Solution{Pool: []int32{}, Offset: []uint64{}, PoolSizes: []uint64{}}
-		return sol, Result{Optimal: true, Elapsed: time.Since(d.start)}, nil
+		return sol, Result{Optimal: true, Elapsed: d.now().Sub(d.start)}, nil
 	}
 	d.bound = planner.LowerBound(p)
 
@@ -132,9 +136,22 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 		return d.greed, d.result(d.greed.Peak()), nil
 	}
 
-	for _, items := range components(p) {
-		sectioned := p.Intervals() || windowsValid(p, items)
-		m := buildModel(p, items, sectioned)
+	// Everything before the first search node is metered: on large
+	// problems it costs more than the budget, and then the greedy
+	// solution is the answer.
+	mt := newMeter(d)
+	parts := components(p, mt)
+	for _, items := range parts {
+		sectioned := p.Intervals() || windowsValid(p, items, mt)
+		var m *model
+		if !mt.over {
+			m = buildModel(p, items, sectioned, mt)
+		}
+		if m == nil {
+			d.comps = nil
+			d.stopped = "model"
+			return d.greed, d.result(d.greed.Peak()), nil
+		}
 		c := &comp{m: m, lower: m.maxLoad, peak: math.MaxUint64}
 		for i := range m.size {
 			c.lower = max(c.lower, m.size[i])
@@ -148,14 +165,21 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 				c.peak = max(c.peak, c.best[mi]+m.size[mi])
 			}
 		}
-		if m.spans <= maxSearchSpans && len(m.size) <= maxSearchItems {
+		if !m.big && m.spans <= maxSearchSpans && len(m.size) <= maxSearchItems {
 			c.s = newSearch(m)
 			c.s.stop = d.stop
 		}
 		d.comps = append(d.comps, c)
 	}
-	d.dive()
-	d.improve()
+	if parts == nil {
+		d.stopped = "model"
+		return d.greed, d.result(d.greed.Peak()), nil
+	}
+	if !d.dive(mt) {
+		d.stopped = "dives"
+	} else {
+		d.improve()
+	}
 
 	// The component solutions share one pool.
 	top := d.peak()
@@ -187,15 +211,22 @@ func (d *driver) searchable() bool {
 }
 
 func (d *driver) result(peak uint64) Result {
-	r := Result{Peak: peak, Bound: min(d.lower(), peak), Nodes: d.nodes(), Elapsed: time.Since(d.start)}
+	r := Result{Peak: peak, Bound: min(d.lower(), peak), Nodes: d.nodes(), Elapsed: d.now().Sub(d.start)}
 	r.Optimal = r.Peak == r.Bound
+	if !r.Optimal {
+		r.Stopped = d.stopped
+		if r.Stopped == "" {
+			r.Stopped = "search"
+		}
+	}
 	return r
 }
 
 // dive gives every interval component a greedy placement by canonical
 // dives, in two candidate orders and both time directions. Dives are not
-// counted as nodes: four cost about as much as the greedy strategies.
-func (d *driver) dive() {
+// counted as nodes (four cost about as much as the greedy strategies) but
+// charged to mt; it returns false when mt runs out.
+func (d *driver) dive(mt *meter) bool {
 	for _, c := range d.comps {
 		m := c.m
 		if len(m.nbr) > 0 || m.nsec == 0 {
@@ -206,12 +237,15 @@ func (d *driver) dive() {
 			if dir == 1 {
 				mm = m.reversed()
 			}
+			if mt.tick(int64(m.nsec + len(m.size))) {
+				return false
+			}
 			dv := newDiver(mm)
 			for _, better := range diveOrders(mm) {
-				if d.timed() && !time.Now().Before(d.dead) {
-					return
+				peak, ok := dv.dive(better, mt)
+				if !ok {
+					return false
 				}
-				peak := dv.dive(better)
 				if peak < c.peak {
 					c.peak = peak
 					c.best = append(c.best[:0], dv.off...)
@@ -219,6 +253,7 @@ func (d *driver) dive() {
 			}
 		}
 	}
+	return true
 }
 
 // diveOrders are the candidate preferences of the dives: the longest

@@ -906,12 +906,24 @@ func (s *search) liftFloating(lo, hi int32, f uint64) (lifted, ok bool) {
 func (s *search) minInterfering(j int32) uint64 {
 	m := s.m
 	below := uint64(math.MaxUint64)
-	for u := m.sa[j]; u < m.sb[j]; u++ {
-		for _, k := range m.members(int(u)) {
+	// In each section the first remaining member in order of size is
+	// the smallest there.
+	smallest := func(u int32) {
+		for _, k := range m.membersBySize(int(u)) {
+			if m.size[k] >= below {
+				return
+			}
 			if k != j && !s.placed[k] {
-				below = min(below, m.size[k])
+				below = m.size[k]
+				return
 			}
 		}
+	}
+	for u := m.sa[j]; u < m.sb[j]; u++ {
+		smallest(u)
+	}
+	for _, u := range m.extra(j) {
+		smallest(u)
 	}
 	for _, k := range m.neighbours(int(j)) {
 		if !s.placed[k] {
