@@ -156,6 +156,7 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 		for i := range m.size {
 			c.lower = max(c.lower, m.size[i])
 		}
+		c.lower = roundUp(c.lower, m.gran)
 		if len(d.greed.PoolSizes) == 1 {
 			// The greedy placement restricted to the component.
 			c.best = make([]uint64, len(m.size))
@@ -291,7 +292,8 @@ func (d *driver) improve() {
 		// reach.
 		C := L
 		if k%4 == 0 && U-L > 1 {
-			C = L + (U-L)/2
+			// Peaks are multiples of every component's granularity.
+			C = max(L, alignDown(L+(U-L)/2, d.gran()))
 		}
 		if k%4 == 1 {
 			d.shakeAll(uint64(k), 8*int(luby(k)))
@@ -311,8 +313,15 @@ func (d *driver) improve() {
 			// A run that finds a placement rarely backtracks much: most
 			// runs end within about n nodes or not at all, so short runs,
 			// many orders.
+			// Two restarts in three branch on levels, the third on the
+			// next item, each kind with its own Luby sequence.
 			n := int64(len(c.m.size))
-			budget := luby(k) * (n + n/4 + 64)
+			c.s.skyline = k%3 != 0
+			kk := k / 3
+			if c.s.skyline {
+				kk = k - k/3
+			}
+			budget := luby(kk) * (n + n/4 + 64)
 			budget = min(budget, d.limit-d.nodes())
 			if budget <= 0 {
 				return
@@ -326,7 +335,8 @@ func (d *driver) improve() {
 			}
 			if st == exhausted {
 				// Every capacity below need fails the same way.
-				c.lower = max(c.lower, min(c.s.need, c.peak), satAdd(C, 1))
+				// Peaks are multiples of the granularity.
+				c.lower = max(c.lower, min(roundUp(max(c.s.need, satAdd(C, 1)), c.m.gran), c.peak))
 			}
 			break // the component does not fit C (yet): C is out of reach
 		}
@@ -399,6 +409,20 @@ func (c *comp) order() []int32 {
 	}
 	return o
 }
+
+// gran is the granularity all components share: the smallest (they are
+// powers of two).
+func (d *driver) gran() uint64 {
+	g := uint64(1) << 63
+	for _, c := range d.comps {
+		g = min(g, c.m.gran)
+	}
+	return g
+}
+
+// roundUp rounds x up to a multiple of the power of two g, saturating
+// to the largest multiple.
+func roundUp(x, g uint64) uint64 { return alignUp(x, g) }
 
 // luby returns the k-th term (k ≥ 1) of the Luby sequence 1 1 2 1 1 2 4 …
 func luby(k int) int64 {

@@ -60,6 +60,9 @@ type model struct {
 	count   []int32  // number of members of each section
 	maxLoad uint64   // the largest load: a lower bound for the component
 	spans   int64    // sum of the items' section counts: the cost of a full scan
+	// gran: the largest power of two that divides every size; align
+	// holds max(alignment, gran).
+	gran uint64
 	// big: a graph component with too many pairs outside its sections
 	// for neighbour lists (maxModelPairs); it has no nbr, twins or
 	// cliques, and only its greedy placement.
@@ -261,6 +264,14 @@ func buildModel(p *planner.Problem, items []int32, sectioned bool, mt *meter) *m
 		}
 		return items[x] < items[y]
 	})
+	// The granularity: every size is a multiple of g, the largest power
+	// of two dividing them all, so every canonical offset is a multiple
+	// of max(alignment, g) (docs/exact.md) and the search may use that
+	// as the alignment.
+	m.gran = uint64(1) << 63
+	for _, i := range items {
+		m.gran = min(m.gran, p.Items[i].Size&-p.Items[i].Size)
+	}
 	m.orig = make([]int32, n)
 	m.size = make([]uint64, n)
 	m.align = make([]uint64, n)
@@ -270,7 +281,7 @@ func buildModel(p *planner.Problem, items []int32, sectioned bool, mt *meter) *m
 		it := &p.Items[items[k]]
 		m.orig[mi] = items[k]
 		m.size[mi] = it.Size
-		m.align[mi] = it.Alignment
+		m.align[mi] = max(it.Alignment, m.gran)
 		m.sa[mi] = int32(starts[k])
 		m.sb[mi] = int32(ends[k])
 		m.spans += ends[k] - starts[k]

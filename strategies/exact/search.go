@@ -87,6 +87,9 @@ type search struct {
 	// need is the smallest capacity at which some pruned node would have
 	// survived: after an exhausted run, no placement needs less.
 	need uint64
+	// skyline selects branchLevel over branchNext where no tight section
+	// lies at the lowest level.
+	skyline bool
 }
 
 func newSearch(m *model) *search {
@@ -741,7 +744,11 @@ func (s *search) dfs(lo, hi int32) status {
 				}
 			}
 		}
-		st = s.branchNext(lo, hi, best)
+		if s.skyline {
+			st = s.branchLevel(lo, hi, best, fstar)
+		} else {
+			st = s.branchNext(lo, hi, best)
+		}
 	}
 	if st != found {
 		s.unwind(mark)
@@ -782,6 +789,58 @@ func (s *search) branchPoint(lo, hi, t int32, f uint64) status {
 		s.unwind(mark)
 	}
 	return exhausted
+}
+
+// branchLevel branches on what lies at level f in section t (any live
+// section whose ef is f): one of its members whose lo is f, or none of
+// them; in the last child every such member rests on a remaining item,
+// so lies at least the smallest remaining interfering size above f.
+func (s *search) branchLevel(lo, hi, t int32, f uint64) status {
+	m := s.m
+	base := len(s.cands)
+	for _, j := range m.members(int(t)) {
+		if !s.placed[j] && s.lo[j] == f {
+			s.cands = append(s.cands, j)
+		}
+	}
+	if len(s.cands)-base > 1 {
+		s.orderCands(s.cands[base:])
+	}
+	defer func() { s.cands = s.cands[:base] }()
+	mark := len(s.trail)
+	for k := base; k <= len(s.cands); k++ {
+		if s.out() {
+			return aborted
+		}
+		s.nodes++
+		st := exhausted
+		if k < len(s.cands) {
+			if s.place(s.cands[k], f) && s.propagate() {
+				st = s.dfs(lo, hi)
+			}
+		} else if s.liftAll(s.cands[base:], f) && s.propagate() {
+			st = s.dfs(lo, hi)
+		}
+		if st == exhausted && s.halted {
+			st = aborted
+		}
+		if st != exhausted {
+			return st
+		}
+		s.unwind(mark)
+	}
+	return exhausted
+}
+
+// liftAll records that none of cands (remaining, lo == f) lies at f.
+func (s *search) liftAll(cands []int32, f uint64) bool {
+	for _, k := range cands {
+		below := s.minInterfering(k)
+		if below == math.MaxUint64 || !s.setLo(k, satAdd(f, below)) {
+			return s.fail(satAdd(s.c, 1))
+		}
+	}
+	return true
 }
 
 // branchNext branches on the next item of the canonical order: the
