@@ -313,13 +313,13 @@ func (d *driver) improve() {
 			// A run that finds a placement rarely backtracks much: most
 			// runs end within about n nodes or not at all, so short runs,
 			// many orders.
-			// Two restarts in three branch on levels, the third on the
+			// Seven restarts in eight branch on levels, the eighth on the
 			// next item, each kind with its own Luby sequence.
 			n := int64(len(c.m.size))
-			c.s.skyline = k%3 != 0
-			kk := k / 3
+			c.s.skyline = k%8 != 0
+			kk := k / 8
 			if c.s.skyline {
-				kk = k - k/3
+				kk = k - k/8
 			}
 			budget := luby(kk) * (n + n/4 + 64)
 			budget = min(budget, d.limit-d.nodes())

@@ -804,7 +804,11 @@ func (s *search) branchLevel(lo, hi, t int32, f uint64) status {
 		}
 	}
 	if len(s.cands)-base > 1 {
-		s.orderCands(s.cands[base:])
+		if t < int32(m.ntime) {
+			s.orderByFit(s.cands[base:], t, f)
+		} else {
+			s.orderCands(s.cands[base:])
+		}
 	}
 	defer func() { s.cands = s.cands[:base] }()
 	mark := len(s.trail)
@@ -830,6 +834,51 @@ func (s *search) branchLevel(lo, hi, t int32, f uint64) status {
 		s.unwind(mark)
 	}
 	return exhausted
+}
+
+// orderByFit orders the candidates for level f of time section t: those
+// that fill the run of sections at level f to an end first (a boundary
+// shared with a neighbour), then those whose top meets a neighbouring
+// floor, then by rank.
+func (s *search) orderByFit(cands []int32, t int32, f uint64) {
+	m := s.m
+	a, b := t, t+1 // the run at level f around t: [a, b)
+	for a > 0 && s.live(a-1) && s.ef[a-1] == f {
+		a--
+	}
+	for int(b) < m.ntime && s.live(b) && s.ef[b] == f {
+		b++
+	}
+	var left, right uint64 = math.MaxUint64, math.MaxUint64
+	if a > 0 {
+		left = s.ef[a-1]
+	}
+	if int(b) < m.ntime {
+		right = s.ef[b]
+	}
+	score := func(j int32) int {
+		sc := 0
+		if m.sa[j] == a {
+			sc += 2
+			if f+m.size[j] == left {
+				sc++
+			}
+		}
+		if m.sb[j] == b {
+			sc += 2
+			if f+m.size[j] == right {
+				sc++
+			}
+		}
+		return sc
+	}
+	sort.Slice(cands, func(x, y int) bool {
+		sx, sy := score(cands[x]), score(cands[y])
+		if sx != sy {
+			return sx > sy
+		}
+		return s.rank[cands[x]] < s.rank[cands[y]]
+	})
 }
 
 // liftAll records that none of cands (remaining, lo == f) lies at f.
