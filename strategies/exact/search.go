@@ -87,6 +87,9 @@ type search struct {
 	// need is the smallest capacity at which some pruned node would have
 	// survived: after an exhausted run, no placement needs less.
 	need uint64
+	// work counts the propagation's elementary steps; the clock is read
+	// when it passes nextCheck.
+	work, nextCheck int64
 	// skyline selects branchLevel over branchNext where no tight section
 	// lies at the lowest level.
 	skyline bool
@@ -312,12 +315,17 @@ func (s *search) out() bool {
 // propagate runs the section rules until nothing changes.
 func (s *search) propagate() bool {
 	for head := 0; head < len(s.queue); head++ {
-		if head&63 == 63 && s.stop != nil && s.stop() {
+		// The clock is read by work done, not by sections: one section
+		// of a large clique costs as much as thousands of small ones.
+		if s.work >= s.nextCheck && s.stop != nil && s.stop() {
 			// Out of time in a long propagation: the caller sees a failure
 			// and, through halted, reports it as aborted.
 			s.halted = true
 			s.limit = s.nodes
 			return s.fail(math.MaxUint64)
+		}
+		if s.work >= s.nextCheck {
+			s.nextCheck = s.work + checkWork
 		}
 		t := s.queue[head]
 		s.inQueue[t] = false
@@ -464,6 +472,7 @@ func (s *search) propagateSection(t int32) bool {
 	// Compulsory parts: [hi, lo+size) of a member is occupied whatever its
 	// offset; no other member may overlap it.
 	ncp, nfixed := 0, 0
+	s.work += int64(len(recs))
 	for i := range recs {
 		if recs[i].hi < recs[i].lo+recs[i].size {
 			ncp++
@@ -473,6 +482,7 @@ func (s *search) propagateSection(t int32) bool {
 		}
 	}
 	if ncp > 0 {
+		s.work += int64(ncp) * int64(len(recs))
 		for i := range recs {
 			a, b := recs[i].hi, recs[i].lo+recs[i].size
 			if a >= b {
@@ -580,6 +590,7 @@ func (s *search) bestFill(recs []mrec, a, b uint64) uint64 {
 	if len(sz) > maxExact {
 		return gap
 	}
+	s.work += 2 << (len(sz) / 2)
 	return maxSubsetSum(sz, gap, &s.mitm)
 }
 
@@ -1221,6 +1232,10 @@ func (s *search) unwind(mark int) {
 
 // alignDown rounds x down to a multiple of the power of two a.
 func alignDown(x, a uint64) uint64 { return x &^ (a - 1) }
+
+// checkWork is the propagation work between two clock readings: well
+// under a millisecond.
+const checkWork = 1 << 14
 
 // maxExact caps the candidates of an exact best fill: 2^(maxExact/2)
 // subset sums a side.
