@@ -1,7 +1,9 @@
 package barriers
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/aliasplan/aliasplan/planner"
@@ -110,21 +112,21 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 		if p.Resources[r].Status == planner.StatusPooled && c.Used(planner.ResourceID(r)) {
 			pl := &p.Resources[r].Placement
 			if pl.Pool < 0 || pl.Pool >= len(p.Pools) || pl.Size == 0 || pl.Offset+pl.Size < pl.Offset {
-				return nil, fmt.Errorf("barriers: resource %q: invalid placement %+v", g.Resources[r].Name, *pl)
+				return nil, fmt.Errorf("barriers: resource %q: invalid placement: pool %d, offset %d, size %d", g.Resources[r].Name, pl.Pool, pl.Offset, pl.Size)
 			}
 			pooled = append(pooled, planner.ResourceID(r))
 		}
 	}
 	place := func(r planner.ResourceID) *planner.Placement { return &p.Resources[r].Placement }
-	sort.Slice(pooled, func(a, b int) bool {
-		x, y := place(pooled[a]), place(pooled[b])
+	slices.SortFunc(pooled, func(a, b planner.ResourceID) int {
+		x, y := place(a), place(b)
 		if x.Pool != y.Pool {
-			return x.Pool < y.Pool
+			return cmp.Compare(x.Pool, y.Pool)
 		}
 		if x.Offset != y.Offset {
-			return x.Offset < y.Offset
+			return cmp.Compare(x.Offset, y.Offset)
 		}
-		return pooled[a] < pooled[b]
+		return cmp.Compare(a, b)
 	})
 	old := make([][]planner.ResourceID, len(g.Resources))
 	// Sweep each pool by offset: active holds the earlier ranges that may
@@ -170,11 +172,11 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 // an earlier one is looked at.
 func prune(c *planner.Compiled, p *planner.Plan, pos []int32, b planner.ResourceID, olds []planner.ResourceID) []planner.ResourceID {
 	start := func(r planner.ResourceID) int32 { return pos[c.Initial(r)[0]] }
-	sort.Slice(olds, func(i, j int) bool {
-		if si, sj := start(olds[i]), start(olds[j]); si != sj {
-			return si > sj
+	slices.SortFunc(olds, func(a, b planner.ResourceID) int {
+		if sa, sb := start(a), start(b); sa != sb {
+			return cmp.Compare(sb, sa)
 		}
-		return olds[i] < olds[j]
+		return cmp.Compare(a, b)
 	})
 	pb := &p.Resources[b].Placement
 	clip := func(r planner.ResourceID) span {
@@ -194,7 +196,7 @@ func prune(c *planner.Compiled, p *planner.Plan, pos []int32, b planner.Resource
 			keep = append(keep, a)
 		}
 	}
-	sort.Slice(keep, func(i, j int) bool { return keep[i] < keep[j] })
+	slices.Sort(keep)
 	return keep
 }
 
@@ -204,7 +206,7 @@ type span struct{ lo, hi uint64 }
 // covers reports whether the union of spans includes all of want. It sorts
 // spans.
 func covers(spans []span, want span) bool {
-	sort.Slice(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
 	at := want.lo
 	for _, s := range spans {
 		if at >= want.hi {
@@ -291,7 +293,23 @@ func (b *builder) hazardSources() {
 
 // build appends the barriers of every command, in execution order, to out.
 func (b *builder) build(out []planner.Barrier) []planner.Barrier {
-	b.onRes = make([][]int32, len(b.c.Graph.Resources))
+	// A command needs at most one barrier per resource it uses: the
+	// barriers, and each resource's list of them, are carved from
+	// allocations of that bound instead of growing.
+	nr := len(b.c.Graph.Resources)
+	b.onRes = make([][]int32, nr)
+	uses := 0
+	for r := range nr {
+		uses += len(b.c.Uses(planner.ResourceID(r)))
+	}
+	store := make([]int32, uses)
+	at := 0
+	for r := range nr {
+		end := at + len(b.c.Uses(planner.ResourceID(r)))
+		b.onRes[r] = store[at:at:end]
+		at = end
+	}
+	out = slices.Grow(out, uses)
 	for _, cmd := range b.p.Order {
 		b.batch = b.batch[:0]
 		for _, ref := range b.c.CommandUses(cmd) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/aliasplan/aliasplan/barriers"
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
 )
@@ -18,7 +19,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden plan files")
 
 // goldenDir holds one plan file per frame of the shared corpus.
-const goldenDir = "../planner/testdata/plans"
+const goldenDir = "../format/testdata/plans"
 
 // sharedFrames returns the frame files of the shared corpus, or skips.
 func sharedFrames(t *testing.T) []string {
@@ -42,7 +43,7 @@ func planFrame(t *testing.T, path string) (*planner.Graph, *planner.Compiled, *p
 		t.Fatal(err)
 	}
 	defer f.Close()
-	g, err := planner.ReadGraph(f, path)
+	g, err := format.ReadGraph(f, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func planFrame(t *testing.T, path string) (*planner.Graph, *planner.Compiled, *p
 }
 
 // TestGoldenPlans plans every shared frame and compares the plan file with
-// planner/testdata/plans/FRAME.plan.json (go test -update rewrites them).
+// format/testdata/plans/FRAME.plan.json (go test -update rewrites them).
 // The plan file reads back to the same plan, which passes Verify again.
 func TestGoldenPlans(t *testing.T) {
 	for _, path := range sharedFrames(t) {
@@ -72,7 +73,7 @@ func TestGoldenPlans(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			g, c, p := planFrame(t, path)
 			var b bytes.Buffer
-			if err := planner.WritePlan(&b, g, p); err != nil {
+			if err := format.WritePlan(&b, g, p); err != nil {
 				t.Fatal(err)
 			}
 			golden := filepath.Join(goldenDir, name+".plan.json")
@@ -92,7 +93,7 @@ func TestGoldenPlans(t *testing.T) {
 					t.Errorf("%s differs from the plan made now; review and run go test ./barriers -update\n%s", golden, firstLineDiff(string(want), b.String()))
 				}
 			}
-			back, err := planner.ReadPlan(bytes.NewReader(b.Bytes()), golden, g)
+			back, err := format.ReadPlan(bytes.NewReader(b.Bytes()), golden, g)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,7 +19,9 @@ type MemoryType struct {
 }
 
 // RequirementsSource supplies memory requirements for resources that carry
-// none: a device (exact) or a profile (estimates).
+// none: a device (exact) or a profile (estimates). A source that also
+// implements LimitsSource has every placed image checked against its
+// limits.
 type RequirementsSource interface {
 	// Describe names the source for reports ("profile h200",
 	// "device NVIDIA H200 (Vulkan 1.4.312)").

@@ -13,19 +13,27 @@ import (
 
 	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/cmd/aliasplan/internal/picture"
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
 const planHelp = `Usage: aliasplan plan [flags] [GRAPH.json]
 
-Plans a graph file (SPEC §5; - reads stdin), or without one the embedded
-sample deferred frame, and prints a summary: resources by status, pools,
-bytes without aliasing, pooled bytes, lower bound, saving, strategy, time.
+Plans a graph file (- reads stdin), or without one the embedded sample
+deferred frame, and prints a summary: resources by status, pools, bytes
+without aliasing, pooled bytes, lower bound, saving, strategy, time. The
+graph and plan file formats: docs/formats.md.
 
 Flags:
   -o FILE                   write the plan file (JSON, version 1)
   --svg FILE                write the picture of memory over time (SVG)
-  --html FILE               write the picture as an HTML page with hover details
+  --html FILE               write the memory viewer: one self-contained HTML page
+                            (zoom, pan, search, details, live bytes, barriers)
+  --compare LIST            the --html page shows the plans of these strategies
+                            (comma-separated, e.g. firstfit,bestfit,exact) one
+                            above the other on one time axis, with their pooled
+                            bytes, peaks and bounds; -o, --svg and the summary
+                            stay those of --strategy
   --strategy NAME           firstfit (default), bestfit or exact
   --format text|json        summary format (default text)
   --max-pool-size SIZE      cap each pool, e.g. 256MiB (default 0: no cap, or
@@ -34,7 +42,7 @@ Flags:
                             resources this large get their own allocation
                             (default 64MiB; 0: never for size alone)
   --pool-prefers-dedicated  pool resources whose driver only prefers a dedicated
-                            allocation (default: give them their own, as SPEC §3)
+                            allocation (default: give them their own)
   --profile h200|lavapipe   estimate requirements the graph lacks (default h200)
   --device none|vulkan      take requirements from the Vulkan device instead
   --resolution WxH          size of the sample frame (default 1920x1080)
@@ -49,6 +57,7 @@ Sizes are bytes or a number with KiB, MiB, GiB (or KB, MB, GB).
 // planArgs are plan's flags.
 type planArgs struct {
 	out, svg, html, format, strategy, resolution string
+	compare                                      string
 	maxPool, threshold                           sizeValue
 	poolPrefers                                  bool
 	src                                          sourceFlags
@@ -62,6 +71,7 @@ func planCommand() *command {
 	fs.StringVar(&a.out, "o", "", "")
 	fs.StringVar(&a.svg, "svg", "", "")
 	fs.StringVar(&a.html, "html", "", "")
+	fs.StringVar(&a.compare, "compare", "", "")
 	fs.StringVar(&a.strategy, "strategy", "firstfit", "")
 	fs.StringVar(&a.format, "format", "text", "")
 	fs.Var(&a.maxPool, "max-pool-size", "")
@@ -75,16 +85,25 @@ func planCommand() *command {
 }
 
 func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
-	out, svg, html, format, strategy := a.out, a.svg, a.html, a.format, a.strategy
+	out, svg, html, summaryFormat, strategy := a.out, a.svg, a.html, a.format, a.strategy
 	if len(files) > 1 {
 		return usageErrorf("plan", "want at most one graph file, got %d", len(files))
 	}
-	if format != "text" && format != "json" {
-		return usageErrorf("plan", "--format %q: want text or json", format)
+	if summaryFormat != "text" && summaryFormat != "json" {
+		return usageErrorf("plan", "--format %q: want text or json", summaryFormat)
 	}
 	w, h, err := parseResolution(a.resolution)
 	if err != nil {
 		return usageErrorf("plan", "--resolution: %v", err)
+	}
+	var compare []string
+	if a.compare != "" {
+		if html == "" {
+			return usageErrorf("plan", "--compare shows plans side by side in the --html page: give --html FILE too")
+		}
+		if compare, err = parseCompare(a.compare); err != nil {
+			return usageErrorf("plan", "--compare: %v", err)
+		}
 	}
 	for _, o := range []string{out, svg, html} {
 		if err := checkOutputDir(o); err != nil {
@@ -128,11 +147,18 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 		return inFile(file, err)
 	}
 
+	var compared []*planner.Plan
+	if compare != nil {
+		if compared, err = planEach(g, opts, compare, strat.Name(), plan, a.ex, stderr); err != nil {
+			return inFile(file, err)
+		}
+	}
+
 	var outs outputs
 	defer outs.abort()
 	title := "aliasplan: " + input
 	if out != "" {
-		if err := outs.add(out, func(w io.Writer) error { return planner.WritePlan(w, g, plan) }); err != nil {
+		if err := outs.add(out, func(w io.Writer) error { return format.WritePlan(w, g, plan) }); err != nil {
 			return err
 		}
 	}
@@ -142,7 +168,13 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if html != "" {
-		if err := outs.add(html, func(w io.Writer) error { return picture.HTML(w, c, plan, picture.Options{Title: title}) }); err != nil {
+		write := func(w io.Writer) error { return picture.HTML(w, c, plan, picture.Options{Title: title}) }
+		if compared != nil {
+			write = func(w io.Writer) error {
+				return picture.Compare(w, c, compared, compare, picture.Options{Title: title})
+			}
+		}
+		if err := outs.add(html, write); err != nil {
 			return err
 		}
 	}
@@ -154,7 +186,7 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 	if e, ok := strat.(*exactRun); ok {
 		s.Exact = &exactSummary{Optimal: e.optimal(), Nodes: e.nodes()}
 	}
-	if format == "json" {
+	if summaryFormat == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(s); err != nil {
@@ -162,6 +194,9 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 		}
 	} else {
 		s.text(stdout)
+		if compared != nil {
+			compareText(stdout, compare, compared)
+		}
 	}
 	for _, p := range written {
 		fmt.Fprintf(stderr, "wrote %s\n", p)
@@ -203,14 +238,14 @@ func checkOutputDir(path string) error {
 // readGraphFile reads and validates a graph file; "-" is stdin.
 func readGraphFile(path string) (*planner.Graph, error) {
 	if path == "-" {
-		return planner.ReadGraph(os.Stdin, "stdin")
+		return format.ReadGraph(os.Stdin, "stdin")
 	}
 	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return planner.ReadGraph(f, path)
+	return format.ReadGraph(f, path)
 }
 
 // openFile opens an input file, refusing directories.

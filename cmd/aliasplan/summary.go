@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -123,7 +124,13 @@ func summarize(input string, g *planner.Graph, p *planner.Plan, types []planner.
 	st := p.Stats
 	m := &s.Memory
 	m.TransientBytes, m.PooledBytes, m.LowerBound, m.DedicatedBytes = st.TransientBytes, st.PooledBytes, st.LowerBound, st.DedicatedBytes
-	m.SavedBytes = int64(st.TransientBytes) - int64(st.PooledBytes)
+	// Pooling never costs more than the resources alone (SPEC §3), but a
+	// plan file may say otherwise: the difference is taken without wrapping.
+	if st.TransientBytes >= st.PooledBytes {
+		m.SavedBytes = int64(min(st.TransientBytes-st.PooledBytes, math.MaxInt64))
+	} else {
+		m.SavedBytes = -int64(min(st.PooledBytes-st.TransientBytes, math.MaxInt64))
+	}
 	if st.TransientBytes > 0 {
 		m.SavedPercent = round2(100 * float64(m.SavedBytes) / float64(st.TransientBytes))
 	}

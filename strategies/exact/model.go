@@ -125,11 +125,10 @@ func components(p *planner.Problem, mt *meter) [][]int32 {
 			for len(stack) > 0 {
 				i := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
-				row := p.Neighbors(int(i))
-				if mt.tick(int64(len(row)) + 1) {
+				if mt.tick(int64(len(p.Row(int(i)))) + 1) {
 					return nil
 				}
-				for _, j := range row {
+				for j := range p.Neighbors(int(i)) {
 					if comp[j] < 0 {
 						comp[j] = c
 						cur = append(cur, j)
@@ -327,16 +326,17 @@ func buildModel(p *planner.Problem, items []int32, sectioned bool, mt *meter) *m
 			inv[pi] = int32(mi)
 		}
 		for mi := 0; mi < n; mi++ {
-			row := p.Neighbors(int(m.orig[mi]))
-			if mt.tick(int64(len(row)) + 1) {
+			pi := int(m.orig[mi])
+			deg := p.Degree(pi)
+			if mt.tick(int64(len(p.Row(pi)) + deg)) {
 				return nil
 			}
-			if len(m.nbr)+len(row) > maxModelPairs {
+			if len(m.nbr)+deg > maxModelPairs {
 				m.big = true
 				m.nbr, m.nbrStart = nil, make([]int32, n+1)
 				break
 			}
-			for _, pj := range row {
+			for pj := range p.Neighbors(pi) {
 				mj := inv[pj]
 				if m.sb[mi] <= m.sa[mj] || m.sb[mj] <= m.sa[mi] {
 					m.nbr = append(m.nbr, mj)

@@ -64,16 +64,31 @@ func (m *model) header(b *strings.Builder) {
 	line2 := fmt.Sprintf("without aliasing %s → pooled %s%s · lower bound %s%s · dedicated and host-visible %s",
 		MiB(st.TransientBytes), MiB(st.PooledBytes), saving, MiB(st.LowerBound), gap, MiB(st.DedicatedBytes))
 	fmt.Fprintf(b, `<text x="12" y="58" font-weight="bold">%s</text>`+"\n", esc(line2))
-	// Key.
-	y := 78
-	fill, stroke := colour(3)
-	fmt.Fprintf(b, `<rect x="12" y="%d" width="26" height="10" fill="%s" stroke="%s" stroke-width="0.6"/>`, y-8, fill, stroke)
-	fmt.Fprintf(b, `<text x="44" y="%d">resource: first to last use (across) × [offset, offset+size) (down)</text>`+"\n", y)
-	fmt.Fprintf(b, `<path d="M 392 %d L 400 %d L 396 %d Z" fill="%s"/><line x1="396" y1="%d" x2="396" y2="%d" stroke="%s" stroke-width="1.5"/>`,
-		y-9, y-9, y-4, barrierColour, y-4, y+2, barrierColour)
-	fmt.Fprintf(b, `<text x="406" y="%d">alias barrier before the new occupant's first use</text>`+"\n", y)
-	fmt.Fprintf(b, `<line x1="664" y1="%d" x2="694" y2="%d" stroke="%s" stroke-width="1.5" stroke-dasharray="5 3"/>`, y-4, y-4, boundColour)
-	fmt.Fprintf(b, `<text x="700" y="%d">lower bound</text>`+"\n", y)
+	// Key: what the colours and marks mean.
+	y, x := 80, 12
+	item := func(swatch func(x int) string, label string) {
+		w := int(float64(len([]rune(label)))*fontW) + 40
+		if x+w > max(m.width, maxPlotW+leftW)-12 {
+			x, y = 12, y+16
+		}
+		b.WriteString(swatch(x))
+		fmt.Fprintf(b, `<text x="%d" y="%d">%s</text>`, x+30, y, esc(label))
+		x += w
+	}
+	for k := range numCats {
+		fill, stroke := catFill(k), catColours[k]
+		item(func(x int) string {
+			return fmt.Sprintf(`<rect x="%d" y="%d" width="24" height="10" fill="%s" stroke="%s"/>`, x, y-9, fill, stroke)
+		}, catNames[k])
+	}
+	item(func(x int) string {
+		return fmt.Sprintf(`<path d="M %d %d L %d %d L %d %d Z" fill="%s"/><line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="1.5"/>`,
+			x+8, y-10, x+16, y-10, x+12, y-5, barrierColour, x+12, y-5, x+12, y+2, barrierColour)
+	}, "alias barrier before the new occupant's first use")
+	item(func(x int) string {
+		return fmt.Sprintf(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="1.5" stroke-dasharray="5 3"/>`, x, y-4, x+24, y-4, boundColour)
+	}, "lower bound")
+	b.WriteString("\n")
 }
 
 func (m *model) panel(b *strings.Builder, i int) {
@@ -148,7 +163,7 @@ func (m *model) panel(b *strings.Builder, i int) {
 
 func (m *model) resource(b *strings.Builder, r planner.ResourceID) {
 	x, y, w, h := m.resourceRect(r)
-	fill, stroke := colour(r)
+	fill, stroke := catFill(m.cat[r]), catColours[m.cat[r]]
 	fmt.Fprintf(b, `<g class="res"><title>%s</title><rect x="%s" y="%s" width="%s" height="%s" fill="%s" stroke="%s"/></g>`+"\n",
 		esc(m.resourceTitle(r)), num(x), num(y), num(w), num(h), fill, stroke)
 	if h < 11 || w < 4*fontW+4 {
