@@ -75,5 +75,6 @@
 // and belongs to the caller, and has passed planner.CheckSolution. A
 // Strategy holds only its options, so one value may serve concurrent
 // calls. The search runs on the calling goroutine (the greedy strategies
-// it calls may use more, and join them).
+// it calls may use more, and on problems of 2048 items or more the lower
+// bound runs on one more goroutine beside them; all are joined).
 package exact

@@ -11,6 +11,10 @@ import (
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
 )
 
+// concurrentBoundItems is the size from which the lower bound runs beside
+// the greedy strategies (below it, a goroutine costs more than it saves).
+const concurrentBoundItems = 2048
+
 // Limits of the propagating search: larger components get dives only.
 const (
 	maxSearchSpans = 2_000_000 // Σ sections per item: member lists and per-node work
@@ -116,15 +120,31 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 		sol := &planner.Solution{Pool: []int32{}, Offset: []uint64{}, PoolSizes: []uint64{}}
 		return sol, Result{Optimal: true, Elapsed: d.now().Sub(d.start)}, nil
 	}
-	d.bound = planner.LowerBound(p)
+	// The lower bound needs only the problem: on a large one it runs
+	// beside the greedy strategies (on the other core, where there is
+	// one) and is joined before anything reads it, so that it does not
+	// add to the time a limit allows.
+	var boundDone chan struct{}
+	if n >= concurrentBoundItems {
+		boundDone = make(chan struct{})
+		go func() {
+			defer close(boundDone)
+			d.bound = planner.LowerBound(p)
+		}()
+	} else {
+		d.bound = planner.LowerBound(p)
+	}
 
 	// The first incumbent: the better greedy (first fit is the default
 	// strategy, so the result is never worse than it).
 	ff, err := firstfit.New().Place(p)
-	if err != nil {
-		return nil, Result{}, err
+	var bf *planner.Solution
+	if err == nil {
+		bf, err = bestfit.New().Place(p)
 	}
-	bf, err := bestfit.New().Place(p)
+	if boundDone != nil {
+		<-boundDone
+	}
 	if err != nil {
 		return nil, Result{}, err
 	}
@@ -140,6 +160,11 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 	// problems it costs more than the budget, and then the greedy
 	// solution is the answer.
 	mt := newMeter(d)
+	if mt.late() {
+		// The greedy strategies and the bound used the whole budget.
+		d.stopped = "model"
+		return d.greed, d.result(d.greed.Peak()), nil
+	}
 	parts := components(p, mt)
 	for _, items := range parts {
 		sectioned := p.Intervals() || windowsValid(p, items, mt)

@@ -66,3 +66,12 @@ func (mt *meter) tick(k int64) bool {
 	}
 	return mt.over
 }
+
+// late reads the clock now (under a time limit) and reports whether the
+// budget is spent.
+func (mt *meter) late() bool {
+	if mt.timed && !mt.now().Before(mt.dead) {
+		mt.over = true
+	}
+	return mt.over
+}

@@ -80,6 +80,10 @@ func components(p *planner.Problem, mt *meter) [][]int32 {
 	}
 	var out [][]int32
 	if p.Intervals() {
+		// Charged before the sort, so that a spent budget skips it.
+		if mt.tick(nlogn(n)) {
+			return nil
+		}
 		idx := make([]int32, n)
 		for i := range idx {
 			idx[i] = int32(i)
@@ -91,9 +95,6 @@ func components(p *planner.Problem, mt *meter) [][]int32 {
 			}
 			return idx[a] < idx[b]
 		})
-		if mt.tick(nlogn(n)) {
-			return nil
-		}
 		var cur []int32
 		var end int64
 		for _, i := range idx {
@@ -152,6 +153,9 @@ func components(p *planner.Problem, mt *meter) [][]int32 {
 // Problem does not promise it. Cost O(n log n + overlapping pairs · log d).
 // When mt runs out it returns false (the caller sees mt.over).
 func windowsValid(p *planner.Problem, items []int32, mt *meter) bool {
+	if mt.tick(nlogn(len(items))) {
+		return false
+	}
 	idx := append([]int32(nil), items...)
 	sort.Slice(idx, func(a, b int) bool {
 		x, y := &p.Items[idx[a]], &p.Items[idx[b]]
@@ -160,9 +164,6 @@ func windowsValid(p *planner.Problem, items []int32, mt *meter) bool {
 		}
 		return idx[a] < idx[b]
 	})
-	if mt.tick(nlogn(len(idx))) {
-		return false
-	}
 	var active []int32
 	for _, i := range idx {
 		it := &p.Items[i]
