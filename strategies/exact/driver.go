@@ -76,6 +76,10 @@ func (d *driver) nodes() int64 {
 	return n
 }
 
+// expired reports whether the time limit has passed (never under a node
+// limit: the shakes' node charge is checked before each run).
+func (d *driver) expired() bool { return d.timed() && !d.now().Before(d.dead) }
+
 func (d *driver) out() bool {
 	return d.nodes() >= d.limit || (d.timed() && !d.now().Before(d.dead))
 }
@@ -192,6 +196,12 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 			}
 		}
 		if !m.big && m.spans <= maxSearchSpans && len(m.size) <= maxSearchItems {
+			// Member lists and their size order: charged before.
+			if mt.tick(2 * m.spans) {
+				d.comps = nil
+				d.stopped = "model"
+				return d.greed, d.result(d.greed.Peak()), nil
+			}
 			c.s = newSearch(m)
 			c.s.stop = d.stop
 		}
@@ -385,7 +395,10 @@ func (d *driver) shakeAll(seed uint64, runs int) {
 		}
 		rng := rand.New(rand.NewPCG(seed, 0x5ca1e))
 		for r := 0; r < runs && !d.out() && d.nodes()+int64(len(m.size)) <= d.limit; r++ {
-			peak := c.shake.run(rng)
+			peak, ok := c.shake.run(rng, d.expired)
+			if !ok {
+				return
+			}
 			d.shaken += int64(len(m.size))
 			if peak < c.peak {
 				c.peak = peak
