@@ -265,7 +265,7 @@ func (d *driver) result(peak uint64) Result {
 func (d *driver) dive(mt *meter) bool {
 	for _, c := range d.comps {
 		m := c.m
-		if len(m.nbr) > 0 || m.nsec == 0 {
+		if len(m.nbr) > 0 || m.big || m.nsec == 0 {
 			continue
 		}
 		for dir := 0; dir < 2; dir++ {

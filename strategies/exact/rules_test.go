@@ -217,3 +217,40 @@ func TestMeterStopsModel(t *testing.T) {
 		t.Error("empty result text")
 	}
 }
+
+// TestBigGraphComponent: a graph component with more interfering pairs
+// than the model keeps (maxModelPairs) gets no neighbour lists; it must
+// then be neither dived (dives see only lifetimes) nor searched, and its
+// greedy placement stands.
+func TestBigGraphComponent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 10))
+	n := 3000
+	items := make([]planner.Item, n)
+	for i := range items {
+		s := rng.Int64N(int64(n))
+		items[i] = planner.Item{Size: 1 + rng.Uint64N(64), Alignment: 1, Start: s, End: s + 1 + rng.Int64N(50)}
+	}
+	// Six pairs in seven interfere (the pairs whose lifetimes overlap
+	// all do): far more than maxModelPairs pairs, most of them between
+	// items whose lifetimes do not meet.
+	p, err := planner.NewGraphProblem(items, 0, func(i, j int) bool {
+		a, b := &items[i], &items[j]
+		return (a.Start < b.End && b.Start < a.End) || (i+j)%7 != 0
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n*(n-1)*6/7 <= maxModelPairs {
+		t.Fatalf("%d pairs do not exceed maxModelPairs", n*(n-1)*6/7)
+	}
+	sol, res, err := New(Options{NodeLimit: 20_000}).Solve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := planner.CheckSolution(p, sol); err != nil {
+		t.Fatal(err)
+	}
+	if res.Nodes != 0 {
+		t.Errorf("%v: a component without neighbour lists was searched", res)
+	}
+}

@@ -81,30 +81,21 @@ func (r *timed) Place(p *planner.Problem) (*planner.Solution, error) {
 
 // BenchmarkTimeLimit measures how well the exact strategy keeps a 200 ms
 // time limit on large problems: random frames of n commands
-// (proptest.RandomGraph, planned group by group) and zero-waste tilings
-// of n buffers. The target is a wall time per pool group within 1.1 ×
+// (proptest.RandomGraph, and proptest.RandomFrame shaped like the shared
+// random-*.json frames, with dense interference; planned group by group)
+// and zero-waste tilings of n buffers. The target is a wall time per pool group within 1.1 ×
 // the limit plus what the greedy incumbents cost; the metric
 // excess-ms is the largest (solve − greedy) over the groups, to compare
 // with 220 ms, and greedy-ms the greedy time of all groups.
 func BenchmarkTimeLimit(b *testing.B) {
 	const limit = 200 * time.Millisecond
-	for _, n := range []int{1000, 4000, 10000, 30000} {
-		c, err := planner.Compile(proptest.RandomGraph(1, n))
-		if err != nil {
-			b.Fatal(err)
+	for _, gen := range []struct {
+		name string
+		make func(uint64, int) *planner.Graph
+	}{{"graph", proptest.RandomGraph}, {"frame", proptest.RandomFrame}} {
+		for _, n := range []int{1000, 4000, 10000, 30000} {
+			benchGraph(b, gen.name, n, gen.make(1, n), limit)
 		}
-		b.Run(fmt.Sprintf("graph/commands=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			r := &timed{s: exact.New(exact.Options{TimeLimit: limit})}
-			for b.Loop() {
-				r.worst = 0
-				if _, err := planner.Place(c, planner.Options{Strategy: r, DedicatedThreshold: planner.DefaultDedicatedThreshold}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(r.worst.Milliseconds()), "excess-ms")
-			b.ReportMetric(float64(r.greedy.Milliseconds())/float64(b.N), "greedy-ms")
-		})
 	}
 	for _, n := range []int{10_000, 200_000, 1_000_000} {
 		p := tiling(1, n)
@@ -121,4 +112,25 @@ func BenchmarkTimeLimit(b *testing.B) {
 			b.ReportMetric(float64(r.greedy.Milliseconds())/float64(b.N), "greedy-ms")
 		})
 	}
+}
+
+// benchGraph plans a random frame with the exact strategy under limit and
+// reports the worst group's solve time minus its greedy time.
+func benchGraph(b *testing.B, name string, n int, g *planner.Graph, limit time.Duration) {
+	c, err := planner.Compile(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run(fmt.Sprintf("%s/commands=%d", name, n), func(b *testing.B) {
+		b.ReportAllocs()
+		r := &timed{s: exact.New(exact.Options{TimeLimit: limit})}
+		for b.Loop() {
+			r.worst = 0
+			if _, err := planner.Place(c, planner.Options{Strategy: r, DedicatedThreshold: planner.DefaultDedicatedThreshold}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(r.worst.Milliseconds()), "excess-ms")
+		b.ReportMetric(float64(r.greedy.Milliseconds())/float64(b.N), "greedy-ms")
+	})
 }
