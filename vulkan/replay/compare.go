@@ -1,0 +1,320 @@
+package replay
+
+import (
+	"fmt"
+	"hash/fnv"
+	"slices"
+
+	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vulkan"
+)
+
+// Config says how Compare runs.
+type Config struct {
+	// Runs is how many timed runs each mode gets (at least 1); every run
+	// is also compared, so Runs ≥ 2 checks determinism within a mode.
+	Runs int
+	// PerCommand also times every command (separate runs, Runs of them
+	// per mode, with a timestamp before each command).
+	PerCommand bool
+}
+
+// Report is what Compare measured.
+type Report struct {
+	Device    string `json:"device"`
+	Commands  int    `json:"commands"`
+	Resources int    `json:"resources"`
+	Runs      int    `json:"runs"`
+
+	TransientBytes uint64 `json:"transientBytes"` // sum of the pooled resources' sizes: memory without aliasing
+	PooledBytes    uint64 `json:"pooledBytes"`    // sum of the aliased plan's pools
+	AliasBarriers  int    `json:"aliasBarriers"`
+	HazardBarriers int    `json:"hazardBarriers"`
+
+	// DigestsEqual: every command's digest and every imported (and
+	// host-visible) resource's final contents were bit-identical across
+	// all runs of both modes (aliased run twice or more, unaliased).
+	DigestsEqual bool     `json:"digestsEqual"`
+	Mismatches   []string `json:"mismatches,omitempty"`
+	// ValidationMessages counts the validation layer's warnings and
+	// errors during both modes (0 without validation).
+	ValidationMessages int      `json:"validationMessages"`
+	Messages           []string `json:"messages,omitempty"`
+
+	GPUNsAliased   uint64          `json:"gpuNsAliased"` // median frame time
+	GPUNsUnaliased uint64          `json:"gpuNsUnaliased"`
+	PerCommand     []CommandTime   `json:"perCommand,omitempty"`
+	Digests        []CommandDigest `json:"digests"`
+}
+
+// CommandTime is one command's median GPU time (timestamp before it to
+// timestamp before the next; its barriers included) in each mode.
+type CommandTime struct {
+	Command     string `json:"command"`
+	NsAliased   uint64 `json:"nsAliased"`
+	NsUnaliased uint64 `json:"nsUnaliased"`
+}
+
+// CommandDigest is one command's digest of everything its shaders read
+// (0 for commands that only transfer: their effect shows in what reads
+// their destination).
+type CommandDigest struct {
+	Command string `json:"command"`
+	Digest  uint64 `json:"digest"`
+}
+
+// Unaliased returns plan with every pooled resource in a pool of its own
+// (offset 0, same memory type and size) and no alias barriers: an alias
+// barrier on an image becomes the plain first-use transition from
+// UNDEFINED (no source scope) that a fresh image gets; one on a buffer
+// goes. Hazard barriers and the order are unchanged.
+func Unaliased(plan *p.Plan) *p.Plan {
+	u := *plan
+	u.Pools = nil
+	u.Resources = slices.Clone(plan.Resources)
+	u.Stats.PooledBytes = 0
+	for id := range u.Resources {
+		rp := &u.Resources[id]
+		if rp.Status != p.StatusPooled {
+			continue
+		}
+		old := plan.Pools[rp.Placement.Pool]
+		i := len(u.Pools)
+		u.Pools = append(u.Pools, p.Pool{Index: i, MemoryTypeIndex: old.MemoryTypeIndex, Class: old.Class, Size: rp.Placement.Size})
+		rp.Placement.Pool, rp.Placement.Offset, rp.Placement.Aliased = i, 0, false
+		u.Stats.PooledBytes += rp.Placement.Size
+	}
+	u.Barriers = nil
+	for _, b := range plan.Barriers {
+		if b.Kind == p.Alias {
+			if b.Type != p.ImageBarrier {
+				continue
+			}
+			b.Kind, b.Previous, b.SrcStages, b.SrcAccess = p.Hazard, nil, 0, 0
+		}
+		u.Barriers = append(u.Barriers, b)
+	}
+	u.Strategy = "unaliased"
+	return &u
+}
+
+// Run is one mode's results, for tests that build their own plans
+// (negative controls): the digests of every run, compared.
+type Run struct {
+	res []result
+}
+
+// RunPlan binds plan (made with Source, or with a fresh Resources of the
+// graph when fresh) and runs it runs times; it returns the runs' results
+// and the validation messages they produced.
+func (r *Replayer) RunPlan(plan *p.Plan, runs int, fresh bool) (*Run, []vulkan.Message, error) {
+	if err := r.checkOrder(plan.Order); err != nil {
+		return nil, nil, err
+	}
+	res := r.src
+	if fresh {
+		res = r.k.dev.NewResources(r.g)
+	}
+	m, err := r.bind(res, plan, fresh)
+	if err != nil {
+		return nil, r.k.dev.TakeMessages(), err
+	}
+	defer m.close()
+	out := &Run{}
+	for i := 0; i < max(runs, 1); i++ {
+		x, err := r.runOnce(m, false)
+		if err != nil {
+			return nil, r.k.dev.TakeMessages(), err
+		}
+		out.res = append(out.res, x)
+	}
+	return out, r.k.dev.TakeMessages(), nil
+}
+
+// Diff lists what differs between two runs' results (nil when
+// bit-identical): commands whose digests differ, imported and
+// host-visible resources whose final contents differ.
+func (r *Replayer) Diff(a, b *Run) []string {
+	return r.diff(a.res[0], b.res[0])
+}
+
+// Deterministic reports whether every run of a matched its first.
+func (r *Replayer) Deterministic(a *Run) []string {
+	var out []string
+	for i := 1; i < len(a.res); i++ {
+		for _, d := range r.diff(a.res[0], a.res[i]) {
+			out = append(out, fmt.Sprintf("run %d: %s", i+1, d))
+		}
+	}
+	return out
+}
+
+func (r *Replayer) runOnce(m *mode, profiled bool) (result, error) {
+	cb := m.cbs[0]
+	nts := uint32(2)
+	if profiled {
+		cb = m.cbs[1]
+		nts = uint32(len(m.plan.Order) + 1)
+	}
+	if err := r.submit(cb); err != nil {
+		return result{}, err
+	}
+	return r.collect(m, nts)
+}
+
+// digest folds a command's lanes.
+func (r *Replayer) digest(x result, w *work) uint64 {
+	h := fnv.New64a()
+	var buf [4]byte
+	any := false
+	for _, pt := range w.parts {
+		if pt == nil {
+			continue
+		}
+		any = true
+		for _, v := range x.lanes[pt.index*lanesPerCmd : (pt.index+1)*lanesPerCmd] {
+			buf[0], buf[1], buf[2], buf[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+			h.Write(buf[:])
+		}
+	}
+	if !any {
+		return 0
+	}
+	return h.Sum64()
+}
+
+func (r *Replayer) diff(a, b result) []string {
+	var out []string
+	for i := range r.works {
+		w := &r.works[i]
+		if da, db := r.digest(a, w), r.digest(b, w); da != db {
+			out = append(out, fmt.Sprintf("command %q: digest %016x vs %016x", w.name, da, db))
+		}
+	}
+	for i, o := range r.imports {
+		if a.imports[i] != b.imports[i] {
+			out = append(out, fmt.Sprintf("imported %q: final contents differ", r.g.Resources[o.id].Name))
+		}
+	}
+	for i := range a.host {
+		if i < len(b.host) && a.host[i] != b.host[i] {
+			out = append(out, fmt.Sprintf("host-visible %q: final contents differ", r.g.Resources[a.hostIDs[i]].Name))
+		}
+	}
+	return out
+}
+
+func median(xs []uint64) uint64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// Compare runs plan (made with Source) and its unaliased twin, Runs
+// times each, alternating, and compares every run's digests and final
+// contents. The report's ValidationMessages counts every message of the
+// layer meanwhile (binding included).
+func (r *Replayer) Compare(plan *p.Plan, cfg Config) (*Report, error) {
+	if err := r.checkOrder(plan.Order); err != nil {
+		return nil, err
+	}
+	runs := max(cfg.Runs, 1)
+	rep := &Report{Device: r.k.dev.Describe(), Commands: len(r.g.Commands), Resources: len(r.g.Resources), Runs: runs,
+		TransientBytes: plan.Stats.TransientBytes, PooledBytes: plan.Stats.PooledBytes}
+	for _, b := range plan.Barriers {
+		if b.Kind == p.Alias {
+			rep.AliasBarriers++
+		} else {
+			rep.HazardBarriers++
+		}
+	}
+	var msgs []vulkan.Message
+	a, err := r.bind(r.src, plan, false)
+	if err != nil {
+		return nil, err
+	}
+	defer a.close()
+	u, err := r.bind(r.k.dev.NewResources(r.g), Unaliased(plan), true)
+	if err != nil {
+		return nil, err
+	}
+	defer u.close()
+	var ra, ru []result
+	var ta, tu []uint64
+	// One warm-up run each (drivers compile pipelines lazily), compared
+	// like the others but not timed.
+	for _, m := range []*mode{a, u} {
+		x, err := r.runOnce(m, false)
+		if err != nil {
+			return nil, err
+		}
+		if m == a {
+			ra = append(ra, x)
+		} else {
+			ru = append(ru, x)
+		}
+	}
+	for i := 0; i < runs; i++ {
+		x, err := r.runOnce(a, false)
+		if err != nil {
+			return nil, err
+		}
+		y, err := r.runOnce(u, false)
+		if err != nil {
+			return nil, err
+		}
+		ra, ru = append(ra, x), append(ru, y)
+		ta, tu = append(ta, x.ns[1]), append(tu, y.ns[1])
+	}
+	rep.GPUNsAliased, rep.GPUNsUnaliased = median(ta), median(tu)
+	if cfg.PerCommand {
+		n := len(plan.Order)
+		pa := make([][]uint64, n)
+		pu := make([][]uint64, n)
+		for i := 0; i < runs; i++ {
+			x, err := r.runOnce(a, true)
+			if err != nil {
+				return nil, err
+			}
+			y, err := r.runOnce(u, true)
+			if err != nil {
+				return nil, err
+			}
+			ra, ru = append(ra, x), append(ru, y)
+			for k := 0; k < n; k++ {
+				pa[k] = append(pa[k], x.ns[k+1]-x.ns[k])
+				pu[k] = append(pu[k], y.ns[k+1]-y.ns[k])
+			}
+		}
+		for k, c := range plan.Order {
+			rep.PerCommand = append(rep.PerCommand, CommandTime{Command: r.g.Commands[c].Name, NsAliased: median(pa[k]), NsUnaliased: median(pu[k])})
+		}
+	}
+	for i, x := range ra {
+		for _, d := range r.diff(ra[0], x) {
+			rep.Mismatches = append(rep.Mismatches, fmt.Sprintf("aliased run %d vs 1: %s", i+1, d))
+		}
+	}
+	for i, y := range ru {
+		for _, d := range r.diff(ra[0], y) {
+			rep.Mismatches = append(rep.Mismatches, fmt.Sprintf("unaliased run %d vs aliased run 1: %s", i+1, d))
+		}
+	}
+	rep.DigestsEqual = len(rep.Mismatches) == 0
+	for _, c := range plan.Order {
+		rep.Digests = append(rep.Digests, CommandDigest{Command: r.g.Commands[c].Name, Digest: r.digest(ra[0], &r.works[c])})
+	}
+	msgs = append(msgs, r.k.dev.TakeMessages()...)
+	rep.ValidationMessages = len(msgs)
+	for i, m := range msgs {
+		if i == 20 {
+			rep.Messages = append(rep.Messages, fmt.Sprintf("... and %d more", len(msgs)-20))
+			break
+		}
+		rep.Messages = append(rep.Messages, m.String())
+	}
+	return rep, nil
+}
