@@ -240,11 +240,12 @@ func (m *mode) writeSet(pt *part, st stage, stride uint64) (vk.DescriptorSet, er
 	return set, nil
 }
 
-// record records one run: initialise imports and lanes, the frame
-// (timestamps around it, and before every command when profiled), then
-// read back lanes and imports.
+// record records one run of the frame: timestamps around it (and before
+// every command when profiled), the plan's barriers and every command's
+// work. Initialisation and read-back are separate submissions (see
+// recordInit), so synchronization validation sees the frame alone.
 func (m *mode) record(cb vk.CommandBuffer, profiled bool) error {
-	r, k := m.r, m.r.k
+	r := m.r
 	bi := vk.CommandBufferBeginInfo{SType: vk.StructureTypeCommandBufferBeginInfo}
 	res := vk.BeginCommandBuffer(cb, &bi)
 	bi.Free()
@@ -252,7 +253,37 @@ func (m *mode) record(cb vk.CommandBuffer, profiled bool) error {
 		return err
 	}
 	vk.CmdResetQueryPool(cb, r.queries, 0, r.nq)
-	// Initialise the imported resources and clear the lanes.
+	vk.CmdWriteTimestamp(cb, vk.PipelineStageBottomOfPipeBit, r.queries, 0)
+	for i, cmd := range m.plan.Order {
+		if profiled && i > 0 {
+			vk.CmdWriteTimestamp(cb, vk.PipelineStageBottomOfPipeBit, r.queries, uint32(i))
+		}
+		if err := m.res.RecordBarriers(cb, cmd); err != nil {
+			return err
+		}
+		if err := m.recordWork(cb, &r.works[cmd]); err != nil {
+			return fmt.Errorf("replay: command %q: %w", r.works[cmd].name, err)
+		}
+	}
+	last := uint32(1)
+	if profiled {
+		last = uint32(len(m.plan.Order))
+	}
+	vk.CmdWriteTimestamp(cb, vk.PipelineStageBottomOfPipeBit, r.queries, last)
+	return vkCheck("vkEndCommandBuffer", vk.EndCommandBuffer(cb))
+}
+
+// recordInit records the submission before every run: the imported
+// resources get their initial contents (in their declared initial
+// layouts) and the digest lanes are zeroed.
+func (r *Replayer) recordInit(cb vk.CommandBuffer) error {
+	k := r.k
+	bi := vk.CommandBufferBeginInfo{SType: vk.StructureTypeCommandBufferBeginInfo}
+	res := vk.BeginCommandBuffer(cb, &bi)
+	bi.Free()
+	if err := vkCheck("vkBeginCommandBuffer", res); err != nil {
+		return err
+	}
 	var pre, post []vkext.ImageBarrier
 	for _, o := range r.imports {
 		if o.img == vk.NullImage {
@@ -288,27 +319,21 @@ func (m *mode) record(cb vk.CommandBuffer, profiled bool) error {
 	vk.CmdFillBuffer(cb, r.lanes.buf, 0, vk.DeviceSize(vk.WholeSize), 0)
 	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(p.StageAllCommands), SrcAccess: uint64(p.AccessMemoryWrite),
 		DstStages: uint64(p.StageAllCommands), DstAccess: uint64(p.AccessMemoryRead | p.AccessMemoryWrite)}}, Image: post})
+	return vkCheck("vkEndCommandBuffer", vk.EndCommandBuffer(cb))
+}
 
-	vk.CmdWriteTimestamp(cb, vk.PipelineStageBottomOfPipeBit, r.queries, 0)
-	for i, cmd := range m.plan.Order {
-		if profiled && i > 0 {
-			vk.CmdWriteTimestamp(cb, vk.PipelineStageBottomOfPipeBit, r.queries, uint32(i))
-		}
-		if err := m.res.RecordBarriers(cb, cmd); err != nil {
-			return err
-		}
-		if err := m.recordWork(cb, &r.works[cmd]); err != nil {
-			return fmt.Errorf("replay: command %q: %w", r.works[cmd].name, err)
-		}
+// recordReadback records the submission after every run: the lanes and
+// every imported resource, from the layout the frame left it in, into
+// the host-visible readback buffer.
+func (r *Replayer) recordReadback(cb vk.CommandBuffer, order []p.CommandID) error {
+	k := r.k
+	bi := vk.CommandBufferBeginInfo{SType: vk.StructureTypeCommandBufferBeginInfo}
+	res := vk.BeginCommandBuffer(cb, &bi)
+	bi.Free()
+	if err := vkCheck("vkBeginCommandBuffer", res); err != nil {
+		return err
 	}
-	last := uint32(1)
-	if profiled {
-		last = uint32(len(m.plan.Order))
-	}
-	vk.CmdWriteTimestamp(cb, vk.PipelineStageBottomOfPipeBit, r.queries, last)
-
-	// Read back: lanes, then every imported resource from its final layout.
-	final := m.finalLayouts()
+	final := r.finalLayouts(order)
 	var toSrc []vkext.ImageBarrier
 	for _, o := range r.imports {
 		if o.img != vk.NullImage {
@@ -353,20 +378,20 @@ func imageBarrier(img vk.Image, aspect uint32, ss p.Stage, sa p.AccessFlags, ds 
 
 // finalLayouts gives each imported image's layout after the frame: its
 // last access's, or the one the initialisation left.
-func (m *mode) finalLayouts() map[p.ResourceID]p.Layout {
+func (r *Replayer) finalLayouts(order []p.CommandID) map[p.ResourceID]p.Layout {
 	out := map[p.ResourceID]p.Layout{}
-	for _, o := range m.r.imports {
+	for _, o := range r.imports {
 		if o.img == vk.NullImage {
 			continue
 		}
-		l := m.r.g.Resources[o.id].Image.InitialLayout
+		l := r.g.Resources[o.id].Image.InitialLayout
 		if l == p.LayoutUndefined {
 			l = p.LayoutTransferDstOptimal
 		}
 		out[o.id] = l
 	}
-	for _, c := range m.plan.Order {
-		for _, a := range m.r.g.Commands[c].Accesses {
+	for _, c := range order {
+		for _, a := range r.g.Commands[c].Accesses {
 			if _, ok := out[a.Resource]; ok {
 				out[a.Resource] = a.Layout
 			}
