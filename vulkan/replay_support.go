@@ -60,4 +60,3 @@ func (h ReplayHooks) Barrier(cb vk.CommandBuffer, s *vkext.Barriers) {
 
 // CommandPool returns the device's command pool (reset-able buffers).
 func (h ReplayHooks) CommandPool() vk.CommandPool { return h.d.pool }
-

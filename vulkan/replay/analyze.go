@@ -176,10 +176,20 @@ type work struct {
 	vertex   p.ResourceID // -1 when none
 	clears   []copyOp
 	copies   []copyOp
-	width    uint32 // render area (graphics)
-	height   uint32
+	passes   []pass // graphics: one draw each
 	vertices uint32 // vertex count of a direct draw
 	graphics bool
+}
+
+// pass is one dynamic-rendering pass of a command: attachments of one
+// extent (colour ones and at most one depth/stencil one) and a full-screen
+// draw. A command whose attachments differ in extent, or that has several
+// depth attachments, draws once per pass; every pass runs the command's
+// vertex and fragment reads.
+type pass struct {
+	colors        []int // indices into work.colors
+	depth         int   // index into work.depths, -1 for none
+	width, height uint32
 }
 
 // UnsupportedError is an access the replay cannot perform faithfully.
@@ -643,60 +653,71 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, bad func(string
 	return nil
 }
 
-// shapeDraw decides the render area and vertex count of a command's draw.
+// shapeDraw groups a command's attachments into passes and decides the
+// vertex count of its draws.
 func shapeDraw(g *p.Graph, w *work) error {
 	cmd := &g.Commands[w.cmd]
-	var aw, ah uint32
-	check := func(a attachment) error {
+	type extent struct{ w, h uint32 }
+	var order []extent
+	byExt := map[extent][]int{} // colours
+	depths := map[extent][]int{}
+	add := func(e extent) {
+		if _, ok := byExt[e]; !ok {
+			if _, ok := depths[e]; !ok {
+				order = append(order, e)
+			}
+		}
+	}
+	for i, a := range w.colors {
 		im := &g.Resources[a.res].Image
-		if aw == 0 {
-			aw, ah = im.Width, im.Height
-			return nil
-		}
-		if im.Width != aw || im.Height != ah {
-			acc := findAccess(cmd, a.res)
-			return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[a.res].Name, Access: describe(g, acc),
-				Reason: fmt.Sprintf("attachments of one command must share an extent (%dx%d, not %dx%d): the draw must cover each entirely", aw, ah, im.Width, im.Height)}
-		}
-		return nil
+		e := extent{im.Width, im.Height}
+		add(e)
+		byExt[e] = append(byExt[e], i)
 	}
-	for _, a := range w.colors {
-		if err := check(a); err != nil {
-			return err
+	for i, a := range w.depths {
+		im := &g.Resources[a.res].Image
+		e := extent{im.Width, im.Height}
+		add(e)
+		depths[e] = append(depths[e], i)
+	}
+	for _, e := range order {
+		cs, ds := byExt[e], depths[e]
+		if len(cs) > 8 {
+			return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[w.colors[cs[8]].res].Name, Access: "colour attachment", Reason: "more than 8 colour attachments of one extent"}
 		}
-	}
-	for _, a := range w.depths {
-		if err := check(a); err != nil {
-			return err
+		nu := 0
+		for _, c := range cs {
+			if w.colors[c].uint {
+				nu++
+			}
 		}
-	}
-	if len(w.colors) > 8 {
-		return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[w.colors[8].res].Name, Access: "colour attachment", Reason: "more than 8 colour attachments"}
-	}
-	nu := 0
-	for _, a := range w.colors {
-		if a.uint {
-			nu++
+		if nu > 4 {
+			return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[w.colors[cs[0]].res].Name, Access: "colour attachment", Reason: "more than 4 unsigned-integer colour attachments"}
 		}
-	}
-	if nu > 4 {
-		return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[w.colors[0].res].Name, Access: "colour attachment", Reason: "more than 4 unsigned-integer colour attachments"}
+		first := pass{colors: cs, depth: -1, width: e.w, height: e.h}
+		if len(ds) > 0 {
+			first.depth = ds[0]
+		}
+		w.passes = append(w.passes, first)
+		for _, d := range ds[min(1, len(ds)):] {
+			w.passes = append(w.passes, pass{depth: d, width: e.w, height: e.h})
+		}
 	}
 	if w.indirect >= 0 && w.vertex >= 0 {
 		return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[w.vertex].Name, Access: "VERTEX_ATTRIBUTE_INPUT VERTEX_ATTRIBUTE_READ",
 			Reason: "a draw with both indirect arguments and a vertex buffer has no replay (the arguments decide how much of the buffer is read)"}
 	}
-	if aw == 0 {
+	if len(w.passes) == 0 {
 		// No attachments: a render area large enough that fragment p
 		// reads about one element of each fragment-stage slot.
 		n := uint64(1)
 		if f := w.parts[stFragment]; f != nil {
 			n = max(1, f.maxCount())
 		}
-		aw = uint32(min(uint64(4096), n))
-		ah = uint32(min(uint64(4096), (n+uint64(aw)-1)/uint64(aw)))
+		aw := uint32(min(uint64(4096), n))
+		ah := uint32(min(uint64(4096), (n+uint64(aw)-1)/uint64(aw)))
+		w.passes = []pass{{depth: -1, width: aw, height: ah}}
 	}
-	w.width, w.height = aw, ah
 	v := uint64(3)
 	if vp := w.parts[stVertex]; vp != nil {
 		v = max(v, min(vp.maxCount(), 1<<20))

@@ -68,7 +68,12 @@ func newKit(dev *vulkan.Device) (*kit, error) {
 }
 
 func (k *kit) init() error {
-	for _, name := range []string{"comp.spv", "vert.spv", "vert_attr.spv", "frag_u0.spv", "frag_u1.spv", "frag_u2.spv", "frag_u3.spv", "frag_u4.spv"} {
+	names, err := spirv.ReadDir("shaders")
+	if err != nil {
+		return err
+	}
+	for _, e := range names {
+		name := e.Name()
 		code, err := spirvWords(name)
 		if err != nil {
 			return err
@@ -110,7 +115,6 @@ func (k *kit) init() error {
 		}
 		k.setsLay[st] = l
 	}
-	var err error
 	if k.compLay, err = k.pipelineLayout(k.setsLay[stCompute]); err != nil {
 		return err
 	}
@@ -159,6 +163,11 @@ func (c category) size(st stage) int {
 
 func (k *kit) pipelineLayout(sets ...vk.DescriptorSetLayout) (vk.PipelineLayout, error) {
 	info := vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: uint32(len(sets)), PSetLayouts: sets}
+	if len(sets) == 2 {
+		// The fragment stage's render-area width and pixel count.
+		info.PushConstantRangeCount = 1
+		info.PPushConstantRanges = []vk.PushConstantRange{{StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit), Size: 8}}
+	}
 	var l vk.PipelineLayout
 	r := vk.CreatePipelineLayout(k.vd, &info, nil, &l)
 	info.Free()

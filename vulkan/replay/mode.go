@@ -403,7 +403,7 @@ func (r *Replayer) finalLayouts(order []p.CommandID) map[p.ResourceID]p.Layout {
 // recordWork records one command's work: clears, copies, the compute
 // dispatch, then the draw(s).
 func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
-	r, k, g := m.r, m.r.k, m.r.g
+	k, g := m.r.k, m.r.g
 	for _, op := range w.clears {
 		buf, img := m.handle(op.dst)
 		res := &g.Resources[op.dst]
@@ -445,31 +445,29 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 	if !w.graphics {
 		return nil
 	}
-	passes := max(1, len(w.depths))
-	for pass := 0; pass < passes; pass++ {
-		pl, key, err := k.gfxPipeline(g, w, pass)
+	for pi := range w.passes {
+		ps := &w.passes[pi]
+		pl, key, err := k.gfxPipeline(g, w, ps)
 		if err != nil {
 			return err
 		}
-		var color []vkext.Attachment
-		if pass == 0 {
-			loc, count, _ := colorLocations(w.colors)
-			color = make([]vkext.Attachment, count)
-			for i := range color {
-				color[i] = vkext.Attachment{Layout: int32(p.LayoutUndefined), LoadOp: int32(vk.AttachmentLoadOpDontCare), StoreOp: int32(vk.AttachmentStoreOpDontCare)}
+		colors := passColors(w, ps)
+		loc, count, _ := colorLocations(colors)
+		color := make([]vkext.Attachment, count)
+		for i := range color {
+			color[i] = vkext.Attachment{Layout: int32(p.LayoutUndefined), LoadOp: int32(vk.AttachmentLoadOpDontCare), StoreOp: int32(vk.AttachmentStoreOpDontCare)}
+		}
+		for i, a := range colors {
+			v, _ := m.view(a.res, 0, aspectColor)
+			at := vkext.Attachment{View: unsafe.Pointer(v), Layout: int32(a.layout), LoadOp: int32(vk.AttachmentLoadOpClear), StoreOp: int32(vk.AttachmentStoreOpStore)}
+			if a.read && !a.clear {
+				at.LoadOp = int32(vk.AttachmentLoadOpLoad)
 			}
-			for i, a := range w.colors {
-				v, _ := m.view(a.res, 0, aspectColor)
-				at := vkext.Attachment{View: unsafe.Pointer(v), Layout: int32(a.layout), LoadOp: int32(vk.AttachmentLoadOpClear), StoreOp: int32(vk.AttachmentStoreOpStore)}
-				if a.read && !a.clear {
-					at.LoadOp = int32(vk.AttachmentLoadOpLoad)
-				}
-				color[loc[i]] = at
-			}
+			color[loc[i]] = at
 		}
 		var depth, stencil *vkext.Attachment
-		if pass < len(w.depths) {
-			a := w.depths[pass]
+		if ps.depth >= 0 {
+			a := w.depths[ps.depth]
 			v, _ := m.view(a.res, 0, dsAspect(g.Resources[a.res].Image.Format))
 			at := vkext.Attachment{View: unsafe.Pointer(v), Layout: int32(a.layout), LoadOp: int32(vk.AttachmentLoadOpLoad), StoreOp: int32(vk.AttachmentStoreOpStore)}
 			if !a.read || a.clear {
@@ -485,12 +483,14 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 				stencil = &st
 			}
 		}
-		k.hooks.Rendering().BeginRendering(unsafe.Pointer(cb), w.width, w.height, color, depth, stencil)
+		k.hooks.Rendering().BeginRendering(unsafe.Pointer(cb), ps.width, ps.height, color, depth, stencil)
 		vk.CmdBindPipeline(cb, vk.PipelineBindPointGraphics, pl)
 		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, k.gfxLay, 0, 2,
 			[]vk.DescriptorSet{m.sets[w.cmd][stVertex], m.sets[w.cmd][stFragment]}, 0, nil)
-		vk.CmdSetViewport(cb, 0, 1, []vk.Viewport{{Width: float32(w.width), Height: float32(w.height), MaxDepth: 1}})
-		vk.CmdSetScissor(cb, 0, 1, []vk.Rect2D{{Extent: vk.Extent2D{Width: w.width, Height: w.height}}})
+		pc := [2]uint32{ps.width, ps.width * ps.height}
+		vk.CmdPushConstants(cb, k.gfxLay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 8, unsafe.Pointer(&pc[0]))
+		vk.CmdSetViewport(cb, 0, 1, []vk.Viewport{{Width: float32(ps.width), Height: float32(ps.height), MaxDepth: 1}})
+		vk.CmdSetScissor(cb, 0, 1, []vk.Rect2D{{Extent: vk.Extent2D{Width: ps.width, Height: ps.height}}})
 		vk.CmdSetStencilReference(cb, vk.StencilFaceFlags(vk.StencilFrontAndBack), w.seed&0xff)
 		if w.vertex >= 0 {
 			buf, _ := m.handle(w.vertex)
@@ -504,7 +504,6 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 		}
 		k.hooks.Rendering().EndRendering(unsafe.Pointer(cb))
 	}
-	_ = r
 	return nil
 }
 

@@ -80,49 +80,65 @@ func dsMode(a attachment) int {
 	return dsRead
 }
 
-// colorLocations places a command's colour attachments: float ones from
-// location 0, unsigned ones at the end (locations 8-nuint..7), matching
-// the fragment shader variant frag_u<nuint>. It returns the location of
-// each attachment and the attachment count.
+func passColors(w *work, ps *pass) []attachment {
+	out := make([]attachment, len(ps.colors))
+	for i, c := range ps.colors {
+		out[i] = w.colors[c]
+	}
+	return out
+}
+
+// colorLocations places a command pass's colour attachments: float ones
+// from location 0, then unsigned ones, matching the fragment shader
+// variant fragShader names. It returns each attachment's location, the
+// attachment count and the number of unsigned ones.
 func colorLocations(colors []attachment) (loc []int, count, nuint int) {
+	nf := 0
 	for _, a := range colors {
 		if a.uint {
 			nuint++
-		}
-	}
-	nf, nu := 0, 0
-	loc = make([]int, len(colors))
-	for i, a := range colors {
-		if a.uint {
-			loc[i] = 8 - nuint + nu
-			nu++
 		} else {
-			loc[i] = nf
 			nf++
 		}
 	}
-	count = nf
-	if nuint > 0 {
-		count = 8
-	}
-	return loc, count, nuint
-}
-
-func (k *kit) gfxPipeline(g *p.Graph, w *work, pass int) (vk.Pipeline, gfxKey, error) {
-	key := gfxKey{vattr: w.vertex >= 0, depthFmt: int32(vk.FormatUndefined), stencilFmt: int32(vk.FormatUndefined),
-		vmask: w.parts[stVertex].masks(), fmask: w.parts[stFragment].masks()}
-	if pass == 0 {
-		loc, count, nuint := colorLocations(w.colors)
-		key.ncolor, key.nuint = count, nuint
-		for i, a := range w.colors {
-			key.formats[loc[i]] = int32(g.Resources[a.res].Image.Format)
-			if a.read && !a.uint {
-				key.blend |= 1 << loc[i]
-			}
+	f, u := 0, 0
+	loc = make([]int, len(colors))
+	for i, a := range colors {
+		if a.uint {
+			loc[i] = nf + u
+			u++
+		} else {
+			loc[i] = f
+			f++
 		}
 	}
-	if pass < len(w.depths) {
-		a := w.depths[pass]
+	return loc, len(colors), nuint
+}
+
+// fragShader names the fragment variant for count attachments of which
+// nuint unsigned: every float output (location 0..7) when there are none,
+// else exactly the attachments' outputs.
+func fragShader(count, nuint int) string {
+	if nuint == 0 {
+		return "frag_f8_u0.spv"
+	}
+	return fmt.Sprintf("frag_f%d_u%d.spv", count-nuint, nuint)
+}
+
+func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass) (vk.Pipeline, gfxKey, error) {
+	key := gfxKey{vattr: w.vertex >= 0, depthFmt: int32(vk.FormatUndefined), stencilFmt: int32(vk.FormatUndefined),
+		vmask: w.parts[stVertex].masks(), fmask: w.parts[stFragment].masks()}
+	colors := passColors(w, ps)
+	loc, count, nuint := colorLocations(colors)
+	key.ncolor, key.nuint = count, nuint
+	for i, a := range colors {
+		key.formats[loc[i]] = int32(g.Resources[a.res].Image.Format)
+		if a.read && !a.uint {
+			key.blend |= 1 << loc[i]
+		}
+	}
+	if ps.depth >= 0 {
+		a := w.depths[ps.depth]
 		key.depthFmt = int32(g.Resources[a.res].Image.Format)
 		key.depth = dsMode(a)
 		if a.stencil {
@@ -151,7 +167,7 @@ func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
 		vin.VertexAttributeDescriptionCount = 1
 		vin.PVertexAttributeDescriptions = []vk.VertexInputAttributeDescription{{Location: 0, Binding: 0, Format: vk.FormatR32Uint}}
 	}
-	frag := fmt.Sprintf("frag_u%d.spv", key.nuint)
+	frag := fragShader(key.ncolor, key.nuint)
 	vspec, vfree := specialization(key.vmask)
 	defer vfree()
 	fspec, ffree := specialization(key.fmask)

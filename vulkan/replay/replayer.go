@@ -51,6 +51,7 @@ type importObj struct {
 // New prepares the replay of g on dev, which must have been opened with
 // vulkan.Config{Replay: true}. The graph must not change afterwards.
 func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
+	defer pauseGC()()
 	ws := make([]work, len(g.Commands))
 	for c := range g.Commands {
 		w, err := analyzeCommand(g, p.CommandID(c))
@@ -82,6 +83,7 @@ func (r *Replayer) Source() *vulkan.Resources { return r.src }
 
 // Close destroys everything the replayer made. The device stays open.
 func (r *Replayer) Close() {
+	defer pauseGC()()
 	if r.src != nil {
 		r.src.Close()
 		r.src = nil
@@ -249,7 +251,6 @@ func (r *Replayer) writeParams(stride uint64) {
 			b := buf[uint64(pt.index)*stride:]
 			put := func(off int, v uint32) { binary.LittleEndian.PutUint32(b[off:], v) }
 			put(0, w.seed^hash32(uint32(pt.stage)+1))
-			put(4, w.width)
 			switch pt.stage {
 			case stVertex:
 				st := w.vertices
@@ -257,8 +258,6 @@ func (r *Replayer) writeParams(stride uint64) {
 					st = indirectStride
 				}
 				put(8, st)
-			case stFragment:
-				put(8, w.width*w.height)
 			default:
 				put(8, 1)
 			}

@@ -5,14 +5,18 @@
 // ... of every fragment-stage slot; its outputs derive from the element-p
 // reads. Depth and stencil tests run early, so a fragment that fails them
 // adds nothing: the digest sees what the depth/stencil attachment held.
-// NUINT colour locations at the end are unsigned (R32_UINT attachments),
-// the others float.
 #define SET 1
 #define N_S2F 8
 #define N_R32F 2
 #define I0 pix
-#define STEP P.stride
+#define STEP pc.stride
 uint pix;
+// The render area differs between a command's passes (attachments of
+// different extents): its width and pixel count come per pass.
+layout(push_constant) uniform PC {
+	uint width;
+	uint stride;
+} pc;
 #include "common.glsl"
 
 layout(early_fragment_tests) in;
@@ -20,96 +24,100 @@ layout(early_fragment_tests) in;
 #ifndef NUINT
 #define NUINT 0
 #endif
+#ifndef NFLOAT
+#define NFLOAT 8
+#endif
 
+// Outputs: NFLOAT float locations, then NUINT unsigned ones (R32_UINT
+// attachments), nothing else: the pipeline's attachments match exactly.
 #define FOUT(i) layout(location = i) out vec4 o##i;
 #define UOUT(i) layout(location = i) out uvec4 o##i;
-#if NUINT > 7
-UOUT(0)
-#else
-FOUT(0)
-#endif
-#if NUINT > 6
-UOUT(1)
-#else
-FOUT(1)
-#endif
-#if NUINT > 5
-UOUT(2)
-#else
-FOUT(2)
-#endif
-#if NUINT > 4
-UOUT(3)
-#else
-FOUT(3)
-#endif
-#if NUINT > 3
-UOUT(4)
-#else
-FOUT(4)
-#endif
-#if NUINT > 2
-UOUT(5)
-#else
-FOUT(5)
-#endif
-#if NUINT > 1
-UOUT(6)
-#else
-FOUT(6)
-#endif
-#if NUINT > 0
-UOUT(7)
-#else
-FOUT(7)
-#endif
-
 #define OUTV(i) hash(H ^ ((i + 1u) * 0x27D4EB2Du) ^ pix)
+#if 0 < NFLOAT
+FOUT(0)
+#elif 0 < NFLOAT + NUINT
+UOUT(0)
+#endif
+#if 1 < NFLOAT
+FOUT(1)
+#elif 1 < NFLOAT + NUINT
+UOUT(1)
+#endif
+#if 2 < NFLOAT
+FOUT(2)
+#elif 2 < NFLOAT + NUINT
+UOUT(2)
+#endif
+#if 3 < NFLOAT
+FOUT(3)
+#elif 3 < NFLOAT + NUINT
+UOUT(3)
+#endif
+#if 4 < NFLOAT
+FOUT(4)
+#elif 4 < NFLOAT + NUINT
+UOUT(4)
+#endif
+#if 5 < NFLOAT
+FOUT(5)
+#elif 5 < NFLOAT + NUINT
+UOUT(5)
+#endif
+#if 6 < NFLOAT
+FOUT(6)
+#elif 6 < NFLOAT + NUINT
+UOUT(6)
+#endif
+#if 7 < NFLOAT
+FOUT(7)
+#elif 7 < NFLOAT + NUINT
+UOUT(7)
+#endif
 
 void main() {
-	pix = uint(gl_FragCoord.y) * P.width + uint(gl_FragCoord.x);
+	pix = uint(gl_FragCoord.y) * pc.width + uint(gl_FragCoord.x);
 	H = hash(P.seed ^ pix);
 	D = hash(P.seed ^ (pix * 0xC2B2AE35u));
 	readAll();
 	atomicAdd(L.lane[pix & 255u], D);
-#if NUINT > 7
-	o0 = spread(OUTV(0u));
-#else
+#if 0 < NFLOAT
 	o0 = unit(spread(OUTV(0u)));
+#elif 0 < NFLOAT + NUINT
+	o0 = spread(OUTV(0u));
 #endif
-#if NUINT > 6
-	o1 = spread(OUTV(1u));
-#else
+#if 1 < NFLOAT
 	o1 = unit(spread(OUTV(1u)));
+#elif 1 < NFLOAT + NUINT
+	o1 = spread(OUTV(1u));
 #endif
-#if NUINT > 5
-	o2 = spread(OUTV(2u));
-#else
+#if 2 < NFLOAT
 	o2 = unit(spread(OUTV(2u)));
+#elif 2 < NFLOAT + NUINT
+	o2 = spread(OUTV(2u));
 #endif
-#if NUINT > 4
-	o3 = spread(OUTV(3u));
-#else
+#if 3 < NFLOAT
 	o3 = unit(spread(OUTV(3u)));
+#elif 3 < NFLOAT + NUINT
+	o3 = spread(OUTV(3u));
 #endif
-#if NUINT > 3
-	o4 = spread(OUTV(4u));
-#else
+#if 4 < NFLOAT
 	o4 = unit(spread(OUTV(4u)));
+#elif 4 < NFLOAT + NUINT
+	o4 = spread(OUTV(4u));
 #endif
-#if NUINT > 2
-	o5 = spread(OUTV(5u));
-#else
+#if 5 < NFLOAT
 	o5 = unit(spread(OUTV(5u)));
+#elif 5 < NFLOAT + NUINT
+	o5 = spread(OUTV(5u));
 #endif
-#if NUINT > 1
-	o6 = spread(OUTV(6u));
-#else
+#if 6 < NFLOAT
 	o6 = unit(spread(OUTV(6u)));
+#elif 6 < NFLOAT + NUINT
+	o6 = spread(OUTV(6u));
 #endif
-#if NUINT > 0
-	o7 = spread(OUTV(7u));
-#else
+#if 7 < NFLOAT
 	o7 = unit(spread(OUTV(7u)));
+#elif 7 < NFLOAT + NUINT
+	o7 = spread(OUTV(7u));
 #endif
 }
