@@ -334,8 +334,8 @@ func (r *Replayer) Compare(plan *p.Plan, cfg Config) (*Report, error) {
 // validation (Khronos layer 1.3.239, Debian 12: the layer measured in
 // ../shared/VULKAN-NOTES.md) that m is, or returns "":
 //
-//   - "fill-as-copy": a hazard against a vkCmdFillBuffer write recorded
-//     as a COPY-stage write. The replay fills only for accesses declared
+//   - "fill-as-copy": a hazard against, or of, a vkCmdFillBuffer write
+//     recorded as a COPY-stage write. The replay fills only for accesses declared
 //     CLEAR, and the specification puts vkCmdFillBuffer in the CLEAR
 //     stage, where the plan's barriers name it; this layer classes it as
 //     COPY, so it misses the barrier.
@@ -351,7 +351,8 @@ func LayerQuirk(m vulkan.Message) string {
 		return ""
 	}
 	switch {
-	case strings.Contains(m.Text, "prior_usage: SYNC_COPY_TRANSFER_WRITE") && strings.Contains(m.Text, "command: vkCmdFillBuffer"):
+	case strings.Contains(m.Text, "prior_usage: SYNC_COPY_TRANSFER_WRITE") && strings.Contains(m.Text, "command: vkCmdFillBuffer"),
+		strings.Contains(m.Text, "vkCmdFillBuffer: Hazard") && strings.Contains(m.Text, "(usage: SYNC_COPY_TRANSFER_WRITE,"):
 		return "fill-as-copy"
 	case strings.HasPrefix(m.ID, "SYNC-HAZARD-READ-AFTER-WRITE") && strings.Contains(m.Text, "(usage: SYNC_VERTEX_ATTRIBUTE_INPUT_VERTEX_ATTRIBUTE_READ,") &&
 		strings.Contains(m.Text, "write_barriers: ") && !strings.Contains(m.Text, "|SYNC_VERTEX_ATTRIBUTE_INPUT_VERTEX_ATTRIBUTE_READ") &&
