@@ -14,7 +14,7 @@
 # failed.
 set -euo pipefail
 
-pkgs=(libvulkan1 mesa-vulkan-drivers vulkan-validationlayers)
+pkgs=(libvulkan1 mesa-vulkan-drivers vulkan-validationlayers glslang-tools)
 
 installed() {
 	# dpkg-query prints "install ok installed" for a fully installed package.

@@ -321,8 +321,6 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			if im.Tiling != p.TilingOptimal {
 				return w, bad("linear-tiled images have no replay")
 			}
-		} else if r.Buffer.Size%4 != 0 {
-			return w, bad("buffer size %d is not a multiple of 4: the replay writes and reads 32-bit words", r.Buffer.Size)
 		}
 		switch a.Stages {
 		case p.StageComputeShader, p.StageVertexShader, p.StageFragmentShader:
@@ -555,8 +553,8 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, bad func(string
 			if r.Buffer.Usage&p.BufferUsageUniformBuffer == 0 {
 				return bad("a uniform read needs UNIFORM_BUFFER usage")
 			}
-			if r.Buffer.Size > maxUBBytes || r.Buffer.Size%16 != 0 {
-				return bad("a uniform buffer must be a multiple of 16 bytes and at most %d bytes to be read whole", maxUBBytes)
+			if r.Buffer.Size > maxUBBytes {
+				return bad("a uniform buffer must be at most %d bytes to be read whole", maxUBBytes)
 			}
 			return add(catUB, slot{w: uint32(r.Buffer.Size / 16), h: 1, d: 1}, fRead)
 		case a.Access&(p.AccessShaderStorageRead|p.AccessShaderStorageWrite) == a.Access:
