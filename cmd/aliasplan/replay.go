@@ -23,9 +23,22 @@ times each, and compares every command's digest and the final contents
 of the imported and host-visible resources. Without a file it replays the
 embedded sample frame. Requirements always come from the device.
 
-Planning flags: as 'aliasplan plan' (--strategy, --max-pool-size,
---dedicated-threshold, --pool-prefers-dedicated, --resolution, --format,
-the exact strategy's limits); --device and --profile do not apply.
+Planning flags, as for 'aliasplan plan' (replay defines the same ones):
+  --strategy NAME           firstfit (default), bestfit or exact
+  --max-pool-size SIZE      cap each pool (default: the device's
+                            maxMemoryAllocationSize)
+  --dedicated-threshold SIZE
+                            resources this large get their own allocation
+                            (default 64MiB; 0: never for size alone)
+  --pool-prefers-dedicated  pool resources whose driver only prefers a
+                            dedicated allocation
+  --resolution WxH          size of the sample frame (default 1920x1080)
+  --format text|json        report format (default text)
+  --time-limit DURATION     exact: per pool group (default 10s)
+  --node-limit N            exact: search nodes per pool group
+  --profile NAME, --device none, -o FILE, --svg FILE, --html FILE
+                            plan's; replay takes requirements from the
+                            device and writes no file
 
 Replay flags:
   --scale N          divide image extents and buffer sizes by N (default 1),
@@ -171,7 +184,7 @@ func (o *replayOutput) text(w io.Writer) {
 	if r.TransientBytes > 0 {
 		saved = 100 * (1 - float64(r.PooledBytes)/float64(r.TransientBytes))
 	}
-	fmt.Fprintf(w, "  memory: %s unaliased, %s pooled (%.1f%% saved)\n", formatSize(r.TransientBytes), formatSize(r.PooledBytes), saved)
+	fmt.Fprintf(w, "  memory: %s unaliased, %s pooled (%.1f%% saved)\n", mib(r.TransientBytes), mib(r.PooledBytes), saved)
 	ratio := 0.0
 	if r.GPUNsUnaliased > 0 {
 		ratio = float64(r.GPUNsAliased) / float64(r.GPUNsUnaliased)

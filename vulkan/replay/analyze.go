@@ -100,16 +100,15 @@ var stageNames = [numStages]string{"compute", "vertex", "fragment"}
 // slot is one descriptor of one part: a buffer, or one mip level of an
 // image.
 type slot struct {
-	cat      category
-	index    int // within the category's array
-	res      p.ResourceID
-	level    uint32
-	layout   p.Layout
-	flags    uint32
-	w, h, d  uint32 // extent in elements
-	aspect   uint32 // image view aspect
-	view3D   bool
-	accessOf string // for messages
+	cat     category
+	index   int // within the category's array
+	res     p.ResourceID
+	level   uint32
+	layout  p.Layout
+	flags   uint32
+	w, h, d uint32 // extent in elements
+	aspect  uint32 // image view aspect
+	view3D  bool
 }
 
 func (s *slot) count() uint64 { return uint64(s.w) * uint64(s.h) * uint64(s.d) }

@@ -277,23 +277,6 @@ func (k *kit) newImage(f p.Format, w, h, d, mips uint32, is3D bool, usage vk.Ima
 	return oi, err
 }
 
-func (k *kit) newView(img vk.Image, f p.Format, level, levels, aspect uint32, is3D bool) (vk.ImageView, error) {
-	vt := vk.ImageViewType2d
-	if is3D {
-		vt = vk.ImageViewType3d
-	}
-	info := vk.ImageViewCreateInfo{SType: vk.StructureTypeImageViewCreateInfo, Image: img, ViewType: vt, Format: vk.Format(f),
-		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(aspect), BaseMipLevel: level, LevelCount: levels, LayerCount: 1}}
-	var v vk.ImageView
-	r := vk.CreateImageView(k.vd, &info, nil, &v)
-	info.Free()
-	if err := vkCheck("vkCreateImageView", r); err != nil {
-		return vk.NullImageView, err
-	}
-	k.views = append(k.views, v)
-	return v, nil
-}
-
 // formatFeatures checks that the device supports what the replay does
 // with each image of g, naming the command, resource and access if not.
 func (k *kit) formatFeatures(g *p.Graph, ws []work) error {

@@ -2,7 +2,6 @@ package replay
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -13,7 +12,6 @@ import (
 
 	p "github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/vulkan"
-	"github.com/aliasplan/aliasplan/vulkan/internal/vkext"
 )
 
 // Replayer replays one graph on one device. New analyses every command
@@ -334,8 +332,6 @@ func hashBytes(b []byte) uint64 {
 	return h.Sum64()
 }
 
-var errNoTimestamps = errors.New("replay: the queue has no timestamps")
-
 func (r *Replayer) submit(cb vk.CommandBuffer) error {
 	// Three submissions, each waited for: synchronization validation
 	// (this layer version) checks each alone, so it sees the frame's own
@@ -397,5 +393,3 @@ func (r *Replayer) collect(m *mode, nts uint32) (result, error) {
 	}
 	return out, nil
 }
-
-var _ = vkext.Barriers{}
