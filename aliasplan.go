@@ -2,6 +2,9 @@ package aliasplan
 
 import (
 	"fmt"
+	"slices"
+	"sync"
+	"unsafe"
 
 	"github.com/aliasplan/aliasplan/barriers"
 	"github.com/aliasplan/aliasplan/planner"
@@ -9,28 +12,73 @@ import (
 )
 
 // The graph model and plan types, re-exported so that most callers import
-// this package only.
+// this package only. Their fields are documented on the planner types
+// (go doc planner.Plan); ExamplePlan prints every part of a plan.
 type (
-	Graph        = planner.Graph
-	Resource     = planner.Resource
-	BufferDesc   = planner.BufferDesc
-	ImageDesc    = planner.ImageDesc
-	Access       = planner.Access
-	Command      = planner.Command
-	ResourceID   = planner.ResourceID
-	CommandID    = planner.CommandID
+	// Graph is a frame: Resources and Commands in recorded order, built
+	// with AddBuffer, AddImage, AddResource (imported, host-visible,
+	// dedicated, explicit requirements) and AddCommand.
+	Graph = planner.Graph
+	// Resource is a buffer or image: Name, Kind, Buffer or Image, Imported
+	// (the caller's own memory, never placed), Memory, Dedicated,
+	// Requirements (explicit; nil asks the Options' Source).
+	Resource = planner.Resource
+	// BufferDesc is Size and Usage.
+	BufferDesc = planner.BufferDesc
+	// ImageDesc is Format, Width, Height, Depth, MipLevels, ArrayLayers,
+	// Samples, Tiling, Usage and InitialLayout.
+	ImageDesc = planner.ImageDesc
+	// Access is one use by a command: Resource, Stages, Access, Layout.
+	Access = planner.Access
+	// Command is Name and Accesses.
+	Command = planner.Command
+	// ResourceID indexes Graph.Resources and Plan.Resources.
+	ResourceID = planner.ResourceID
+	// CommandID indexes Graph.Commands; Plan.Order lists them.
+	CommandID = planner.CommandID
+	// Requirements are Size, Alignment, MemoryTypeBits, PrefersDedicated
+	// and RequiresDedicated.
 	Requirements = planner.Requirements
-	Plan         = planner.Plan
-	Placement    = planner.Placement
-	Barrier      = planner.Barrier
-	Compiled     = planner.Compiled
-	Strategy     = planner.Strategy
-	Kind         = planner.Kind
-	Memory       = planner.Memory
-	Class        = planner.Class
-	Status       = planner.Status
-	BarrierKind  = planner.BarrierKind
-	BarrierType  = planner.BarrierType
+	// Plan is what Planner.Plan returns: Resources[id] (a ResourcePlan per
+	// resource), Pools to allocate, Order (the execution order), Barriers
+	// to record before commands, Stats, and Strategy and Requirements
+	// naming how it was made.
+	Plan = planner.Plan
+	// ResourcePlan is one resource's decision: Status, Reason (why it is
+	// not pooled), Requirements used, and Placement when pooled.
+	ResourcePlan = planner.ResourcePlan
+	// Placement is where a pooled resource lives: Pool (index into
+	// Plan.Pools), Offset, Size, Alignment, Aliased (shares bytes with
+	// another resource).
+	Placement = planner.Placement
+	// Pool is one allocation: Index, MemoryTypeIndex, Class, Size.
+	Pool = planner.Pool
+	// Stats are TransientBytes (pooled resources' sizes: the cost without
+	// aliasing), PooledBytes (the pools' sizes), LowerBound and
+	// DedicatedBytes.
+	Stats = planner.Stats
+	// Barrier is a synchronization2 barrier recorded before command
+	// Before: Kind (hazard or alias), Type (memory, buffer, image),
+	// Resource, Previous (an alias barrier's old occupants), SrcStages,
+	// SrcAccess, DstStages, DstAccess, OldLayout, NewLayout.
+	Barrier = planner.Barrier
+	// Compiled is a validated graph with its dependency DAG.
+	Compiled = planner.Compiled
+	// Strategy places one pool group (firstfit, bestfit, exact).
+	Strategy    = planner.Strategy
+	Kind        = planner.Kind
+	Memory      = planner.Memory
+	Class       = planner.Class
+	Status      = planner.Status
+	BarrierKind = planner.BarrierKind
+	BarrierType = planner.BarrierType
+	// Ordering is the rule deciding which resources may share bytes
+	// (OrderDAG, OrderExecution, OrderBudget).
+	Ordering = planner.Ordering
+	// Serialization is an aliased pair the DAG leaves unordered, ordered
+	// by the plan's alias barrier (execution and budget orders): First,
+	// Second, Last (First's last use), Next (Second's first use), Bytes.
+	Serialization = planner.Serialization
 )
 
 // Options configure a Planner. The zero value plans with first fit, no pool
@@ -52,16 +100,74 @@ type Options struct {
 	// Source supplies requirements and memory types: a device (package
 	// vulkan) or a planner.Profile. Nil means planner.ProfileH200.
 	Source planner.RequirementsSource
+	// Order decides which resources may share bytes: OrderDAG (the zero
+	// value), OrderExecution or OrderBudget. The plan lists every pair it
+	// aliases that the DAG leaves unordered (Plan.Serializations).
+	Order Ordering
+	// Budget is the pooled-byte budget of OrderBudget. A Budget with Order
+	// left at OrderDAG selects OrderBudget. When even the execution order
+	// cannot fit it, Plan returns a *planner.BudgetError that states the
+	// smallest size reachable.
+	Budget uint64
+	// Reuse is how many distinct graphs the Planner remembers with their
+	// plans (see Planner). 0 means DefaultReuse; NoReuse turns reuse off.
+	Reuse int
+	// ReuseBytes caps the estimated memory of the remembered graphs,
+	// compiled graphs and plans together; a graph whose entry alone would
+	// exceed it is planned but not remembered. 0 means DefaultReuseBytes.
+	ReuseBytes uint64
 }
+
+// DefaultReuse is how many graphs a Planner remembers by default: a
+// renderer that alternates between a few frame shapes (a menu, the game,
+// a capture) still hits.
+const DefaultReuse = 4
+
+// NoReuse, as Options.Reuse, plans every graph afresh.
+const NoReuse = -1
+
+// DefaultReuseBytes is the default cap on the memory of remembered plans.
+const DefaultReuseBytes = 64 << 20
 
 // NoDedicatedThreshold, as Options.DedicatedThreshold, never dedicates a
 // resource for its size alone.
 const NoDedicatedThreshold = ^uint64(0)
 
-// Planner turns frames into verified plans. It holds no per-frame state and
-// is safe for concurrent use if its Strategy is.
+// Planner turns frames into verified plans. It is safe for concurrent use
+// if its Strategy is.
+//
+// Reuse. A Planner remembers the last few graphs it planned (Options.Reuse,
+// most recently used first, within Options.ReuseBytes) and, given a graph
+// identical to one of them, returns the remembered plan without planning
+// again. Identical means every field of every resource (names, kinds,
+// descriptors, flags, explicit requirements by value) and of every command
+// (names, accesses in order) is equal; names count because plans are
+// reported, drawn and recorded by name. The check is one pass over the
+// graph, allocates nothing and runs under the Planner's lock.
+//
+// A reused plan is the same *Plan (and, from PlanCompiled, the same
+// *Compiled) as the first time: it is shared and read-only; a caller that
+// edits a plan must copy it first. The remembered Compiled refers to the
+// Planner's own copy of the graph, so it stays right when the caller
+// resets or rebuilds its Graph. A Planner's options are fixed, so they
+// never invalidate a remembered plan; what can is the requirements
+// source answering differently for the same resource (a different device
+// behind the same RequirementsSource): call Forget then.
 type Planner struct {
-	opts planner.Options
+	opts       planner.Options
+	reuse      int
+	reuseBytes uint64
+	mu         sync.Mutex
+	entries    []*entry // most recently used first
+	bytes      uint64   // estimated memory of entries
+}
+
+// entry is one remembered graph: a private copy, and its verified plan.
+type entry struct {
+	g     planner.Graph
+	c     *planner.Compiled
+	plan  *planner.Plan
+	bytes uint64
 }
 
 // New returns a Planner with the given options.
@@ -71,11 +177,21 @@ func New(opts Options) *Planner {
 		MaxPoolSize:        opts.MaxPoolSize,
 		DedicatedThreshold: opts.DedicatedThreshold,
 		Source:             opts.Source,
+		Order:              opts.Order,
+		Budget:             opts.Budget,
 
 		PoolPrefersDedicated: opts.PoolPrefersDedicated,
 	}
 	if po.Strategy == nil {
 		po.Strategy = firstfit.New()
+	}
+	if po.Budget != 0 && po.Order == planner.OrderDAG {
+		po.Order = planner.OrderBudget
+	}
+	if po.Order == planner.OrderBudget {
+		// The budget search places each group many times: first fit
+		// probes, the chosen strategy places the result.
+		po.BudgetPilot = firstfit.New()
 	}
 	switch po.DedicatedThreshold {
 	case 0:
@@ -83,21 +199,71 @@ func New(opts Options) *Planner {
 	case NoDedicatedThreshold:
 		po.DedicatedThreshold = 0
 	}
-	return &Planner{opts: po}
+	pl := &Planner{opts: po, reuse: opts.Reuse, reuseBytes: opts.ReuseBytes}
+	switch {
+	case pl.reuse == 0:
+		pl.reuse = DefaultReuse
+	case pl.reuse < 0:
+		pl.reuse = 0
+	}
+	if pl.reuseBytes == 0 {
+		pl.reuseBytes = DefaultReuseBytes
+	}
+	return pl
 }
 
 // Plan compiles g, places its transient resources, builds the barriers and
-// verifies the result. The returned plan has passed planner.Verify; a
-// verification failure is returned as an error (it is a bug). g must not
-// change while the plan is in use: the plan refers to it by IDs.
+// verifies the result, or returns the plan of an identical graph planned
+// before (see Planner). The returned plan has passed planner.Verify; a
+// verification failure is returned as an error (it is a bug). The plan
+// refers to resources and commands by ID. It is shared with later calls
+// for identical graphs: do not modify it.
 func (p *Planner) Plan(g *Graph) (*Plan, error) {
 	_, plan, err := p.PlanCompiled(g)
 	return plan, err
 }
 
 // PlanCompiled is Plan that also returns the compiled graph, for callers
-// that record the frame (they need uses and the DAG).
+// that record the frame (they need uses and the DAG). When the Planner
+// remembers graphs, the compiled graph refers to the Planner's own copy of
+// g (equal to it), not to g.
 func (p *Planner) PlanCompiled(g *Graph) (*Compiled, *Plan, error) {
+	if g == nil {
+		return nil, nil, fmt.Errorf("aliasplan: Plan: the graph is nil")
+	}
+	if p.reuse == 0 {
+		return p.plan(g)
+	}
+	if e := p.lookup(g); e != nil {
+		return e.c, e.plan, nil
+	}
+	bytes := entryBytes(g)
+	if bytes > p.reuseBytes {
+		return p.plan(g)
+	}
+	e := &entry{bytes: bytes}
+	copyGraph(&e.g, g)
+	c, plan, err := p.plan(&e.g)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.c, e.plan = c, plan
+	e.bytes += uint64(len(plan.Barriers)) * uint64(unsafe.Sizeof(planner.Barrier{}))
+	p.remember(e)
+	return c, plan, nil
+}
+
+// Forget drops every remembered graph and plan.
+func (p *Planner) Forget() {
+	p.mu.Lock()
+	clear(p.entries)
+	p.entries = p.entries[:0]
+	p.bytes = 0
+	p.mu.Unlock()
+}
+
+// plan is the full pipeline: compile, place, barriers, verify.
+func (p *Planner) plan(g *Graph) (*Compiled, *Plan, error) {
 	c, err := planner.Compile(g)
 	if err != nil {
 		return nil, nil, err
@@ -113,4 +279,135 @@ func (p *Planner) PlanCompiled(g *Graph) (*Compiled, *Plan, error) {
 		return nil, nil, fmt.Errorf("aliasplan: plan failed verification (a bug; please report it with the graph): %w", err)
 	}
 	return c, plan, nil
+}
+
+// lookup returns the remembered entry whose graph equals g, moved to the
+// front, or nil. It allocates nothing.
+func (p *Planner) lookup(g *Graph) *entry {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, e := range p.entries {
+		if equalGraphs(&e.g, g) {
+			copy(p.entries[1:k+1], p.entries[:k])
+			p.entries[0] = e
+			return e
+		}
+	}
+	return nil
+}
+
+// remember puts e first, evicting the least recently used entries beyond
+// the count or the byte cap. An equal graph remembered meanwhile (by a
+// concurrent call) is replaced.
+func (p *Planner) remember(e *entry) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, old := range p.entries {
+		if equalGraphs(&old.g, &e.g) {
+			p.bytes -= old.bytes
+			p.entries = append(p.entries[:k], p.entries[k+1:]...)
+			break
+		}
+	}
+	p.entries = append(p.entries, nil)
+	copy(p.entries[1:], p.entries)
+	p.entries[0] = e
+	p.bytes += e.bytes
+	for len(p.entries) > p.reuse || p.bytes > p.reuseBytes && len(p.entries) > 1 {
+		last := len(p.entries) - 1
+		p.bytes -= p.entries[last].bytes
+		p.entries[last] = nil
+		p.entries = p.entries[:last]
+	}
+}
+
+// entryBytes estimates the memory an entry for g holds: the graph copy,
+// the compiled graph (its happens-before closure, V²/8 bytes, dominates
+// large graphs) and the plan without its barriers (added once known).
+func entryBytes(g *Graph) uint64 {
+	v := uint64(len(g.Commands))
+	accesses := uint64(0)
+	for i := range g.Commands {
+		accesses += uint64(len(g.Commands[i].Accesses))
+	}
+	closure := v * ((v + 63) / 64) * 8
+	return closure + 3*accesses*uint64(unsafe.Sizeof(planner.Access{})) +
+		uint64(len(g.Resources))*uint64(unsafe.Sizeof(planner.Resource{})+unsafe.Sizeof(planner.ResourcePlan{})+unsafe.Sizeof(planner.Requirements{})) +
+		v*uint64(unsafe.Sizeof(planner.Command{})+64)
+}
+
+// copyGraph deep-copies src into dst: resources (explicit requirements by
+// value, in one array), commands and their accesses (in one array). Names
+// are shared: Go strings are immutable.
+func copyGraph(dst, src *Graph) {
+	dst.Resources = slices.Clone(src.Resources)
+	n := 0
+	for i := range src.Resources {
+		if src.Resources[i].Requirements != nil {
+			n++
+		}
+	}
+	reqs := make([]planner.Requirements, 0, n)
+	for i := range dst.Resources {
+		if r := dst.Resources[i].Requirements; r != nil {
+			reqs = append(reqs, *r)
+			dst.Resources[i].Requirements = &reqs[len(reqs)-1]
+		}
+	}
+	n = 0
+	for i := range src.Commands {
+		n += len(src.Commands[i].Accesses)
+	}
+	acc := make([]planner.Access, 0, n)
+	dst.Commands = make([]planner.Command, len(src.Commands))
+	for i := range src.Commands {
+		lo := len(acc)
+		acc = append(acc, src.Commands[i].Accesses...)
+		dst.Commands[i] = planner.Command{Name: src.Commands[i].Name, Accesses: acc[lo:len(acc):len(acc)]}
+	}
+}
+
+// equalGraphs reports whether a and b are identical in every field that a
+// plan or its reports depend on: all of them, names included. One pass,
+// no allocation.
+func equalGraphs(a, b *Graph) bool {
+	if len(a.Resources) != len(b.Resources) || len(a.Commands) != len(b.Commands) {
+		return false
+	}
+	for i := range a.Commands {
+		x, y := &a.Commands[i], &b.Commands[i]
+		if !equalNames(x.Name, y.Name) || !slices.Equal(x.Accesses, y.Accesses) {
+			return false
+		}
+	}
+	for i := range a.Resources {
+		x, y := &a.Resources[i], &b.Resources[i]
+		// Field by field, without copying: TestEqualGraphsFields fails when
+		// planner.Resource gains a field this does not compare.
+		if !equalNames(x.Name, y.Name) || x.Kind != y.Kind || x.Buffer != y.Buffer || x.Image != y.Image ||
+			x.Imported != y.Imported || x.Memory != y.Memory || x.Dedicated != y.Dedicated {
+			return false
+		}
+		if rx, ry := x.Requirements, y.Requirements; rx != ry && (rx == nil || ry == nil || *rx != *ry) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalNames is x == y, faster for what names usually are: the same
+// string (a literal, or last frame's) or a short one, compared inline.
+func equalNames(x, y string) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	if len(x) > 24 || unsafe.StringData(x) == unsafe.StringData(y) {
+		return x == y
+	}
+	for k := 0; k < len(x); k++ {
+		if x[k] != y[k] {
+			return false
+		}
+	}
+	return true
 }

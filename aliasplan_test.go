@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/aliasplan/aliasplan"
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -33,7 +34,7 @@ func readGraph(t testing.TB, path string) *aliasplan.Graph {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	g, err := planner.ReadGraph(f, path)
+	g, err := format.ReadGraph(f, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,17 @@
 package aliasplan_test
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/barriers"
 	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/proptest"
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
 )
 
@@ -60,7 +65,41 @@ func BenchmarkFrame(b *testing.B) {
 			}
 		})
 		b.Run("frame="+name+"/stage=all", func(b *testing.B) {
+			pl := aliasplan.New(aliasplan.Options{Reuse: aliasplan.NoReuse})
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := pl.Plan(g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		// A renderer's usual frame: the same graph as last frame, rebuilt
+		// (a different *Graph with equal contents), recognised and reused.
+		b.Run("frame="+name+"/stage=reuse", func(b *testing.B) {
 			pl := aliasplan.New(aliasplan.Options{})
+			if _, err := pl.Plan(g); err != nil {
+				b.Fatal(err)
+			}
+			h := cloneGraph(g)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := pl.Plan(h); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkScale plans large random frames (proptest.RandomFrame: about
+// 1.46 transients per command, dense interference) end to end with the
+// default planner, to show how time grows with the frame. Peak memory is
+// measured on the CLI (docs/performance.md).
+func BenchmarkScale(b *testing.B) {
+	for _, n := range scaleSizes {
+		g := proptest.RandomFrame(1, n)
+		b.Run(fmt.Sprintf("commands=%d", n), func(b *testing.B) {
+			pl := aliasplan.New(aliasplan.Options{Reuse: aliasplan.NoReuse})
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := pl.Plan(g); err != nil {
@@ -70,3 +109,20 @@ func BenchmarkFrame(b *testing.B) {
 		})
 	}
 }
+
+// scaleSizes are BenchmarkScale's frame sizes; ALIASPLAN_SCALE=30000 (a
+// comma-separated list) overrides them for the large runs of
+// docs/performance.md.
+var scaleSizes = func() []int {
+	s := os.Getenv("ALIASPLAN_SCALE")
+	if s == "" {
+		return []int{1000, 3000, 10000}
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(f)); err == nil && n > 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}()

@@ -10,11 +10,15 @@
 // placement, Verify), the strategies (firstfit by default; bestfit; exact)
 // and barriers packages. Package vulkan applies a plan to a real device.
 //
-// A Planner keeps no per-frame state: build a Graph each frame (Graph.Reset
-// keeps its storage), call Plan, and record the frame with the plan's order
-// and barriers. Cost per frame is dominated by Compile's happens-before
-// closure, O(V·E/64) for V commands and E dependency edges, and by the
-// O(P²) interference queries of P pooled resources.
+// Build a Graph each frame (Graph.Reset keeps its storage), call Plan, and
+// record the frame with the plan's order and barriers. A Planner
+// remembers the last few graphs it planned: a frame identical to one of
+// them gets the same verified plan back in one allocation-free pass over
+// the graph (see Planner). Otherwise the cost is dominated by Compile's
+// happens-before closure, O(V·E/64) time and V²/8 bytes for V commands
+// and E dependency edges, and by each pool group's interference matrix
+// and strategy, O(P²) bit operations and P²/8 bytes for P pooled
+// resources (docs/design.md, docs/performance.md).
 package aliasplan
 
 //go:generate go run names_gen.go

@@ -20,6 +20,7 @@ func TestPureCoreImports(t *testing.T) {
 		"strategies/exact":           {mod + "planner", mod + "interval", mod + "strategies/firstfit", mod + "strategies/bestfit"},
 		"strategies/strategytest":    {mod + "planner"},
 		"barriers":                   {mod + "planner"},
+		"format":                     {mod + "planner"},
 	}
 	for pkg, ok := range allowed {
 		p, err := build.Default.Import(mod+pkg, ".", 0)

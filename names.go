@@ -381,6 +381,9 @@ const (
 	LayoutVideoDecodeDst                               = planner.LayoutVideoDecodeDst
 	LayoutVideoDecodeSrc                               = planner.LayoutVideoDecodeSrc
 	MemoryBarrier                                      = planner.MemoryBarrier
+	OrderBudget                                        = planner.OrderBudget
+	OrderDAG                                           = planner.OrderDAG
+	OrderExecution                                     = planner.OrderExecution
 	StageAccelerationStructureBuild                    = planner.StageAccelerationStructureBuild
 	StageAccelerationStructureBuildNV                  = planner.StageAccelerationStructureBuildNV
 	StageAccelerationStructureCopy                     = planner.StageAccelerationStructureCopy

@@ -1,7 +1,9 @@
 package barriers
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/aliasplan/aliasplan/planner"
@@ -17,7 +19,9 @@ import (
 // predecessors), or Build returns a *planner.BarrierError with rule
 // planner.RuleOrder. p.Resources must hold the placement (statuses, and
 // pool, offset and size of pooled resources); two pooled resources that
-// share bytes must not interfere.
+// share bytes must be ordered: by the DAG, or as a serialization the plan
+// lists (p.Serializations, execution and budget orderings), which the
+// alias barrier before the second one's first use then orders.
 //
 // Build replaces any barriers p already has, reusing the slice's storage.
 func Build(c *planner.Compiled, p *planner.Plan) error {
@@ -99,32 +103,36 @@ func terminalScope(c *planner.Compiled, r planner.ResourceID) (planner.Stage, pl
 
 // oldOccupants returns, per pooled resource, the old occupants its alias
 // barrier names (ascending), nil for the others. An old occupant of B is a
-// pooled resource of B's pool whose bytes meet B's and that is entirely
-// before B. One whose shared bytes are all reused by later old occupants
-// that it is entirely before is left out: their alias barriers order it
-// before them, and theirs before B.
+// pooled resource of B's pool whose bytes meet B's and that is before B in
+// the plan's aliasing order (planner.AliasOrder: entirely before in the
+// DAG, or serialized before it). One whose shared bytes are all reused by
+// later old occupants that it is before is left out: their alias barriers
+// order it before them, and theirs before B. (A later occupant that covers
+// some of those bytes shares them with it, so a serialized one has its own
+// alias barrier covering it.)
 func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planner.ResourceID, error) {
 	g := c.Graph
+	ao := planner.NewAliasOrder(c, p)
 	var pooled []planner.ResourceID
 	for r := range p.Resources {
 		if p.Resources[r].Status == planner.StatusPooled && c.Used(planner.ResourceID(r)) {
 			pl := &p.Resources[r].Placement
 			if pl.Pool < 0 || pl.Pool >= len(p.Pools) || pl.Size == 0 || pl.Offset+pl.Size < pl.Offset {
-				return nil, fmt.Errorf("barriers: resource %q: invalid placement %+v", g.Resources[r].Name, *pl)
+				return nil, fmt.Errorf("barriers: resource %q: invalid placement: pool %d, offset %d, size %d", g.Resources[r].Name, pl.Pool, pl.Offset, pl.Size)
 			}
 			pooled = append(pooled, planner.ResourceID(r))
 		}
 	}
 	place := func(r planner.ResourceID) *planner.Placement { return &p.Resources[r].Placement }
-	sort.Slice(pooled, func(a, b int) bool {
-		x, y := place(pooled[a]), place(pooled[b])
+	slices.SortFunc(pooled, func(a, b planner.ResourceID) int {
+		x, y := place(a), place(b)
 		if x.Pool != y.Pool {
-			return x.Pool < y.Pool
+			return cmp.Compare(x.Pool, y.Pool)
 		}
 		if x.Offset != y.Offset {
-			return x.Offset < y.Offset
+			return cmp.Compare(x.Offset, y.Offset)
 		}
-		return pooled[a] < pooled[b]
+		return cmp.Compare(a, b)
 	})
 	old := make([][]planner.ResourceID, len(g.Resources))
 	// Sweep each pool by offset: active holds the earlier ranges that may
@@ -144,9 +152,9 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 			active[w] = o
 			w++
 			switch {
-			case c.Before(o, r):
+			case ao.Before(o, r):
 				old[r] = append(old[r], o)
-			case c.Before(r, o):
+			case ao.Before(r, o):
 				old[o] = append(old[o], r)
 			default:
 				return nil, fmt.Errorf("barriers: resources %q and %q share bytes in pool %d but interfere (an invalid placement)",
@@ -157,7 +165,7 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 	}
 	for b := range old {
 		if len(old[b]) > 0 {
-			old[b] = prune(c, p, pos, planner.ResourceID(b), old[b])
+			old[b] = prune(c, ao, p, pos, planner.ResourceID(b), old[b])
 		}
 	}
 	return old, nil
@@ -168,13 +176,13 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 // and returns the rest, ascending. Old occupants are taken latest initial
 // use first, so every later one is decided (kept or itself covered) when
 // an earlier one is looked at.
-func prune(c *planner.Compiled, p *planner.Plan, pos []int32, b planner.ResourceID, olds []planner.ResourceID) []planner.ResourceID {
+func prune(c *planner.Compiled, ao *planner.AliasOrder, p *planner.Plan, pos []int32, b planner.ResourceID, olds []planner.ResourceID) []planner.ResourceID {
 	start := func(r planner.ResourceID) int32 { return pos[c.Initial(r)[0]] }
-	sort.Slice(olds, func(i, j int) bool {
-		if si, sj := start(olds[i]), start(olds[j]); si != sj {
-			return si > sj
+	slices.SortFunc(olds, func(a, b planner.ResourceID) int {
+		if sa, sb := start(a), start(b); sa != sb {
+			return cmp.Compare(sb, sa)
 		}
-		return olds[i] < olds[j]
+		return cmp.Compare(a, b)
 	})
 	pb := &p.Resources[b].Placement
 	clip := func(r planner.ResourceID) span {
@@ -186,7 +194,7 @@ func prune(c *planner.Compiled, p *planner.Plan, pos []int32, b planner.Resource
 	for i, a := range olds {
 		cover = cover[:0]
 		for _, later := range olds[:i] {
-			if c.Before(a, later) {
+			if ao.Before(a, later) {
 				cover = append(cover, clip(later))
 			}
 		}
@@ -194,7 +202,7 @@ func prune(c *planner.Compiled, p *planner.Plan, pos []int32, b planner.Resource
 			keep = append(keep, a)
 		}
 	}
-	sort.Slice(keep, func(i, j int) bool { return keep[i] < keep[j] })
+	slices.Sort(keep)
 	return keep
 }
 
@@ -204,7 +212,7 @@ type span struct{ lo, hi uint64 }
 // covers reports whether the union of spans includes all of want. It sorts
 // spans.
 func covers(spans []span, want span) bool {
-	sort.Slice(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
 	at := want.lo
 	for _, s := range spans {
 		if at >= want.hi {
@@ -291,7 +299,23 @@ func (b *builder) hazardSources() {
 
 // build appends the barriers of every command, in execution order, to out.
 func (b *builder) build(out []planner.Barrier) []planner.Barrier {
-	b.onRes = make([][]int32, len(b.c.Graph.Resources))
+	// A command needs at most one barrier per resource it uses: the
+	// barriers, and each resource's list of them, are carved from
+	// allocations of that bound instead of growing.
+	nr := len(b.c.Graph.Resources)
+	b.onRes = make([][]int32, nr)
+	uses := 0
+	for r := range nr {
+		uses += len(b.c.Uses(planner.ResourceID(r)))
+	}
+	store := make([]int32, uses)
+	at := 0
+	for r := range nr {
+		end := at + len(b.c.Uses(planner.ResourceID(r)))
+		b.onRes[r] = store[at:at:end]
+		at = end
+	}
+	out = slices.Grow(out, uses)
 	for _, cmd := range b.p.Order {
 		b.batch = b.batch[:0]
 		for _, ref := range b.c.CommandUses(cmd) {

@@ -169,7 +169,7 @@ var buildCases = []struct {
 		shade: hazard buffer lights COPY/TRANSFER_WRITE -> FRAGMENT_SHADER/SHADER_STORAGE_READ
 		shade: hazard image backbuffer COLOR_ATTACHMENT_OUTPUT/NONE -> COLOR_ATTACHMENT_OUTPUT/COLOR_ATTACHMENT_WRITE UNDEFINED -> COLOR_ATTACHMENT_OPTIMAL
 		refill: hazard buffer lights FRAGMENT_SHADER/NONE -> COPY/TRANSFER_WRITE
-		present: hazard image backbuffer COLOR_ATTACHMENT_OUTPUT/COLOR_ATTACHMENT_WRITE -> BOTTOM_OF_PIPE/NONE COLOR_ATTACHMENT_OPTIMAL -> PRESENT_SRC
+		present: hazard image backbuffer COLOR_ATTACHMENT_OUTPUT/COLOR_ATTACHMENT_WRITE -> BOTTOM_OF_PIPE/NONE COLOR_ATTACHMENT_OPTIMAL -> PRESENT_SRC_KHR
 	`,
 }, {
 	// Resources that share no bytes with anything: no alias barrier; the

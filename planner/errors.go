@@ -30,6 +30,11 @@ const (
 	RuleNoRequirements  Rule = "no-requirements"       // a resource needs requirements and none are known
 	RuleField           Rule = "field"                 // a field holds a value outside its domain
 	RuleEmptyLifetime   Rule = "empty-lifetime"        // an interval buffer whose lifetime [lower, upper) is empty
+	RuleMipLevels       Rule = "mip-levels"            // more mip levels than ⌊log2(largest extent)⌋+1
+	RuleImageType       Rule = "image-type"            // a combination Vulkan does not allow (3D with layers, multisampled with mips or depth, ...)
+	RuleImageLimit      Rule = "image-limit"           // an extent, layer or sample count beyond the device's or profile's limits
+	RuleSizeOverflow    Rule = "size-overflow"         // a size or a total that does not fit in 64 bits
+	RuleStageAccess     Rule = "stage-access"          // an access flag that none of the access's (or barrier's) stages can perform
 
 	// Plan files and barriers.
 	RuleUnknownCommand  Rule = "unknown-command"  // a plan names a command the graph does not have

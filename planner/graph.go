@@ -163,7 +163,7 @@ type Command struct {
 // per frame with AddBuffer, AddImage and AddCommand, then compiles it.
 //
 // The builder methods never fail; Validate (called by Compile) reports
-// every rule a graph breaks.
+// every rule a graph breaks, up to MaxValidateErrors at once.
 type Graph struct {
 	Resources []Resource
 	Commands  []Command

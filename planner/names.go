@@ -11,9 +11,13 @@ import (
 //
 // A name is the Vulkan enum name without its prefix (VK_PIPELINE_STAGE_2_,
 // VK_ACCESS_2_, VK_IMAGE_LAYOUT_, VK_FORMAT_, VK_BUFFER_USAGE_,
-// VK_IMAGE_USAGE_, VK_IMAGE_TILING_), without the _BIT suffix and without a
-// _KHR suffix: COMPUTE_SHADER, SHADER_STORAGE_WRITE, PRESENT_SRC. Other vendor
-// suffixes stay (TRANSFORM_FEEDBACK_EXT). Every value is Vulkan's own, taken
+// VK_IMAGE_USAGE_, VK_IMAGE_TILING_) and without the _BIT suffix:
+// COMPUTE_SHADER, SHADER_STORAGE_WRITE. Extension suffixes are part of the
+// name and are written so (PRESENT_SRC_KHR, RAY_TRACING_SHADER_KHR,
+// TRANSFORM_FEEDBACK_EXT); names promoted to core have none
+// (SHADER_STORAGE_WRITE, DEPTH_READ_ONLY_OPTIMAL). The parsers also accept a
+// name without its _KHR suffix (PRESENT_SRC), which earlier versions wrote:
+// no two names differ only by it, so that is never ambiguous. Every value is Vulkan's own, taken
 // from vulkan_core.h of Vulkan 1.3.239 (names of beta extensions left out), so
 // a Vulkan backend passes them through unchanged. Formats and tilings are
 // those of core Vulkan 1.3.
@@ -99,16 +103,16 @@ var stageTable = []nameValue[Stage]{
 	{"TASK_SHADER_NV", StageTaskShaderNV},
 	{"MESH_SHADER_EXT", StageMeshShaderEXT},
 	{"MESH_SHADER_NV", StageMeshShaderNV},
-	{"RAY_TRACING_SHADER", StageRayTracingShader},
+	{"RAY_TRACING_SHADER_KHR", StageRayTracingShader},
 	{"RAY_TRACING_SHADER_NV", StageRayTracingShaderNV},
-	{"FRAGMENT_SHADING_RATE_ATTACHMENT", StageFragmentShadingRateAttachment},
+	{"FRAGMENT_SHADING_RATE_ATTACHMENT_KHR", StageFragmentShadingRateAttachment},
 	{"SHADING_RATE_IMAGE_NV", StageShadingRateImageNV},
 	{"FRAGMENT_DENSITY_PROCESS_EXT", StageFragmentDensityProcessEXT},
 	{"TRANSFORM_FEEDBACK_EXT", StageTransformFeedbackEXT},
-	{"ACCELERATION_STRUCTURE_BUILD", StageAccelerationStructureBuild},
+	{"ACCELERATION_STRUCTURE_BUILD_KHR", StageAccelerationStructureBuild},
 	{"ACCELERATION_STRUCTURE_BUILD_NV", StageAccelerationStructureBuildNV},
-	{"VIDEO_DECODE", StageVideoDecode},
-	{"ACCELERATION_STRUCTURE_COPY", StageAccelerationStructureCopy},
+	{"VIDEO_DECODE_KHR", StageVideoDecode},
+	{"ACCELERATION_STRUCTURE_COPY_KHR", StageAccelerationStructureCopy},
 	{"OPTICAL_FLOW_NV", StageOpticalFlowNV},
 	{"MICROMAP_BUILD_EXT", StageMicromapBuildEXT},
 	{"COPY", StageCopy},
@@ -215,11 +219,11 @@ var accessTable = []nameValue[AccessFlags]{
 	{"COMMAND_PREPROCESS_WRITE_NV", AccessCommandPreprocessWriteNV},
 	{"COLOR_ATTACHMENT_READ_NONCOHERENT_EXT", AccessColorAttachmentReadNoncoherentEXT},
 	{"CONDITIONAL_RENDERING_READ_EXT", AccessConditionalRenderingReadEXT},
-	{"ACCELERATION_STRUCTURE_READ", AccessAccelerationStructureRead},
+	{"ACCELERATION_STRUCTURE_READ_KHR", AccessAccelerationStructureRead},
 	{"ACCELERATION_STRUCTURE_READ_NV", AccessAccelerationStructureReadNV},
-	{"ACCELERATION_STRUCTURE_WRITE", AccessAccelerationStructureWrite},
+	{"ACCELERATION_STRUCTURE_WRITE_KHR", AccessAccelerationStructureWrite},
 	{"ACCELERATION_STRUCTURE_WRITE_NV", AccessAccelerationStructureWriteNV},
-	{"FRAGMENT_SHADING_RATE_ATTACHMENT_READ", AccessFragmentShadingRateAttachmentRead},
+	{"FRAGMENT_SHADING_RATE_ATTACHMENT_READ_KHR", AccessFragmentShadingRateAttachmentRead},
 	{"SHADING_RATE_IMAGE_READ_NV", AccessShadingRateImageReadNV},
 	{"FRAGMENT_DENSITY_MAP_READ_EXT", AccessFragmentDensityMapReadEXT},
 	{"TRANSFORM_FEEDBACK_WRITE_EXT", AccessTransformFeedbackWriteEXT},
@@ -228,10 +232,10 @@ var accessTable = []nameValue[AccessFlags]{
 	{"SHADER_SAMPLED_READ", AccessShaderSampledRead},
 	{"SHADER_STORAGE_READ", AccessShaderStorageRead},
 	{"SHADER_STORAGE_WRITE", AccessShaderStorageWrite},
-	{"VIDEO_DECODE_READ", AccessVideoDecodeRead},
-	{"VIDEO_DECODE_WRITE", AccessVideoDecodeWrite},
+	{"VIDEO_DECODE_READ_KHR", AccessVideoDecodeRead},
+	{"VIDEO_DECODE_WRITE_KHR", AccessVideoDecodeWrite},
 	{"INVOCATION_MASK_READ_HUAWEI", AccessInvocationMaskReadHUAWEI},
-	{"SHADER_BINDING_TABLE_READ", AccessShaderBindingTableRead},
+	{"SHADER_BINDING_TABLE_READ_KHR", AccessShaderBindingTableRead},
 	{"DESCRIPTOR_BUFFER_READ_EXT", AccessDescriptorBufferReadEXT},
 	{"OPTICAL_FLOW_READ_NV", AccessOpticalFlowReadNV},
 	{"OPTICAL_FLOW_WRITE_NV", AccessOpticalFlowWriteNV},
@@ -283,14 +287,14 @@ var layoutTable = []nameValue[Layout]{
 	{"TRANSFER_SRC_OPTIMAL", LayoutTransferSrcOptimal},
 	{"TRANSFER_DST_OPTIMAL", LayoutTransferDstOptimal},
 	{"PREINITIALIZED", LayoutPreinitialized},
-	{"PRESENT_SRC", LayoutPresentSrc},
-	{"VIDEO_DECODE_DST", LayoutVideoDecodeDst},
-	{"VIDEO_DECODE_SRC", LayoutVideoDecodeSrc},
-	{"VIDEO_DECODE_DPB", LayoutVideoDecodeDpb},
-	{"SHARED_PRESENT", LayoutSharedPresent},
+	{"PRESENT_SRC_KHR", LayoutPresentSrc},
+	{"VIDEO_DECODE_DST_KHR", LayoutVideoDecodeDst},
+	{"VIDEO_DECODE_SRC_KHR", LayoutVideoDecodeSrc},
+	{"VIDEO_DECODE_DPB_KHR", LayoutVideoDecodeDpb},
+	{"SHARED_PRESENT_KHR", LayoutSharedPresent},
 	{"DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL", LayoutDepthReadOnlyStencilAttachmentOptimal},
 	{"DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL", LayoutDepthAttachmentStencilReadOnlyOptimal},
-	{"FRAGMENT_SHADING_RATE_ATTACHMENT_OPTIMAL", LayoutFragmentShadingRateAttachmentOptimal},
+	{"FRAGMENT_SHADING_RATE_ATTACHMENT_OPTIMAL_KHR", LayoutFragmentShadingRateAttachmentOptimal},
 	{"SHADING_RATE_OPTIMAL_NV", LayoutShadingRateOptimalNV},
 	{"FRAGMENT_DENSITY_MAP_OPTIMAL_EXT", LayoutFragmentDensityMapOptimalEXT},
 	{"DEPTH_ATTACHMENT_OPTIMAL", LayoutDepthAttachmentOptimal},
@@ -835,16 +839,16 @@ var bufferUsageTable = []nameValue[BufferUsage]{
 	{"VERTEX_BUFFER", BufferUsageVertexBuffer},
 	{"INDIRECT_BUFFER", BufferUsageIndirectBuffer},
 	{"CONDITIONAL_RENDERING_EXT", BufferUsageConditionalRenderingEXT},
-	{"SHADER_BINDING_TABLE", BufferUsageShaderBindingTable},
+	{"SHADER_BINDING_TABLE_KHR", BufferUsageShaderBindingTable},
 	{"RAY_TRACING_NV", BufferUsageRayTracingNV},
 	{"TRANSFORM_FEEDBACK_BUFFER_EXT", BufferUsageTransformFeedbackBufferEXT},
 	{"TRANSFORM_FEEDBACK_COUNTER_BUFFER_EXT", BufferUsageTransformFeedbackCounterBufferEXT},
-	{"VIDEO_DECODE_SRC", BufferUsageVideoDecodeSrc},
-	{"VIDEO_DECODE_DST", BufferUsageVideoDecodeDst},
+	{"VIDEO_DECODE_SRC_KHR", BufferUsageVideoDecodeSrc},
+	{"VIDEO_DECODE_DST_KHR", BufferUsageVideoDecodeDst},
 	{"SHADER_DEVICE_ADDRESS", BufferUsageShaderDeviceAddress},
 	{"SHADER_DEVICE_ADDRESS_EXT", BufferUsageShaderDeviceAddressEXT},
-	{"ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY", BufferUsageAccelerationStructureBuildInputReadOnly},
-	{"ACCELERATION_STRUCTURE_STORAGE", BufferUsageAccelerationStructureStorage},
+	{"ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_KHR", BufferUsageAccelerationStructureBuildInputReadOnly},
+	{"ACCELERATION_STRUCTURE_STORAGE_KHR", BufferUsageAccelerationStructureStorage},
 	{"SAMPLER_DESCRIPTOR_BUFFER_EXT", BufferUsageSamplerDescriptorBufferEXT},
 	{"RESOURCE_DESCRIPTOR_BUFFER_EXT", BufferUsageResourceDescriptorBufferEXT},
 	{"MICROMAP_BUILD_INPUT_READ_ONLY_EXT", BufferUsageMicromapBuildInputReadOnlyEXT},
@@ -887,12 +891,12 @@ var imageUsageTable = []nameValue[ImageUsage]{
 	{"DEPTH_STENCIL_ATTACHMENT", ImageUsageDepthStencilAttachment},
 	{"TRANSIENT_ATTACHMENT", ImageUsageTransientAttachment},
 	{"INPUT_ATTACHMENT", ImageUsageInputAttachment},
-	{"FRAGMENT_SHADING_RATE_ATTACHMENT", ImageUsageFragmentShadingRateAttachment},
+	{"FRAGMENT_SHADING_RATE_ATTACHMENT_KHR", ImageUsageFragmentShadingRateAttachment},
 	{"SHADING_RATE_IMAGE_NV", ImageUsageShadingRateImageNV},
 	{"FRAGMENT_DENSITY_MAP_EXT", ImageUsageFragmentDensityMapEXT},
-	{"VIDEO_DECODE_DST", ImageUsageVideoDecodeDst},
-	{"VIDEO_DECODE_SRC", ImageUsageVideoDecodeSrc},
-	{"VIDEO_DECODE_DPB", ImageUsageVideoDecodeDpb},
+	{"VIDEO_DECODE_DST_KHR", ImageUsageVideoDecodeDst},
+	{"VIDEO_DECODE_SRC_KHR", ImageUsageVideoDecodeSrc},
+	{"VIDEO_DECODE_DPB_KHR", ImageUsageVideoDecodeDpb},
 	{"INVOCATION_MASK_HUAWEI", ImageUsageInvocationMaskHUAWEI},
 	{"ATTACHMENT_FEEDBACK_LOOP_EXT", ImageUsageAttachmentFeedbackLoopEXT},
 	{"SAMPLE_WEIGHT_QCOM", ImageUsageSampleWeightQCOM},
@@ -1021,10 +1025,24 @@ var (
 	}()
 )
 
-// ParseStage returns the stage bit of a name (NONE is 0). Matching is exact.
-func ParseStage(name string) (Stage, bool) {
-	v, ok := stageByName[name]
+// lookupName finds name in m, or name with the _KHR suffix it lacks
+// (PRESENT_SRC for PRESENT_SRC_KHR).
+func lookupName[T any](m map[string]T, name string) (T, bool) {
+	if v, ok := m[name]; ok {
+		return v, true
+	}
+	if strings.HasSuffix(name, "_KHR") {
+		var zero T
+		return zero, false
+	}
+	v, ok := m[name+"_KHR"]
 	return v, ok
+}
+
+// ParseStage returns the stage bit of a name (NONE is 0). Matching is
+// exact, except that a missing _KHR suffix is accepted.
+func ParseStage(name string) (Stage, bool) {
+	return lookupName(stageByName, name)
 }
 
 // Names returns the names of the bits of s in ascending bit order (empty for
@@ -1034,10 +1052,10 @@ func (s Stage) Names() []string { return maskNames(uint64(s), stageBitNames) }
 // String returns the names of s joined with |, or NONE.
 func (s Stage) String() string { return maskString(uint64(s), stageBitNames, "NONE") }
 
-// ParseAccess returns the access bit of a name (NONE is 0). Matching is exact.
+// ParseAccess returns the access bit of a name (NONE is 0). Matching is
+// exact, except that a missing _KHR suffix is accepted.
 func ParseAccess(name string) (AccessFlags, bool) {
-	v, ok := accessByName[name]
-	return v, ok
+	return lookupName(accessByName, name)
 }
 
 // Writes returns the write bits of a.
@@ -1050,10 +1068,10 @@ func (a AccessFlags) Names() []string { return maskNames(uint64(a), accessBitNam
 // String returns the names of a joined with |, or NONE.
 func (a AccessFlags) String() string { return maskString(uint64(a), accessBitNames, "NONE") }
 
-// ParseLayout returns the layout of a name. Matching is exact.
+// ParseLayout returns the layout of a name. Matching is
+// exact, except that a missing _KHR suffix is accepted.
 func ParseLayout(name string) (Layout, bool) {
-	v, ok := layoutByName[name]
-	return v, ok
+	return lookupName(layoutByName, name)
 }
 
 // String returns the name of l, or Layout(n) for an unknown value.
@@ -1125,10 +1143,10 @@ func (f Format) IsDepthStencil() bool {
 	return e != nil && e.aspects != 0
 }
 
-// ParseBufferUsage returns the usage bit of a name. Matching is exact.
+// ParseBufferUsage returns the usage bit of a name. Matching is
+// exact, except that a missing _KHR suffix is accepted.
 func ParseBufferUsage(name string) (BufferUsage, bool) {
-	v, ok := bufferUsageByName[name]
-	return v, ok
+	return lookupName(bufferUsageByName, name)
 }
 
 // Names returns the names of the bits of u in ascending bit order.
@@ -1137,10 +1155,10 @@ func (u BufferUsage) Names() []string { return maskNames(uint64(u), bufferUsageB
 // String returns the names of u joined with |, or 0.
 func (u BufferUsage) String() string { return maskString(uint64(u), bufferUsageBits, "0") }
 
-// ParseImageUsage returns the usage bit of a name. Matching is exact.
+// ParseImageUsage returns the usage bit of a name. Matching is
+// exact, except that a missing _KHR suffix is accepted.
 func ParseImageUsage(name string) (ImageUsage, bool) {
-	v, ok := imageUsageByName[name]
-	return v, ok
+	return lookupName(imageUsageByName, name)
 }
 
 // Names returns the names of the bits of u in ascending bit order.

@@ -104,8 +104,7 @@ func checkTable[T maskValue](t *testing.T, kind string, table []nameValue[T],
 		if got := name(e.value); got != canonical {
 			t.Errorf("%s: name of %s (%#x) = %q; want %q", kind, e.name, uint64(e.value), got, canonical)
 		}
-		if strings.HasSuffix(e.name, "_BIT") || strings.HasSuffix(e.name, "_KHR") ||
-			strings.Contains(e.name, "_BIT_") || strings.HasPrefix(e.name, "VK_") {
+		if strings.HasSuffix(e.name, "_BIT") || strings.Contains(e.name, "_BIT_") || strings.HasPrefix(e.name, "VK_") {
 			t.Errorf("%s: name %s keeps a prefix or suffix", kind, e.name)
 		}
 	}
@@ -218,7 +217,7 @@ func TestNamesUnknown(t *testing.T) {
 			t.Errorf("ParseAccess(%q) succeeded", n)
 		}
 	}
-	for _, n := range []string{"", "PRESENT_SRC_KHR", "undefined", "DEPTH_READ_ONLY_OPTIMAL_KHR"} {
+	for _, n := range []string{"", "PRESENT_SRC_KHR_KHR", "undefined", "DEPTH_READ_ONLY_OPTIMAL_KHR"} {
 		if _, ok := ParseLayout(n); ok {
 			t.Errorf("ParseLayout(%q) succeeded", n)
 		}
@@ -426,4 +425,73 @@ func TestNamesFrames(t *testing.T) {
 			t.Errorf("%s: no names found", file)
 		}
 	}
+}
+
+// Issue 12 item 5: Vulkan's own names, with their extension suffix, are
+// accepted and written; the name without _KHR is still read.
+func TestNamesKHRSuffix(t *testing.T) {
+	for _, tc := range []struct {
+		kind, name string
+		parse      func(string) (uint64, bool)
+		want       uint64
+	}{
+		{"layout", "PRESENT_SRC_KHR", parseLayoutU, 1000001002},
+		{"layout", "PRESENT_SRC", parseLayoutU, 1000001002},
+		{"layout", "SHARED_PRESENT_KHR", parseLayoutU, 1000111000},
+		{"layout", "FRAGMENT_SHADING_RATE_ATTACHMENT_OPTIMAL_KHR", parseLayoutU, 1000164003},
+		{"stage", "RAY_TRACING_SHADER_KHR", parseStageU, 0x200000},
+		{"stage", "RAY_TRACING_SHADER", parseStageU, 0x200000},
+		{"stage", "ACCELERATION_STRUCTURE_BUILD_KHR", parseStageU, 0x2000000},
+		{"stage", "ACCELERATION_STRUCTURE_COPY_KHR", parseStageU, 0x10000000},
+		{"stage", "FRAGMENT_SHADING_RATE_ATTACHMENT_KHR", parseStageU, 0x400000},
+		{"stage", "VIDEO_DECODE_KHR", parseStageU, 0x4000000},
+		{"access", "ACCELERATION_STRUCTURE_READ_KHR", parseAccessU, 0x200000},
+		{"access", "SHADER_BINDING_TABLE_READ_KHR", parseAccessU, 0x10000000000},
+		{"access", "VIDEO_DECODE_WRITE_KHR", parseAccessU, 0x1000000000},
+		{"buffer usage", "ACCELERATION_STRUCTURE_STORAGE_KHR", parseBufferUsageU, 0x100000},
+		{"buffer usage", "SHADER_BINDING_TABLE_KHR", parseBufferUsageU, 0x400},
+		{"image usage", "FRAGMENT_SHADING_RATE_ATTACHMENT_KHR", parseImageUsageU, 0x100},
+	} {
+		if got, ok := tc.parse(tc.name); !ok || got != tc.want {
+			t.Errorf("%s %s = %#x, %v; want %#x", tc.kind, tc.name, got, ok, tc.want)
+		}
+	}
+	if got := LayoutPresentSrc.String(); got != "PRESENT_SRC_KHR" {
+		t.Errorf("LayoutPresentSrc writes as %s; want PRESENT_SRC_KHR", got)
+	}
+	if got := StageRayTracingShader.String(); got != "RAY_TRACING_SHADER_KHR" {
+		t.Errorf("StageRayTracingShader writes as %s; want RAY_TRACING_SHADER_KHR", got)
+	}
+	// Core names have no suffix, and a suffix Vulkan does not give is
+	// still an error.
+	for _, n := range []string{"COMPUTE_SHADER_KHR", "SHADER_STORAGE_WRITE_KHR", "COPY_KHR"} {
+		if _, ok := ParseStage(n); ok {
+			t.Errorf("ParseStage(%q) succeeded", n)
+		}
+	}
+	// Dropping _KHR is never ambiguous: no table has X and X_KHR.
+	check := func(kind string, names []string) {
+		seen := map[string]bool{}
+		for _, n := range names {
+			seen[n] = true
+		}
+		for _, n := range names {
+			if base, ok := strings.CutSuffix(n, "_KHR"); ok && seen[base] {
+				t.Errorf("%s: both %s and %s", kind, base, n)
+			}
+		}
+	}
+	check("stage", tableNames(stageTable))
+	check("access", tableNames(accessTable))
+	check("layout", tableNames(layoutTable))
+	check("buffer usage", tableNames(bufferUsageTable))
+	check("image usage", tableNames(imageUsageTable))
+}
+
+func tableNames[T any](table []nameValue[T]) []string {
+	var out []string
+	for _, e := range table {
+		out = append(out, e.name)
+	}
+	return out
 }

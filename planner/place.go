@@ -1,9 +1,11 @@
 package planner
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 )
 
@@ -14,19 +16,32 @@ import (
 // yet (barriers.Build adds them). The placement part of the plan has passed
 // VerifyPlacement.
 //
-// Cost: O(P²) interference queries for P pooled resources (each O(terminal
-// uses)), plus the strategy and the lower bound.
+// Cost, per pool group of P pooled resources: an interference bit matrix
+// of P²/8 bytes built with one bit test per pair (plus one intersection of
+// closure rows per resource with several terminal uses), then the
+// strategy and, beside it on groups of 48 or more, the lower bound.
 func Place(c *Compiled, opts Options) (*Plan, error) {
 	if opts.Strategy == nil {
 		return nil, &PlacementError{Detail: "Options.Strategy is nil"}
 	}
+	if c == nil || c.Graph == nil {
+		return nil, &PlacementError{Detail: "the compiled graph is nil"}
+	}
+	if err := checkOrdering(&opts); err != nil { // order.go
+		return nil, err
+	}
 	g := c.Graph
 	src := opts.source()
+	limits, hasLimits := src.(LimitsSource)
 	types := src.MemoryTypes()
 	p := &Plan{
 		Strategy:  opts.Strategy.Name(),
 		Order:     make([]CommandID, len(g.Commands)),
 		Resources: make([]ResourcePlan, len(g.Resources)),
+		Ordering:  opts.Order,
+	}
+	if opts.Order == OrderBudget {
+		p.Budget = opts.Budget
 	}
 	for i := range p.Order {
 		p.Order[i] = CommandID(i)
@@ -44,12 +59,20 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 			rp.Status, rp.Reason = StatusImported, "owned by the caller"
 			continue
 		}
+		if hasLimits {
+			if err := limits.Limits().CheckImage(res); err != nil {
+				return nil, err
+			}
+		}
 		if res.Requirements != nil {
 			rp.Requirements = *res.Requirements
 			explicit = true
 		} else {
 			q, err := src.Requirements(res)
 			if err != nil {
+				if ge := (*GraphError)(nil); errors.As(err, &ge) {
+					return nil, ge // it names the resource and the rule already
+				}
 				return nil, &PlacementError{Resource: res.Name, Detail: "requirements from " + src.Describe(), Err: err}
 			}
 			rp.Requirements = q
@@ -72,16 +95,14 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 				return nil, &GraphError{Resource: res.Name, Access: -1, Rule: RulePooledLayout,
 					Detail: fmt.Sprintf("pooled image declares initial layout %s; reused memory has no defined contents, so it must be UNDEFINED", res.Image.InitialLayout)}
 			}
-			if opts.MaxPoolSize != 0 && roundUp(q.Size, q.Alignment) > opts.MaxPoolSize {
+			// A pool opened for it alone puts it at offset 0: only its
+			// size counts, not its size rounded up to its alignment.
+			if opts.MaxPoolSize != 0 && q.Size > opts.MaxPoolSize {
 				rp.Status, rp.Reason = StatusDedicated, fmt.Sprintf("larger than the maximum pool size (%d bytes)", opts.MaxPoolSize)
 				break
 			}
 			rp.Status = StatusPooled
 			pooled = append(pooled, ResourceID(r))
-			p.Stats.TransientBytes += q.Size
-		}
-		if rp.Status == StatusDedicated || rp.Status == StatusHostVisible {
-			p.Stats.DedicatedBytes += q.Size
 		}
 	}
 	switch {
@@ -100,12 +121,24 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 	for i, cmd := range p.Order {
 		pos[cmd] = int64(i)
 	}
-	for _, grp := range groups {
-		if err := placeGroup(c, p, grp, pos, opts); err != nil {
+	if opts.Order == OrderDAG {
+		for _, grp := range groups {
+			if err := placeGroup(c, p, grp, pos, opts); err != nil {
+				return nil, err
+			}
+		}
+	} else if err := placeOrdered(c, p, groups, pos, opts); err != nil { // order.go
+		return nil, err
+	}
+	if err := sumStats(g, p); err != nil {
+		return nil, err
+	}
+	markAliased(p)
+	if opts.Order != OrderDAG {
+		if p.Serializations, err = findSerializations(c, p, pos); err != nil {
 			return nil, err
 		}
 	}
-	markAliased(p)
 	if err := VerifyPlacement(c, p); err != nil {
 		return nil, fmt.Errorf("planner: strategy %s produced an invalid plan (a bug): %w", opts.Strategy.Name(), err)
 	}
@@ -218,9 +251,67 @@ func mostAccepted(rest []ResourceID, p *Plan, valid uint32, types []MemoryType) 
 }
 
 // placeGroup runs the strategy on one group and appends its pools.
+//
+// Pooling must never cost more than the members' own allocations (SPEC
+// §3): a dedicated allocation of a resource costs its required size (the
+// allocation's base is aligned for any resource by the driver), so a group
+// whose pools add up to more than its members' sizes is not worth it.
+// That only happens when alignment padding outweighs the sharing (small
+// resources with large alignments); then the member with the largest
+// alignment (the smallest of those, the last of those) is made dedicated
+// and the rest placed again, until the pools cost no more than the sizes.
+// A group of one always passes (its pool is its size), so this ends; the
+// usual group passes at once and builds nothing more.
 func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) error {
-	items := make([]Item, len(grp.members))
-	for i, r := range grp.members {
+	members := grp.members
+	for len(members) > 0 {
+		prob, sol, bound, err := solveGroup(c, p, members, pos, opts)
+		if err != nil {
+			return err
+		}
+		if sol.Peak() <= sumSizes(prob.Items) {
+			base := len(p.Pools)
+			for k, size := range sol.PoolSizes {
+				p.Pools = append(p.Pools, Pool{Index: base + k, MemoryTypeIndex: grp.memType, Class: grp.class, Size: size})
+			}
+			for i, r := range members {
+				q := &p.Resources[r].Requirements
+				p.Resources[r].Placement = Placement{Pool: base + int(sol.Pool[i]), Offset: sol.Offset[i], Size: q.Size, Alignment: q.Alignment}
+			}
+			// Saturating: a sum that does not fit makes sumStats fail.
+			ok := true
+			if p.Stats.LowerBound = addChecked(p.Stats.LowerBound, bound, &ok); !ok {
+				p.Stats.LowerBound = ^uint64(0)
+			}
+			addExecutionBound(p, prob.Items) // order.go
+			return nil
+		}
+		members = dedicateWorst(p, members)
+	}
+	return nil
+}
+
+// dedicateWorst makes the member with the largest alignment (the smallest
+// of those, the last of those) dedicated and returns the others.
+func dedicateWorst(p *Plan, members []ResourceID) []ResourceID {
+	worst := 0
+	for i, r := range members {
+		a, b := &p.Resources[r].Requirements, &p.Resources[members[worst]].Requirements
+		if a.Alignment > b.Alignment || a.Alignment == b.Alignment && a.Size <= b.Size {
+			worst = i
+		}
+	}
+	rp := &p.Resources[members[worst]]
+	rp.Status = StatusDedicated
+	rp.Reason = fmt.Sprintf("alignment padding: with its %d-byte alignment, pooling it would cost more than its own allocation of %d bytes", rp.Requirements.Alignment, rp.Requirements.Size)
+	return append(members[:worst:worst], members[worst+1:]...)
+}
+
+// solveGroup builds one group's problem, runs the strategy on it and
+// computes its lower bound.
+func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Options) (*Problem, *Solution, uint64, error) {
+	items := make([]Item, len(members))
+	for i, r := range members {
 		q := &p.Resources[r].Requirements
 		start, end := int64(1)<<62, int64(-1)
 		for _, u := range c.Uses(r) {
@@ -231,44 +322,95 @@ func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) erro
 	}
 	prob := &Problem{Items: items, MaxPoolSize: opts.MaxPoolSize}
 	if err := prob.check(); err != nil {
-		return &PlacementError{Detail: "building the placement problem", Err: err}
+		return nil, nil, 0, &PlacementError{Detail: "building the placement problem", Err: err}
 	}
-	prob.setAdjacency(c.groupInterference(grp.members))
+	prob.adj = c.groupInterference(members)
+	// The lower bound needs only the problem: on a large enough group it
+	// runs beside the strategy, on another core when there is one, and is
+	// joined before the group's results are used.
+	var bound uint64
+	var boundDone chan struct{}
+	if len(items) >= concurrentBoundItems {
+		boundDone = make(chan struct{})
+		go func() {
+			defer close(boundDone)
+			bound = LowerBound(prob)
+		}()
+	} else {
+		bound = LowerBound(prob)
+	}
 	sol, err := opts.Strategy.Place(prob)
+	if boundDone != nil {
+		<-boundDone
+	}
 	if err != nil {
-		return &PlacementError{Detail: "strategy " + opts.Strategy.Name(), Err: err}
+		return nil, nil, 0, &PlacementError{Detail: "strategy " + opts.Strategy.Name(), Err: err}
 	}
 	if err := CheckSolution(prob, sol); err != nil {
 		if ov := (*OverlapError)(nil); errors.As(err, &ov) {
-			ov.NameA, ov.NameB = c.Graph.Resources[grp.members[ov.A]].Name, c.Graph.Resources[grp.members[ov.B]].Name
+			ov.NameA, ov.NameB = c.Graph.Resources[members[ov.A]].Name, c.Graph.Resources[members[ov.B]].Name
 		}
-		return fmt.Errorf("planner: strategy %s produced an invalid placement (a bug): %w", opts.Strategy.Name(), err)
+		return nil, nil, 0, fmt.Errorf("planner: strategy %s produced an invalid placement (a bug): %w", opts.Strategy.Name(), err)
 	}
 	// Aliasing must never cost more than not aliasing: a strategy that
 	// loses to plain stacking (alignment padding can do that) is replaced
 	// by it for this group. Stacking never costs less than the sum of the
 	// sizes, so the usual case builds nothing.
-	var sum uint64
-	for _, it := range items {
-		sum += it.Size
-	}
-	if peak := sol.Peak(); peak > sum {
+	if peak := sol.Peak(); peak > sumSizes(items) {
 		if alt := NoAliasing(prob); alt.Peak() < peak {
 			sol = alt
 		}
 	}
-	base := len(p.Pools)
-	for k, size := range sol.PoolSizes {
-		p.Pools = append(p.Pools, Pool{Index: base + k, MemoryTypeIndex: grp.memType, Class: grp.class, Size: size})
-		p.Stats.PooledBytes += size
+	return prob, sol, bound, nil
+}
+
+// sumSizes is the items' total size, saturating at 2^64-1.
+func sumSizes(items []Item) uint64 {
+	ok := true
+	var sum uint64
+	for _, it := range items {
+		if sum = addChecked(sum, it.Size, &ok); !ok {
+			return ^uint64(0)
+		}
 	}
-	for i, r := range grp.members {
-		q := &p.Resources[r].Requirements
-		p.Resources[r].Placement = Placement{Pool: base + int(sol.Pool[i]), Offset: sol.Offset[i], Size: q.Size, Alignment: q.Alignment}
+	return sum
+}
+
+// sumStats fills the byte totals of the plan's stats (LowerBound is summed
+// by placeGroup). A total that does not fit in 64 bits is an error naming
+// the resource at which it overflowed.
+func sumStats(g *Graph, p *Plan) error {
+	ok := true
+	st := &p.Stats
+	for r := range p.Resources {
+		rp := &p.Resources[r]
+		switch rp.Status {
+		case StatusPooled:
+			st.TransientBytes = addChecked(st.TransientBytes, rp.Requirements.Size, &ok)
+		case StatusDedicated, StatusHostVisible:
+			st.DedicatedBytes = addChecked(st.DedicatedBytes, rp.Requirements.Size, &ok)
+		}
+		if !ok {
+			what := "dedicated and host-visible resources' sizes (dedicatedBytes)"
+			if rp.Status == StatusPooled {
+				what = "pooled resources' sizes (transientBytes)"
+			}
+			return &GraphError{Resource: g.Resources[r].Name, Access: -1, Rule: RuleSizeOverflow,
+				Detail: "the " + what + " add up to more than 2^64-1 bytes at this resource"}
+		}
 	}
-	p.Stats.LowerBound += LowerBound(prob)
+	for _, pl := range p.Pools {
+		st.PooledBytes = addChecked(st.PooledBytes, pl.Size, &ok)
+	}
+	if !ok {
+		return &GraphError{Access: -1, Rule: RuleSizeOverflow, Detail: "the pool sizes add up to more than 2^64-1 bytes"}
+	}
 	return nil
 }
+
+// concurrentBoundItems is the group size from which the lower bound runs
+// on its own goroutine: below it, starting one costs more than it saves.
+const concurrentBoundItems = 48
 
 // markAliased sets Placement.Aliased for every pooled resource that shares
 // a byte with another one of its pool: a sweep by offset per pool.
@@ -279,15 +421,15 @@ func markAliased(p *Plan) {
 			idx = append(idx, ResourceID(r))
 		}
 	}
-	sort.Slice(idx, func(a, b int) bool {
-		x, y := &p.Resources[idx[a]].Placement, &p.Resources[idx[b]].Placement
+	slices.SortFunc(idx, func(a, b ResourceID) int {
+		x, y := &p.Resources[a].Placement, &p.Resources[b].Placement
 		if x.Pool != y.Pool {
-			return x.Pool < y.Pool
+			return cmp.Compare(x.Pool, y.Pool)
 		}
 		if x.Offset != y.Offset {
-			return x.Offset < y.Offset
+			return cmp.Compare(x.Offset, y.Offset)
 		}
-		return idx[a] < idx[b]
+		return cmp.Compare(a, b)
 	})
 	// reach is the end of the furthest-reaching earlier range of the pool,
 	// and who owns it: a range starting below it overlaps that one.
@@ -309,15 +451,20 @@ func markAliased(p *Plan) {
 }
 
 // groupInterference returns the interference matrix of one pool group's
-// members. Every used transient has exactly one initial use, so "a entirely
-// before b" is one bit: b's initial command in the intersection of the
-// closure rows of a's terminal uses. Those intersections are built once per
-// member (O(members × terminals × V/64)); each pair then costs two bit tests.
-func (c *Compiled) groupInterference(members []ResourceID) *bitMatrix {
+// members. Every used transient has exactly one initial use, and an edge
+// of the DAG always points forward in recorded order, so a can be entirely
+// before b only when a's initial command comes first (or both share it,
+// and then neither is before the other). Members are taken in order of
+// initial command; for each one, a, the intersection of its terminal uses'
+// closure rows (the closure row itself for a single terminal use, no
+// copy) is read at each later member's initial command: ascending
+// positions, one streaming pass over the row. Each pair costs one bit
+// test. The upper triangle is written row by row and mirrored by 64×64
+// block transposes. O(n·(n + terminals·V/64)) time, n²/8 bytes kept,
+// V/64 words of scratch.
+func (c *Compiled) groupInterference(members []ResourceID) bitMatrix {
 	n := len(members)
 	m := newBitMatrix(n)
-	words := (len(c.Graph.Commands) + 63) / 64
-	after := make([]uint64, n*words)
 	init := make([]CommandID, n)
 	for i, r := range members {
 		in := c.Initial(r)
@@ -333,29 +480,68 @@ func (c *Compiled) groupInterference(members []ResourceID) *bitMatrix {
 			return m
 		}
 		init[i] = in[0]
-		row := after[i*words : (i+1)*words]
-		for k, t := range c.Terminal(r) {
-			tr := c.reach[t].Words()
-			if k == 0 {
-				copy(row, tr)
-				continue
+	}
+	// byInit: member indexes by (initial command, index).
+	byInit := make([]int32, n)
+	for i := range byInit {
+		byInit[i] = int32(i)
+	}
+	slices.SortFunc(byInit, func(a, b int32) int {
+		if c := cmp.Compare(init[a], init[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	var scratch []uint64
+	inOrder := true // members are usually created in command order
+	for x, i := range byInit {
+		inOrder = inOrder && int(i) == x
+	}
+	for x, i := range byInit {
+		after := c.after(members[i], &scratch)
+		row := m.row(int(i))
+		if inOrder {
+			// j = i+1, i+2, ...: build each row word in a register.
+			for j := x + 1; j < n; {
+				var word uint64
+				base := j &^ 63
+				for ; j < n && j < base+64; j++ {
+					b := init[j]
+					word |= (^after[b>>6] >> (uint(b) & 63) & 1) << (uint(j) & 63)
+				}
+				row[base>>6] |= word
 			}
-			for w := range row {
-				row[w] &= tr[w]
+			continue
+		}
+		for _, j := range byInit[x+1:] {
+			b := init[j]
+			if after[b>>6]&(1<<(uint(b)&63)) == 0 {
+				row[j>>6] |= 1 << (uint(j) & 63)
 			}
 		}
 	}
-	for i := 0; i < n; i++ {
-		ai := after[i*words : (i+1)*words]
-		bi := init[i]
-		for j := i + 1; j < n; j++ {
-			bj := init[j]
-			iBeforeJ := ai[bj>>6]&(1<<(uint(bj)&63)) != 0
-			jBeforeI := after[j*words+int(bi)>>6]&(1<<(uint(bi)&63)) != 0
-			if !iBeforeJ && !jBeforeI {
-				m.setPair(i, j)
-			}
-		}
-	}
+	m.mirror()
 	return m
+}
+
+// after returns the commands that every terminal use of r happens-before:
+// the closure row of its one terminal use, or the intersection of them all
+// in *scratch. The result aliases storage: do not modify.
+func (c *Compiled) after(r ResourceID, scratch *[]uint64) []uint64 {
+	ts := c.Terminal(r)
+	if len(ts) == 1 {
+		return c.reach[ts[0]].Words()
+	}
+	row := c.scratchRow(scratch)
+	for k, t := range ts {
+		tr := c.reach[t].Words()
+		if k == 0 {
+			copy(row, tr)
+			continue
+		}
+		for w := range row {
+			row[w] &= tr[w]
+		}
+	}
+	return row
 }

@@ -69,6 +69,58 @@ type Stats struct {
 	PooledBytes    uint64 // sum of the pool sizes
 	LowerBound     uint64 // sum over pool groups of the exact lower bound
 	DedicatedBytes uint64 // sum of the required sizes of dedicated and host-visible resources
+	// ExecutionBound is the lower bound under execution-order aliasing:
+	// per pool group, the largest total size live at one position of the
+	// execution order, summed. It is at most LowerBound.
+	ExecutionBound uint64
+}
+
+// Ordering is the rule that decides which uses are ordered for aliasing.
+type Ordering uint8
+
+const (
+	// OrderDAG lets two resources share bytes only when the dependency
+	// DAG orders all uses of one before all uses of the other.
+	OrderDAG Ordering = iota
+	// OrderExecution lets them share bytes when the plan's execution
+	// order does: the alias barrier before the later one's first use is
+	// then the dependency.
+	OrderExecution
+	// OrderBudget keeps the DAG rule and adds only the serializations
+	// needed to fit a byte budget.
+	OrderBudget
+)
+
+var orderingNames = [...]string{"dag", "execution", "budget"}
+
+func (o Ordering) String() string {
+	if int(o) < len(orderingNames) {
+		return orderingNames[o]
+	}
+	return fmt.Sprintf("Ordering(%d)", uint8(o))
+}
+
+// ParseOrdering maps an ordering name (dag, execution, budget) to its
+// Ordering.
+func ParseOrdering(name string) (Ordering, bool) {
+	for i, n := range orderingNames {
+		if n == name {
+			return Ordering(i), true
+		}
+	}
+	return 0, false
+}
+
+// Serialization is an aliased pair that the DAG leaves unordered: the plan
+// orders all uses of First before all uses of Second through the alias
+// barrier before Second's first use.
+type Serialization struct {
+	First, Second ResourceID
+	// Last is First's last use and Next is Second's first use in execution
+	// order: the two commands the serialization orders.
+	Last, Next CommandID
+	// Bytes is what it saved: the bytes First and Second share.
+	Bytes uint64
 }
 
 // BarrierKind says why a barrier exists.
@@ -138,5 +190,12 @@ type Plan struct {
 	Pools        []Pool         // Pools[i].Index == i
 	Resources    []ResourcePlan // indexed by ResourceID
 	Barriers     []Barrier      // grouped by position of Before in Order, then as recorded
-	Stats        Stats
+	// Ordering is the rule the placement was made under; Budget is the
+	// pooled-byte budget of an OrderBudget plan (0 otherwise).
+	Ordering Ordering
+	Budget   uint64
+	// Serializations lists the aliased pairs the DAG leaves unordered
+	// (execution and budget orders only), ascending by (First, Second).
+	Serializations []Serialization
+	Stats          Stats
 }

@@ -1,8 +1,11 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
+	"iter"
 	"math/bits"
+	"slices"
 	"sort"
 )
 
@@ -24,6 +27,11 @@ type Item struct {
 // Problem is one pool group's placement problem: items, which pairs
 // interfere, and the largest pool a strategy may open.
 //
+// A graph problem stores interference as a symmetric bit matrix, one row
+// of ⌈n/64⌉ words per item: n²/8 bytes, never a list of integers per
+// pair. An interval problem stores nothing: interference is lifetime
+// overlap.
+//
 // A Problem is immutable once built and safe for concurrent reads.
 type Problem struct {
 	Items []Item
@@ -33,21 +41,18 @@ type Problem struct {
 	MaxPoolSize uint64
 
 	intervals bool
-	adj       []int32 // graph problems: neighbours of i are adj[adjStart[i]:adjStart[i+1]], ascending
-	adjStart  []int32
+	adj       bitMatrix // graph problems: row i holds bit j when i and j interfere (i ≠ j)
 }
 
 // NewGraphProblem builds a problem whose interference is given by a
-// predicate, called once per unordered pair (i < j). Cost O(n²) calls and
-// O(n²/64) scratch, O(n + interfering pairs) memory kept.
+// predicate, called once per unordered pair (i < j). Cost O(n²) calls,
+// O(n²/64) memory kept (the bit matrix).
 func NewGraphProblem(items []Item, maxPoolSize uint64, interferes func(i, j int) bool) (*Problem, error) {
 	p := &Problem{Items: items, MaxPoolSize: maxPoolSize}
 	if err := p.check(); err != nil {
 		return nil, err
 	}
 	n := len(items)
-	// A symmetric bit matrix first: rows then come out ascending with no
-	// sort, and the compressed rows are sized exactly.
 	m := newBitMatrix(n)
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
@@ -56,7 +61,7 @@ func NewGraphProblem(items []Item, maxPoolSize uint64, interferes func(i, j int)
 			}
 		}
 	}
-	p.setAdjacency(m)
+	p.adj = m
 	return p, nil
 }
 
@@ -64,32 +69,72 @@ func NewGraphProblem(items []Item, maxPoolSize uint64, interferes func(i, j int)
 type bitMatrix struct {
 	words int
 	bits  []uint64
-	ones  int
 }
 
-func newBitMatrix(n int) *bitMatrix {
+func newBitMatrix(n int) bitMatrix {
 	words := (n + 63) / 64
-	return &bitMatrix{words: words, bits: make([]uint64, n*words)}
+	return bitMatrix{words: words, bits: make([]uint64, n*words)}
 }
+
+func (m *bitMatrix) row(i int) []uint64 { return m.bits[i*m.words : (i+1)*m.words : (i+1)*m.words] }
 
 func (m *bitMatrix) setPair(i, j int) {
 	m.bits[i*m.words+j>>6] |= 1 << (uint(j) & 63)
 	m.bits[j*m.words+i>>6] |= 1 << (uint(i) & 63)
-	m.ones += 2
 }
 
-// setAdjacency stores a symmetric interference matrix as compressed rows.
-func (p *Problem) setAdjacency(m *bitMatrix) {
-	n := len(p.Items)
-	p.adjStart = make([]int32, n+1)
-	p.adj = make([]int32, 0, m.ones)
-	for i := 0; i < n; i++ {
-		for w, x := range m.bits[i*m.words : (i+1)*m.words] {
-			for ; x != 0; x &= x - 1 {
-				p.adj = append(p.adj, int32(w<<6+bits.TrailingZeros64(x)))
+// mirror makes the matrix symmetric: every bit (i, j) is copied to (j, i).
+// It transposes 64×64 blocks (O(n²/64) word operations), so building a
+// triangle row by row and mirroring it never writes down a column.
+func (m *bitMatrix) mirror() {
+	var a, b [64]uint64
+	blocks := m.words
+	n := len(m.bits) / max(m.words, 1)
+	load := func(dst *[64]uint64, bi, bj int) {
+		for r := range 64 {
+			if i := bi*64 + r; i < n {
+				dst[r] = m.bits[i*m.words+bj]
+			} else {
+				dst[r] = 0
 			}
 		}
-		p.adjStart[i+1] = int32(len(p.adj))
+	}
+	store := func(src *[64]uint64, bi, bj int) {
+		for r := range 64 {
+			if i := bi*64 + r; i < n {
+				m.bits[i*m.words+bj] = src[r]
+			}
+		}
+	}
+	for bi := 0; bi < blocks; bi++ {
+		for bj := bi; bj < blocks; bj++ {
+			load(&a, bi, bj)
+			load(&b, bj, bi)
+			ta, tb := a, b
+			transpose64(&ta)
+			transpose64(&tb)
+			for r := range 64 {
+				a[r] |= tb[r]
+				b[r] |= ta[r]
+			}
+			store(&a, bi, bj)
+			if bj != bi {
+				store(&b, bj, bi)
+			}
+		}
+	}
+}
+
+// transpose64 transposes a 64×64 bit block in place: bit c of row r moves
+// to bit r of row c (the recursive block swap of Hacker's Delight, 7-3).
+func transpose64(x *[64]uint64) {
+	mask := uint64(0x00000000ffffffff)
+	for j := 32; j != 0; j, mask = j>>1, mask^(mask<<(j>>1)) {
+		for k := 0; k < 64; k = (k + j + 1) &^ j {
+			t := (x[k]>>j ^ x[k+j]) & mask
+			x[k] ^= t << j
+			x[k+j] ^= t
+		}
 	}
 }
 
@@ -121,11 +166,12 @@ func (p *Problem) check() error {
 }
 
 // Intervals reports whether interference is lifetime overlap (an interval
-// problem). Then Neighbors is unavailable: strategies index the lifetimes.
+// problem). Then Row and Neighbors are unavailable: strategies index the
+// lifetimes.
 func (p *Problem) Intervals() bool { return p.intervals }
 
 // Interferes reports whether items i and j must not overlap in memory. An
-// item interferes with itself. O(1) for intervals, O(log degree) for graphs.
+// item interferes with itself. O(1).
 func (p *Problem) Interferes(i, j int) bool {
 	if i == j {
 		return true
@@ -134,19 +180,43 @@ func (p *Problem) Interferes(i, j int) bool {
 		a, b := &p.Items[i], &p.Items[j]
 		return a.Start < b.End && b.Start < a.End
 	}
-	row := p.adj[p.adjStart[i]:p.adjStart[i+1]]
-	k := sort.Search(len(row), func(k int) bool { return row[k] >= int32(j) })
-	return k < len(row) && row[k] == int32(j)
+	return p.adj.bits[i*p.adj.words+j>>6]&(1<<(uint(j)&63)) != 0
 }
 
-// Neighbors returns the items that interfere with i (i excluded),
-// ascending. The slice aliases the problem: do not modify. It panics on an
-// interval problem, which stores no pairs.
-func (p *Problem) Neighbors(i int) []int32 {
+// Row returns item i's interference row: bit j (word j/64, bit j%64) is
+// set when i and j interfere, i ≠ j. The slice aliases the problem: do
+// not modify. It panics on an interval problem, which stores no pairs.
+func (p *Problem) Row(i int) []uint64 {
 	if p.intervals {
-		panic("planner: Neighbors on an interval problem")
+		panic("planner: Row on an interval problem")
 	}
-	return p.adj[p.adjStart[i]:p.adjStart[i+1]]
+	return p.adj.row(i)
+}
+
+// Neighbors yields the items that interfere with i (i excluded),
+// ascending, from its row: O(n/64 + degree), no allocation. It panics on
+// an interval problem, which stores no pairs.
+func (p *Problem) Neighbors(i int) iter.Seq[int32] {
+	row := p.Row(i)
+	return func(yield func(int32) bool) {
+		for w, x := range row {
+			for ; x != 0; x &= x - 1 {
+				if !yield(int32(w<<6 + bits.TrailingZeros64(x))) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Degree returns the number of items that interfere with i (i excluded).
+// O(n/64). It panics on an interval problem.
+func (p *Problem) Degree(i int) int {
+	d := 0
+	for _, x := range p.Row(i) {
+		d += bits.OnesCount64(x)
+	}
+	return d
 }
 
 // Solution places every item of a Problem: item i lives in pool Pool[i] at
@@ -220,15 +290,14 @@ func CheckSolution(p *Problem, s *Solution) error {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	sort.Slice(order, func(a, b int) bool {
-		i, j := order[a], order[b]
+	slices.SortFunc(order, func(i, j int32) int {
 		if s.Pool[i] != s.Pool[j] {
-			return s.Pool[i] < s.Pool[j]
+			return cmp.Compare(s.Pool[i], s.Pool[j])
 		}
 		if s.Offset[i] != s.Offset[j] {
-			return s.Offset[i] < s.Offset[j]
+			return cmp.Compare(s.Offset[i], s.Offset[j])
 		}
-		return i < j
+		return cmp.Compare(i, j)
 	})
 	var active []int32 // items of the current pool whose range is still open
 	for x, i := range order {

@@ -1,17 +1,32 @@
 package planner
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+)
 
-// Validate checks the rules a graph must meet before it is compiled and
-// returns the first broken one as a *GraphError. Rules that need the
-// analysis (a transient read before it is written) are checked by Compile.
+// MaxValidateErrors is how many broken rules Validate reports at most.
+const MaxValidateErrors = 20
+
+// Validate checks the rules a graph must meet before it is compiled. It
+// reports every broken rule it finds, up to MaxValidateErrors: one as a
+// *GraphError, several as an errors.Join of *GraphError (list them with
+// GraphErrors; errors.As finds the first). Rules that need the analysis (a
+// transient read before it is written) are checked by Compile; the
+// device's or profile's limits are checked by Place.
 //
 // Cost: O(R + A) with one map of names.
 func Validate(g *Graph) error {
+	if g == nil {
+		return &GraphError{Access: -1, Rule: RuleField, Detail: "the graph is nil"}
+	}
+	var errs errList
+	errs.max = MaxValidateErrors
 	names := make(map[string]struct{}, len(g.Resources))
 	for i := range g.Resources {
-		if err := validateResource(&g.Resources[i], i, names); err != nil {
-			return err
+		if err := validateResource(&g.Resources[i], i, names); err != nil && errs.add(err) {
+			return errs.join()
 		}
 	}
 	clear(names)
@@ -19,36 +34,51 @@ func Validate(g *Graph) error {
 	for ci := range g.Commands {
 		cmd := &g.Commands[ci]
 		if cmd.Name == "" {
-			return &GraphError{Item: fmt.Sprintf("commands[%d]", ci), Access: -1, Rule: RuleEmptyName, Detail: "command has an empty name"}
-		}
-		if _, dup := names[cmd.Name]; dup {
-			return &GraphError{Command: cmd.Name, Access: -1, Rule: RuleDuplicateName, Detail: "two commands have this name"}
+			if errs.add(&GraphError{Item: fmt.Sprintf("commands[%d]", ci), Access: -1, Rule: RuleEmptyName, Detail: "command has an empty name"}) {
+				return errs.join()
+			}
+		} else if _, dup := names[cmd.Name]; dup {
+			if errs.add(&GraphError{Command: cmd.Name, Access: -1, Rule: RuleDuplicateName, Detail: "two commands have this name"}) {
+				return errs.join()
+			}
 		}
 		names[cmd.Name] = struct{}{}
-		for ai, a := range cmd.Accesses {
-			if a.Resource < 0 || a.Resource >= nr {
-				return &GraphError{Command: cmd.Name, Access: ai, Rule: RuleUnknownResource, Detail: fmt.Sprintf("resource id %d is not in the graph", a.Resource)}
+		for ai := range cmd.Accesses {
+			if err := validateAccess(g, cmd, ai, nr); err != nil && errs.add(err) {
+				return errs.join()
 			}
-			res := &g.Resources[a.Resource]
-			if a.Stages == 0 {
-				return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleNoStages, Detail: "access has no pipeline stage"}
-			}
-			if res.Kind != KindImage {
-				continue
-			}
-			if a.Layout == LayoutUndefined || a.Layout == LayoutPreinitialized {
-				return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleNoLayout,
-					Detail: fmt.Sprintf("image access needs a layout a command can use, not %s", a.Layout)}
-			}
-			// One layout per image per command: compare with the earlier
-			// accesses of this command (commands have few accesses).
-			for bi := 0; bi < ai; bi++ {
-				b := cmd.Accesses[bi]
-				if b.Resource == a.Resource && b.Layout != a.Layout {
-					return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleTwoLayouts,
-						Detail: fmt.Sprintf("image used in two layouts in one command (%s and %s)", b.Layout, a.Layout)}
-				}
-			}
+		}
+	}
+	return errs.join()
+}
+
+func validateAccess(g *Graph, cmd *Command, ai int, nr ResourceID) error {
+	a := cmd.Accesses[ai]
+	if a.Resource < 0 || a.Resource >= nr {
+		return &GraphError{Command: cmd.Name, Access: ai, Rule: RuleUnknownResource, Detail: fmt.Sprintf("resource id %d is not in the graph", a.Resource)}
+	}
+	res := &g.Resources[a.Resource]
+	if a.Stages == 0 {
+		return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleNoStages, Detail: "access has no pipeline stage"}
+	}
+	if bad := unsupportedAccess(a.Stages, a.Access); bad != 0 {
+		return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleStageAccess,
+			Detail: fmt.Sprintf("access %s cannot be performed by stages %s", bad, a.Stages)}
+	}
+	if res.Kind != KindImage {
+		return nil
+	}
+	if a.Layout == LayoutUndefined || a.Layout == LayoutPreinitialized {
+		return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleNoLayout,
+			Detail: fmt.Sprintf("image access needs a layout a command can use, not %s", a.Layout)}
+	}
+	// One layout per image per command: compare with the earlier
+	// accesses of this command (commands have few accesses).
+	for bi := 0; bi < ai; bi++ {
+		b := cmd.Accesses[bi]
+		if b.Resource == a.Resource && b.Layout != a.Layout {
+			return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleTwoLayouts,
+				Detail: fmt.Sprintf("image used in two layouts in one command (%s and %s)", b.Layout, a.Layout)}
 		}
 	}
 	return nil
@@ -74,18 +104,8 @@ func validateResource(r *Resource, i int, names map[string]struct{}) error {
 			return fail(RuleZeroSize, "buffer size is 0")
 		}
 	case KindImage:
-		im := &r.Image
-		if im.Width == 0 || im.Height == 0 || im.Depth == 0 {
-			return fail(RuleZeroExtent, "image extent %dx%dx%d has a zero dimension", im.Width, im.Height, im.Depth)
-		}
-		if im.MipLevels == 0 || im.ArrayLayers == 0 {
-			return fail(RuleZeroExtent, "image has %d mip levels and %d array layers; both must be at least 1", im.MipLevels, im.ArrayLayers)
-		}
-		if !isPow2(uint64(im.Samples)) || im.Samples > 64 {
-			return fail(RuleSamples, "sample count %d is not a power of two in [1, 64]", im.Samples)
-		}
-		if im.Tiling != TilingOptimal && im.Tiling != TilingLinear {
-			return fail(RuleField, "unknown tiling %d", im.Tiling)
+		if err := validateImage(&r.Image, fail); err != nil {
+			return err
 		}
 	default:
 		return fail(RuleField, "unknown resource kind %d", r.Kind)
@@ -102,4 +122,83 @@ func validateResource(r *Resource, i int, names map[string]struct{}) error {
 		}
 	}
 	return nil
+}
+
+// validateImage checks Vulkan's own rules for an image description (those
+// that hold on every device; the device's limits are Place's business).
+// The image type is implied: depth > 1 is a 3D image, the rest 2D (or 1D).
+func validateImage(im *ImageDesc, fail func(Rule, string, ...any) error) error {
+	if im.Width == 0 || im.Height == 0 || im.Depth == 0 {
+		return fail(RuleZeroExtent, "image extent %dx%dx%d has a zero dimension", im.Width, im.Height, im.Depth)
+	}
+	if im.MipLevels == 0 || im.ArrayLayers == 0 {
+		return fail(RuleZeroExtent, "image has %d mip levels and %d array layers; both must be at least 1", im.MipLevels, im.ArrayLayers)
+	}
+	// A full mip chain halves the largest extent down to 1:
+	// ⌊log2(largest)⌋+1 levels.
+	if most := uint32(bits.Len32(max(im.Width, im.Height, im.Depth))); im.MipLevels > most {
+		return fail(RuleMipLevels, "%d mip levels, but an image of %dx%dx%d has at most %d (⌊log2(largest extent)⌋+1)",
+			im.MipLevels, im.Width, im.Height, im.Depth, most)
+	}
+	if !isPow2(uint64(im.Samples)) || im.Samples > 64 {
+		return fail(RuleSamples, "sample count %d is not a power of two in [1, 64]", im.Samples)
+	}
+	if im.Tiling != TilingOptimal && im.Tiling != TilingLinear {
+		return fail(RuleField, "unknown tiling %d", im.Tiling)
+	}
+	switch {
+	case im.Depth > 1 && im.ArrayLayers > 1:
+		return fail(RuleImageType, "a 3D image (depth %d) must have 1 array layer, not %d", im.Depth, im.ArrayLayers)
+	case im.Samples > 1 && (im.Depth > 1 || im.MipLevels > 1 || im.Tiling != TilingOptimal):
+		return fail(RuleImageType, "a multisampled image (%d samples) must be a 2D optimal-tiled image with 1 mip level (depth %d, %d mip levels, tiling %s)",
+			im.Samples, im.Depth, im.MipLevels, im.Tiling)
+	}
+	return nil
+}
+
+// errList collects errors up to a cap (0: no cap).
+type errList struct {
+	errs []error
+	max  int
+}
+
+// add appends err and reports whether the cap is reached.
+func (l *errList) add(err error) bool {
+	l.errs = append(l.errs, err)
+	return l.max > 0 && len(l.errs) >= l.max
+}
+
+// join returns nil, the one error, or all of them joined.
+func (l *errList) join() error {
+	switch len(l.errs) {
+	case 0:
+		return nil
+	case 1:
+		return l.errs[0]
+	}
+	return errors.Join(l.errs...)
+}
+
+// GraphErrors lists the *GraphError values err holds: err itself, or the
+// errors it joins (as Validate returns several), in order. Other errors
+// are left out.
+func GraphErrors(err error) []*GraphError {
+	var out []*GraphError
+	var walk func(error)
+	walk = func(e error) {
+		if j, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, x := range j.Unwrap() {
+				walk(x)
+			}
+			return
+		}
+		var ge *GraphError
+		if errors.As(e, &ge) {
+			out = append(out, ge)
+		}
+	}
+	if err != nil {
+		walk(err)
+	}
+	return out
 }

@@ -1,7 +1,9 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -129,15 +131,18 @@ func scopeOf(x *Barrier) scope {
 type barrierCheck struct {
 	c     *Compiled
 	p     *Plan
-	pos   []int32   // execution position of each command
-	start []int32   // barriers before the command at position k: start[k]:start[k+1]
-	sc    []scope   // per barrier
-	onRes [][]int32 // per resource, its buffer and image barriers, ascending
-	mem   []int32   // memory barriers, ascending (they cover every resource)
-	alias [][]int32 // per resource, its alias barriers
+	ao    *AliasOrder // the plan's aliasing order: the DAG's and the serializations
+	pos   []int32     // execution position of each command
+	start []int32     // barriers before the command at position k: start[k]:start[k+1]
+	sc    []scope     // per barrier
+	onRes [][]int32   // per resource, its buffer and image barriers, ascending
+	mem   []int32     // memory barriers, ascending (they cover every resource)
+	alias [][]int32   // per resource, its alias barriers
 
 	useBase []int32 // use i of resource r is trans[useBase[r]+i]
 	trans   []int32 // per use, the barrier that moves the image into its layout before it, or -1
+
+	errs *errList // where violations go
 }
 
 // verifyBarriers checks the execution order and barriers of p against c,
@@ -191,17 +196,26 @@ type barrierCheck struct {
 // needed only where no single barrier covers an edge, scans the barriers
 // between the ends.
 func verifyBarriers(c *Compiled, p *Plan) error {
-	v := &barrierCheck{c: c, p: p}
+	errs := &errList{max: 1}
+	if verifyBarriersAll(c, p, errs); len(errs.errs) > 0 {
+		return errs.errs[0]
+	}
+	return nil
+}
+
+// verifyBarriersAll is verifyBarriers sending every violation to errs; the
+// checks stop at its cap. Layouts, hazards and aliases run only when the
+// structure holds.
+func verifyBarriersAll(c *Compiled, p *Plan, errs *errList) {
+	v := &barrierCheck{c: c, p: p, errs: errs, ao: NewAliasOrder(c, p)}
 	if err := v.structure(); err != nil {
-		return err
+		errs.add(err)
+		return
 	}
-	if err := v.layouts(); err != nil {
-		return err
+	if v.layouts() || v.hazards() {
+		return
 	}
-	if err := v.hazards(); err != nil {
-		return err
-	}
-	return v.aliases()
+	v.aliases()
 }
 
 func (v *barrierCheck) cmdName(cmd CommandID) string { return v.c.Graph.Commands[cmd].Name }
@@ -241,8 +255,8 @@ func (v *barrierCheck) structure() error {
 	}
 	v.start = make([]int32, n+1)
 	v.sc = make([]scope, len(p.Barriers))
-	v.onRes = make([][]int32, nr)
-	v.alias = make([][]int32, nr)
+	v.onRes = carveLists(p.Barriers, nr, func(x *Barrier) bool { return x.Type != MemoryBarrier })
+	v.alias = carveLists(p.Barriers, nr, func(x *Barrier) bool { return x.Kind == Alias })
 	at := int32(0) // position of the barriers seen so far
 	for k := range p.Barriers {
 		x := &p.Barriers[k]
@@ -264,17 +278,19 @@ func (v *barrierCheck) structure() error {
 		case x.Kind != Hazard && x.Kind != Alias:
 			return fail(k, RuleBarrier, "unknown kind %s", x.Kind)
 		case x.Type == BufferBarrier && res.Kind != KindBuffer, x.Type == ImageBarrier && res.Kind != KindImage:
-			return fail(k, RuleBarrier, "%s barrier on a %s", x.Type, res.Kind)
+			return fail(k, RuleBarrier, "%s barrier on %s", x.Type, article(res.Kind.String()))
 		case x.Type != MemoryBarrier && x.Type != BufferBarrier && x.Type != ImageBarrier:
 			return fail(k, RuleBarrier, "unknown type %s", x.Type)
 		case x.Type != ImageBarrier && (x.OldLayout != LayoutUndefined || x.NewLayout != LayoutUndefined):
 			return fail(k, RuleBarrier, "%s barrier with layouts %s → %s", x.Type, x.OldLayout, x.NewLayout)
 		case x.Type == ImageBarrier && (x.NewLayout == LayoutUndefined || x.NewLayout == LayoutPreinitialized):
 			return fail(k, RuleBarrier, "image barrier into layout %s", x.NewLayout)
-		case x.SrcStages&^StageTopOfPipe == 0 && x.SrcAccess != 0:
-			return fail(k, RuleBarrier, "source access %s with source stages %s: no stage to make it available in", x.SrcAccess, x.SrcStages)
-		case x.DstStages&^StageBottomOfPipe == 0 && x.DstAccess != 0:
-			return fail(k, RuleBarrier, "destination access %s with destination stages %s", x.DstAccess, x.DstStages)
+		case unsupportedAccess(x.SrcStages, x.SrcAccess) != 0:
+			return fail(k, RuleStageAccess, "source access %s cannot be performed by source stages %s (no access scope there to make it available in)",
+				unsupportedAccess(x.SrcStages, x.SrcAccess), x.SrcStages)
+		case unsupportedAccess(x.DstStages, x.DstAccess) != 0:
+			return fail(k, RuleStageAccess, "destination access %s cannot be performed by destination stages %s (no access scope there to make it visible to)",
+				unsupportedAccess(x.DstStages, x.DstAccess), x.DstStages)
 		case x.Kind == Hazard && len(x.Previous) > 0:
 			return fail(k, RuleBarrier, "hazard barrier with old occupants")
 		}
@@ -329,8 +345,9 @@ func (v *barrierCheck) aliasStructure(k int, fail func(int, Rule, string, ...any
 }
 
 // layouts executes the order, tracking every image's layout, and records
-// the transition before each use.
-func (v *barrierCheck) layouts() error {
+// the transition before each use. It reports whether the error cap is
+// reached.
+func (v *barrierCheck) layouts() bool {
 	c, g, p := v.c, v.c.Graph, v.p
 	nr := len(g.Resources)
 	v.useBase = make([]int32, nr+1)
@@ -355,32 +372,46 @@ func (v *barrierCheck) layouts() error {
 				continue
 			}
 			r := x.Resource
-			fail := func(format string, args ...any) error {
-				return &BarrierError{Before: g.Commands[cmd].Name, Resource: g.Resources[r].Name, Barrier: int(k), Rule: RuleLayoutBarrier,
-					Detail: fmt.Sprintf(format, args...)}
+			fail := func(format string, args ...any) bool {
+				return v.errs.add(&BarrierError{Before: g.Commands[cmd].Name, Resource: g.Resources[r].Name, Barrier: int(k), Rule: RuleLayoutBarrier,
+					Detail: fmt.Sprintf(format, args...)})
 			}
 			if seen[r] == int32(q)+1 {
-				return fail("two image barriers on one image before one command")
+				if fail("two image barriers on one image before one command") {
+					return true
+				}
 			}
 			seen[r] = int32(q) + 1
 			if x.OldLayout != cur[r] {
-				return fail("oldLayout %s, but the image is in layout %s here", x.OldLayout, cur[r])
+				if fail("oldLayout %s, but the image is in layout %s here", x.OldLayout, cur[r]) {
+					return true
+				}
 			}
 			if x.OldLayout != x.NewLayout {
 				ref, ok := v.useOf(cmd, r)
-				if !ok {
-					return fail("layout transition before a command that does not use the image")
+				var u Use
+				if ok {
+					u = c.Use(ref)
 				}
-				u := c.Use(ref)
-				if u.Layout != x.NewLayout {
-					return fail("transition to %s, but the command uses the image in %s", x.NewLayout, u.Layout)
+				switch {
+				case !ok:
+					if fail("layout transition before a command that does not use the image") {
+						return true
+					}
+				case u.Layout != x.NewLayout:
+					if fail("transition to %s, but the command uses the image in %s", x.NewLayout, u.Layout) {
+						return true
+					}
+				default:
+					s, a := expandStages(u.Stages), expandAccess(u.Access)
+					if sc := &v.sc[k]; !subStages(s, sc.dstExec) || !subStages(s, sc.dstAcc) || !subAccess(a, sc.dstMask) {
+						if fail("the transition's destination scope %s / %s does not include the command's use %s / %s",
+							x.DstStages, x.DstAccess, u.Stages, u.Access) {
+							return true
+						}
+					}
+					v.trans[v.useBase[r]+ref.Index] = k
 				}
-				s, a := expandStages(u.Stages), expandAccess(u.Access)
-				if sc := &v.sc[k]; !subStages(s, sc.dstExec) || !subStages(s, sc.dstAcc) || !subAccess(a, sc.dstMask) {
-					return fail("the transition's destination scope %s / %s does not include the command's use %s / %s",
-						x.DstStages, x.DstAccess, u.Stages, u.Access)
-				}
-				v.trans[v.useBase[r]+ref.Index] = k
 			}
 			cur[r] = x.NewLayout
 		}
@@ -390,12 +421,15 @@ func (v *barrierCheck) layouts() error {
 				continue
 			}
 			if u := c.Use(ref); cur[r] != u.Layout {
-				return &BarrierError{Before: g.Commands[cmd].Name, Resource: g.Resources[r].Name, Barrier: -1, Rule: RuleLayoutBarrier,
-					Detail: fmt.Sprintf("the command needs layout %s, but the image is in %s: missing layout transition", u.Layout, cur[r])}
+				if v.errs.add(&BarrierError{Before: g.Commands[cmd].Name, Resource: g.Resources[r].Name, Barrier: -1, Rule: RuleLayoutBarrier,
+					Detail: fmt.Sprintf("the command needs layout %s, but the image is in %s: missing layout transition", u.Layout, cur[r])}) {
+					return true
+				}
+				cur[r] = u.Layout // report each missing transition once
 			}
 		}
 	}
-	return nil
+	return false
 }
 
 // useOf finds cmd's use of r.
@@ -408,28 +442,29 @@ func (v *barrierCheck) useOf(cmd CommandID, r ResourceID) (UseRef, bool) {
 	return UseRef{}, false
 }
 
-// hazards checks every per-resource DAG edge.
-func (v *barrierCheck) hazards() error {
+// hazards checks every per-resource DAG edge. It reports whether the
+// error cap is reached.
+func (v *barrierCheck) hazards() bool {
 	for r := range v.c.Graph.Resources {
 		us := v.c.Uses(ResourceID(r))
 		lastMod, readsSince := -1, 0
 		for j, u := range us {
 			if lastMod >= 0 {
-				if err := v.edge(ResourceID(r), us, lastMod, j); err != nil {
-					return err
+				if err := v.edge(ResourceID(r), us, lastMod, j); err != nil && v.errs.add(err) {
+					return true
 				}
 			}
 			if u.Modifies {
 				for i := readsSince; i < j; i++ {
-					if err := v.edge(ResourceID(r), us, i, j); err != nil {
-						return err
+					if err := v.edge(ResourceID(r), us, i, j); err != nil && v.errs.add(err) {
+						return true
 					}
 				}
 				lastMod, readsSince = j, j+1
 			}
 		}
 	}
-	return nil
+	return false
 }
 
 // edge checks that use i of r is ordered before use j (and its writes made
@@ -526,7 +561,7 @@ func (e *edgeNeed) ends(k int32, sc *scope, afterAvail, onR bool) bool {
 }
 
 // aliases checks every pair of pooled resources that share bytes.
-func (v *barrierCheck) aliases() error {
+func (v *barrierCheck) aliases() {
 	c, g, p := v.c, v.c.Graph, v.p
 	var pooled []ResourceID
 	for r := range p.Resources {
@@ -534,20 +569,22 @@ func (v *barrierCheck) aliases() error {
 			continue
 		}
 		if pl := &p.Resources[r].Placement; pl.Pool < 0 || pl.Pool >= len(p.Pools) || pl.Offset+pl.Size < pl.Offset {
-			return &BarrierError{Resource: g.Resources[r].Name, Barrier: -1, Rule: RuleAliasBarrier, Detail: fmt.Sprintf("invalid placement %+v", *pl)}
+			v.errs.add(&BarrierError{Resource: g.Resources[r].Name, Barrier: -1, Rule: RuleAliasBarrier,
+				Detail: fmt.Sprintf("invalid placement: pool %d, offset %d, size %d", pl.Pool, pl.Offset, pl.Size)})
+			return
 		}
 		pooled = append(pooled, ResourceID(r))
 	}
 	place := func(r ResourceID) *Placement { return &p.Resources[r].Placement }
-	sort.Slice(pooled, func(a, b int) bool {
-		x, y := place(pooled[a]), place(pooled[b])
+	slices.SortFunc(pooled, func(a, b ResourceID) int {
+		x, y := place(a), place(b)
 		if x.Pool != y.Pool {
-			return x.Pool < y.Pool
+			return cmp.Compare(x.Pool, y.Pool)
 		}
 		if x.Offset != y.Offset {
-			return x.Offset < y.Offset
+			return cmp.Compare(x.Offset, y.Offset)
 		}
-		return pooled[a] < pooled[b]
+		return cmp.Compare(a, b)
 	})
 	old := make([][]ResourceID, len(g.Resources))
 	var active []ResourceID
@@ -564,48 +601,52 @@ func (v *barrierCheck) aliases() error {
 			active[w] = o
 			w++
 			switch {
-			case c.Before(o, r):
+			case v.ao.Before(o, r):
 				old[r] = append(old[r], o)
-			case c.Before(r, o):
+			case v.ao.Before(r, o):
 				old[o] = append(old[o], r)
 			default:
-				return &BarrierError{Resource: g.Resources[r].Name, Previous: g.Resources[o].Name, Barrier: -1, Rule: RuleAliasBarrier,
-					Detail: "the two share bytes but neither is entirely before the other"}
+				if v.errs.add(&BarrierError{Resource: g.Resources[r].Name, Previous: g.Resources[o].Name, Barrier: -1, Rule: RuleAliasBarrier,
+					Detail: "the two share bytes but neither is entirely before the other"}) {
+					return
+				}
 			}
 		}
 		active = append(active[:w], r)
 	}
 	for b := range old {
-		if err := v.aliasPairs(ResourceID(b), old[b]); err != nil {
-			return err
+		if v.aliasPairs(ResourceID(b), old[b]) {
+			return
 		}
 	}
-	return nil
 }
 
-// aliasPairs checks the pairs (a, b) for every old occupant a of b.
-func (v *barrierCheck) aliasPairs(b ResourceID, olds []ResourceID) error {
+// aliasPairs checks the pairs (a, b) for every old occupant a of b. It
+// reports whether the error cap is reached.
+func (v *barrierCheck) aliasPairs(b ResourceID, olds []ResourceID) bool {
 	c, g, p := v.c, v.c.Graph, v.p
 	xs := v.alias[b]
 	for _, k := range xs {
 		for _, a := range p.Barriers[k].Previous {
 			if !containsResource(olds, a) {
-				return &BarrierError{Before: v.cmdName(p.Barriers[k].Before), Resource: g.Resources[b].Name, Previous: g.Resources[a].Name, Barrier: int(k),
-					Rule: RuleAliasBarrier, Detail: "previous names a resource that is not an old occupant (same pool, shared bytes, entirely before)"}
+				if v.errs.add(&BarrierError{Before: v.cmdName(p.Barriers[k].Before), Resource: g.Resources[b].Name, Previous: g.Resources[a].Name, Barrier: int(k),
+					Rule: RuleAliasBarrier, Detail: "previous names a resource that is not an old occupant (same pool, shared bytes, entirely before)"}) {
+					return true
+				}
 			}
 		}
 	}
 	if len(olds) == 0 {
-		return nil
+		return false
 	}
 	// Latest initial use first: a later old occupant is checked before an
 	// earlier one may rely on it.
 	start := func(r ResourceID) int32 { return v.pos[c.Initial(r)[0]] }
-	sort.Slice(olds, func(i, j int) bool {
-		if si, sj := start(olds[i]), start(olds[j]); si != sj {
-			return si > sj
+	slices.SortFunc(olds, func(a, b ResourceID) int {
+		if sa, sb := start(a), start(b); sa != sb {
+			return cmp.Compare(sb, sa)
 		}
-		return olds[i] < olds[j]
+		return cmp.Compare(a, b)
 	})
 	ub := c.Uses(b)[0]
 	sb, ab := expandStages(ub.Stages), expandAccess(ub.Access)
@@ -636,7 +677,7 @@ func (v *barrierCheck) aliasPairs(b ResourceID, olds []ResourceID) error {
 		}
 		cover = cover[:0]
 		for _, later := range olds[:i] {
-			if c.Before(a, later) {
+			if v.ao.Before(a, later) {
 				cover = append(cover, clip(later))
 			}
 		}
@@ -653,9 +694,11 @@ func (v *barrierCheck) aliasPairs(b ResourceID, olds []ResourceID) error {
 			e.Detail = fmt.Sprintf("the alias barrier's scopes do not include the old occupant's terminal scope %s / %s and the first use %s / %s",
 				ts0, tw0, ub.Stages, ub.Access)
 		}
-		return e
+		if v.errs.add(e) {
+			return true
+		}
 	}
-	return nil
+	return false
 }
 
 // terminalScope returns the OR of the stages and of the write accesses of
@@ -687,7 +730,7 @@ type byteSpan struct{ lo, hi uint64 }
 // spansCover reports whether the union of spans includes all of want. It
 // sorts spans.
 func spansCover(spans []byteSpan, want byteSpan) bool {
-	sort.Slice(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
+	slices.SortFunc(spans, func(a, b byteSpan) int { return cmp.Compare(a.lo, b.lo) })
 	at := want.lo
 	for _, s := range spans {
 		if at >= want.hi || s.lo > at {
@@ -696,4 +739,28 @@ func spansCover(spans []byteSpan, want byteSpan) bool {
 		at = max(at, s.hi)
 	}
 	return at >= want.hi
+}
+
+// carveLists returns one empty list per resource, with room for the
+// barriers on it that keep selects, all carved from one array: the lists
+// then grow by append without allocating. Barriers naming no valid
+// resource get no room (structure rejects them before appending).
+func carveLists(bs []Barrier, nr int, keep func(x *Barrier) bool) [][]int32 {
+	lists := make([][]int32, nr)
+	count := make([]int32, nr)
+	total := 0
+	for k := range bs {
+		if x := &bs[k]; x.Resource >= 0 && int(x.Resource) < nr && keep(x) {
+			count[x.Resource]++
+			total++
+		}
+	}
+	store := make([]int32, total)
+	at := 0
+	for r := range lists {
+		end := at + int(count[r])
+		lists[r] = store[at:at:end]
+		at = end
+	}
+	return lists
 }

@@ -153,10 +153,21 @@ func TestVerifyBarriers(t *testing.T) {
 		{"write not made visible", vbBufferAlias, func(_ *Graph, p *Plan) { p.Barriers[3].DstAccess = AccessShaderStorageWrite }, RuleHazardBarrier, "read-after-write"},
 		{"wrong destination stage", vbBufferAlias, func(_ *Graph, p *Plan) { p.Barriers[3].DstStages = StageComputeShader }, RuleHazardBarrier, "read-after-write"},
 		{"barrier too late", vbBufferAlias, func(_ *Graph, p *Plan) { p.Barriers[0].Before = 2 }, RuleHazardBarrier, `before command "read-a"`},
-		{"access with stage NONE", vbBufferAlias, func(_ *Graph, p *Plan) { p.Barriers[0].SrcStages = 0 }, RuleBarrier, "no stage to make it available in"},
-		{"destination access with stage NONE", vbBufferAlias, func(_ *Graph, p *Plan) { p.Barriers[0].DstStages = StageBottomOfPipe }, RuleBarrier, "destination access"},
+		{"access with stage NONE", vbBufferAlias, func(_ *Graph, p *Plan) { p.Barriers[0].SrcStages = 0 }, RuleStageAccess, "cannot be performed by source stages NONE"},
+		{"destination access with stage NONE", vbBufferAlias, func(_ *Graph, p *Plan) { p.Barriers[0].DstStages = StageBottomOfPipe }, RuleStageAccess, "cannot be performed by destination stages BOTTOM_OF_PIPE"},
+		// Issue 12 item 4: a write "made available" at BOTTOM_OF_PIPE, and an
+		// access no stage of the mask performs.
+		{"source write at bottom of pipe", vbBufferAlias, func(_ *Graph, p *Plan) {
+			p.Barriers[0].SrcStages, p.Barriers[0].SrcAccess = StageBottomOfPipe, AccessShaderStorageWrite
+		}, RuleStageAccess, "SHADER_STORAGE_WRITE cannot be performed by source stages BOTTOM_OF_PIPE"},
+		{"destination access at top of pipe", vbBufferAlias, func(_ *Graph, p *Plan) {
+			p.Barriers[0].DstStages, p.Barriers[0].DstAccess = StageTopOfPipe, AccessShaderStorageRead
+		}, RuleStageAccess, "SHADER_STORAGE_READ cannot be performed by destination stages TOP_OF_PIPE"},
+		{"access the stage cannot perform", vbBufferAlias, func(_ *Graph, p *Plan) {
+			p.Barriers[0].DstStages, p.Barriers[0].DstAccess = StageComputeShader, AccessColorAttachmentWrite
+		}, RuleStageAccess, "COLOR_ATTACHMENT_WRITE cannot be performed by destination stages COMPUTE_SHADER"},
 		{"not grouped", vbBufferAlias, func(_ *Graph, p *Plan) { p.Barriers[0], p.Barriers[3] = p.Barriers[3], p.Barriers[0] }, RuleBarrier, "not grouped"},
-		{"buffer barrier on an image", vbImageAlias, func(_ *Graph, p *Plan) { p.Barriers[1].Type = BufferBarrier }, RuleBarrier, "buffer barrier on a image"},
+		{"buffer barrier on an image", vbImageAlias, func(_ *Graph, p *Plan) { p.Barriers[1].Type = BufferBarrier }, RuleBarrier, "buffer barrier on an image"},
 		{"layouts on a buffer barrier", vbBufferAlias, func(_ *Graph, p *Plan) { p.Barriers[0].NewLayout = LayoutGeneral }, RuleBarrier, "with layouts"},
 		{"unknown command", vbBufferAlias, func(_ *Graph, p *Plan) { p.Barriers[3].Before = 9 }, RuleBarrier, "command 9 does not exist"},
 		{"order not a permutation", vbBufferAlias, func(_ *Graph, p *Plan) { p.Order[1] = 0 }, RuleOrder, "repeated"},
@@ -208,7 +219,7 @@ func TestVerifyBarriers(t *testing.T) {
 		}, "", ""},
 		{"bottom of pipe makes nothing available", vbChain, func(_ *Graph, p *Plan) {
 			p.Barriers = []Barrier{vb(2, Hazard, BufferBarrier, 0, StageBottomOfPipe|StageFragmentShader, AccessTransferWrite, StageFragmentShader, AccessShaderStorageRead)}
-		}, RuleHazardBarrier, "read-after-write"},
+		}, RuleStageAccess, "TRANSFER_WRITE cannot be performed by source stages FRAGMENT_SHADER|BOTTOM_OF_PIPE"},
 		{"top of pipe waits but sees nothing", vbChain, func(_ *Graph, p *Plan) {
 			p.Barriers = []Barrier{vb(2, Hazard, BufferBarrier, 0, StageCopy, AccessTransferWrite, StageTopOfPipe, 0)}
 		}, RuleHazardBarrier, "read-after-write"},

@@ -72,8 +72,9 @@ type Info struct {
 // TakeMessages. Close it when done: Close destroys the device, which is
 // when the validation layer reports objects left alive.
 type Device struct {
-	info  Info
-	types []planner.MemoryType
+	info   Info
+	types  []planner.MemoryType
+	limits planner.Limits
 
 	instance vk.Instance
 	physical vk.PhysicalDevice
@@ -405,6 +406,11 @@ func (d *Device) pickPhysical(cfg Config, instanceAPI Version) (apiChoice, error
 	if d.info.Type == "" {
 		d.info.Type = "other"
 	}
+	l := &c.limits
+	d.limits = planner.Limits{MaxImageDimension1D: l.MaxImageDimension1D, MaxImageDimension2D: l.MaxImageDimension2D,
+		MaxImageDimension3D: l.MaxImageDimension3D, MaxImageArrayLayers: l.MaxImageArrayLayers,
+		SampleCounts: uint32(l.FramebufferColorSampleCounts | l.FramebufferDepthSampleCounts | l.FramebufferStencilSampleCounts |
+			l.SampledImageColorSampleCounts | l.SampledImageDepthSampleCounts | l.StorageImageSampleCounts)}
 	if c.choice.Sync2Ext {
 		d.info.Sync2 = extSync2
 	}
@@ -552,6 +558,10 @@ func (d *Device) Describe() string {
 // MemoryTypes returns the device's memory types, index = memory type
 // index. The slice is the device's: do not modify it.
 func (d *Device) MemoryTypes() []planner.MemoryType { return d.types }
+
+// Limits returns the device's image limits (VkPhysicalDeviceLimits), as
+// the planner checks images against them.
+func (d *Device) Limits() planner.Limits { return d.limits }
 
 // Handle returns the VkDevice, for a renderer's own calls.
 func (d *Device) Handle() vk.Device { return d.device }

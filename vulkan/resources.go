@@ -82,6 +82,11 @@ func (r *Resources) Describe() string { return r.dev.Describe() }
 // MemoryTypes implements planner.RequirementsSource.
 func (r *Resources) MemoryTypes() []planner.MemoryType { return r.dev.MemoryTypes() }
 
+// Limits implements planner.LimitsSource: the device's image limits, so
+// that an image the device cannot create is a graph error before any
+// object is made.
+func (r *Resources) Limits() planner.Limits { return r.dev.Limits() }
+
 // Requirements implements planner.RequirementsSource: it creates res
 // unbound from its description (the first time) and returns the real
 // requirements, cached for Bind. res must be one of the graph's resources

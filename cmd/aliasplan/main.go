@@ -41,6 +41,7 @@ Usage:
 Strategies: firstfit (default), bestfit, exact.
 Run 'aliasplan COMMAND -h' for a command's flags.
 Exit status: 0 ok, 1 check found violations, 2 bad input or usage.
+File formats and exit statuses in full: docs/formats.md.
 `
 
 func main() {
@@ -128,10 +129,17 @@ func report(err error, stderr io.Writer) int {
 		if len(ve.violations) == 1 {
 			noun = "violation"
 		}
-		fmt.Fprintf(stderr, "aliasplan: %s: %d %s: the plan does not hold\n", ve.file, len(ve.violations), noun)
+		if ve.capped {
+			fmt.Fprintf(stderr, "aliasplan: %s: stopped after %d %s (--max-violations): the plan does not hold\n", ve.file, len(ve.violations), noun)
+		} else {
+			fmt.Fprintf(stderr, "aliasplan: %s: %d %s: the plan does not hold\n", ve.file, len(ve.violations), noun)
+		}
 		return exitViolations
 	}
-	fmt.Fprintf(stderr, "aliasplan: %s\n", oneLine(trimPkg(err.Error())))
+	// Validate reports every broken rule of a graph at once: one line each.
+	for _, e := range splitErrors(err) {
+		fmt.Fprintf(stderr, "aliasplan: %s\n", oneLine(trimPkg(e.Error())))
+	}
 	return exitBadInput
 }
 
@@ -154,6 +162,7 @@ func usageErrorf(cmd, format string, args ...any) error {
 type violationsError struct {
 	file       string
 	violations []error
+	capped     bool // the list stopped at --max-violations: there may be more
 }
 
 func (e *violationsError) Error() string {

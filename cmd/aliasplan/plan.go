@@ -14,20 +14,36 @@ import (
 
 	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/cmd/aliasplan/internal/picture"
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
 const planHelp = `Usage: aliasplan plan [flags] [GRAPH.json]
 
-Plans a graph file (SPEC §5; - reads stdin), or without one the embedded
-sample deferred frame, and prints a summary: resources by status, pools,
-bytes without aliasing, pooled bytes, lower bound, saving, strategy, time.
+Plans a graph file (- reads stdin), or without one the embedded sample
+deferred frame, and prints a summary: resources by status, pools, bytes
+without aliasing, pooled bytes, lower bound, saving, strategy, time. The
+graph and plan file formats: docs/formats.md.
 
 Flags:
   -o FILE                   write the plan file (JSON, version 1)
   --svg FILE                write the picture of memory over time (SVG)
-  --html FILE               write the picture as an HTML page with hover details
+  --html FILE               write the memory viewer: one self-contained HTML page
+                            (zoom, pan, search, details, live bytes, barriers)
+  --compare LIST            the --html page shows the plans of these strategies
+                            (comma-separated, e.g. firstfit,bestfit,exact) one
+                            above the other on one time axis, with their pooled
+                            bytes, peaks and bounds; -o, --svg and the summary
+                            stay those of --strategy; an entry may name an
+                            ordering, e.g. firstfit:dag,firstfit:execution
   --strategy NAME           firstfit (default), bestfit or exact
+  --order dag|execution     which resources may share bytes: only those the
+                            dependency DAG orders (dag, default), or those the
+                            execution order orders, each such pair then
+                            ordered by its alias barrier (execution)
+  --budget SIZE             keep the DAG order and serialize only the pairs
+                            needed to pool at most SIZE bytes; fails, stating
+                            the smallest size reachable, when nothing fits
   --format text|json        summary format (default text)
   --max-pool-size SIZE      cap each pool, e.g. 256MiB (default 0: no cap, or
                             the device's maxMemoryAllocationSize)
@@ -35,7 +51,7 @@ Flags:
                             resources this large get their own allocation
                             (default 64MiB; 0: never for size alone)
   --pool-prefers-dedicated  pool resources whose driver only prefers a dedicated
-                            allocation (default: give them their own, as SPEC §3)
+                            allocation (default: give them their own)
   --profile h200|lavapipe   estimate requirements the graph lacks (default h200)
   --device none|vulkan      take requirements from the Vulkan device instead
   --resolution WxH          size of the sample frame (default 1920x1080)
@@ -50,10 +66,12 @@ Sizes are bytes or a number with KiB, MiB, GiB (or KB, MB, GB).
 // planArgs are plan's flags.
 type planArgs struct {
 	out, svg, html, format, strategy, resolution string
+	compare                                      string
 	maxPool, threshold                           sizeValue
 	poolPrefers                                  bool
 	src                                          sourceFlags
 	ex                                           exactFlags
+	ord                                          orderFlags
 }
 
 func planCommand() *command {
@@ -70,6 +88,7 @@ func registerPlanFlags(fs *flag.FlagSet) *planArgs {
 	fs.StringVar(&a.out, "o", "", "")
 	fs.StringVar(&a.svg, "svg", "", "")
 	fs.StringVar(&a.html, "html", "", "")
+	fs.StringVar(&a.compare, "compare", "", "")
 	fs.StringVar(&a.strategy, "strategy", "firstfit", "")
 	fs.StringVar(&a.format, "format", "text", "")
 	fs.Var(&a.maxPool, "max-pool-size", "")
@@ -78,18 +97,23 @@ func registerPlanFlags(fs *flag.FlagSet) *planArgs {
 	fs.StringVar(&a.resolution, "resolution", "1920x1080", "")
 	a.src.register(fs, true)
 	a.ex.register(fs, 10*time.Second)
+	a.ord.register(fs)
 	return a
 }
 
 // options turns the planning flags into the planner's options for
 // source; plan and replay both plan through it.
 func (a *planArgs) options(cmd string, source *requirementsSource, stderr io.Writer) (aliasplan.Options, error) {
+	order, budget, err := a.ord.resolve(cmd)
+	if err != nil {
+		return aliasplan.Options{}, err
+	}
 	strat, err := newStrategy(a.strategy, a.ex, stderr)
 	if err != nil {
 		return aliasplan.Options{}, usageErrorf(cmd, "--strategy: %v", err)
 	}
 	opts := aliasplan.Options{Strategy: strat, MaxPoolSize: uint64(a.maxPool), DedicatedThreshold: uint64(a.threshold), Source: source,
-		PoolPrefersDedicated: a.poolPrefers}
+		PoolPrefersDedicated: a.poolPrefers, Order: order, Budget: budget}
 	if opts.MaxPoolSize == 0 {
 		opts.MaxPoolSize = source.maxAllocation
 	}
@@ -100,16 +124,29 @@ func (a *planArgs) options(cmd string, source *requirementsSource, stderr io.Wri
 }
 
 func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
-	out, svg, html, format := a.out, a.svg, a.html, a.format
+	out, svg, html, summaryFormat := a.out, a.svg, a.html, a.format
 	if len(files) > 1 {
 		return usageErrorf("plan", "want at most one graph file, got %d", len(files))
 	}
-	if format != "text" && format != "json" {
-		return usageErrorf("plan", "--format %q: want text or json", format)
+	if summaryFormat != "text" && summaryFormat != "json" {
+		return usageErrorf("plan", "--format %q: want text or json", summaryFormat)
 	}
 	w, h, err := parseResolution(a.resolution)
 	if err != nil {
 		return usageErrorf("plan", "--resolution: %v", err)
+	}
+	order, _, err := a.ord.resolve("plan")
+	if err != nil {
+		return err
+	}
+	var compare []string
+	if a.compare != "" {
+		if html == "" {
+			return usageErrorf("plan", "--compare shows plans side by side in the --html page: give --html FILE too")
+		}
+		if compare, err = parseCompare(a.compare); err != nil {
+			return usageErrorf("plan", "--compare: %v", err)
+		}
 	}
 	for _, o := range []string{out, svg, html} {
 		if err := checkOutputDir(o); err != nil {
@@ -145,12 +182,33 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return inFile(file, err)
 	}
+	// What the serializations bought: the same frame under the DAG order.
+	var dagPooled uint64
+	if order != planner.OrderDAG {
+		o := opts
+		o.Order, o.Budget = planner.OrderDAG, 0
+		if o.Strategy, err = newStrategy(a.strategy, a.ex, io.Discard); err != nil {
+			return usageErrorf("plan", "--strategy: %v", err)
+		}
+		dag, err := aliasplan.New(o).Plan(g)
+		if err != nil {
+			return inFile(file, err)
+		}
+		dagPooled = dag.Stats.PooledBytes
+	}
+
+	var compared []*planner.Plan
+	if compare != nil {
+		if compared, err = planEach(g, opts, compare, strat.Name(), plan, a.ex, stderr); err != nil {
+			return inFile(file, err)
+		}
+	}
 
 	var outs outputs
 	defer outs.abort()
 	title := "aliasplan: " + input
 	if out != "" {
-		if err := outs.add(out, func(w io.Writer) error { return planner.WritePlan(w, g, plan) }); err != nil {
+		if err := outs.add(out, func(w io.Writer) error { return format.WritePlan(w, g, plan) }); err != nil {
 			return err
 		}
 	}
@@ -160,7 +218,13 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if html != "" {
-		if err := outs.add(html, func(w io.Writer) error { return picture.HTML(w, c, plan, picture.Options{Title: title}) }); err != nil {
+		write := func(w io.Writer) error { return picture.HTML(w, c, plan, picture.Options{Title: title}) }
+		if compared != nil {
+			write = func(w io.Writer) error {
+				return picture.Compare(w, c, compared, compare, picture.Options{Title: title})
+			}
+		}
+		if err := outs.add(html, write); err != nil {
 			return err
 		}
 	}
@@ -169,10 +233,13 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	s := summarize(input, g, plan, source.MemoryTypes(), elapsed)
-	if e, ok := strat.(*exactRun); ok {
+	s.Ordering = summarizeOrdering(c, plan, dagPooled)
+	// Under a budget the exact strategy solves relaxed problems whose
+	// optimality says nothing of the plan's: no claim then.
+	if e, ok := strat.(*exactRun); ok && order != planner.OrderBudget {
 		s.Exact = &exactSummary{Optimal: e.optimal(), Nodes: e.nodes()}
 	}
-	if format == "json" {
+	if summaryFormat == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(s); err != nil {
@@ -180,6 +247,9 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 		}
 	} else {
 		s.text(stdout)
+		if compared != nil {
+			compareText(stdout, compare, compared)
+		}
 	}
 	for _, p := range written {
 		fmt.Fprintf(stderr, "wrote %s\n", p)
@@ -221,14 +291,14 @@ func checkOutputDir(path string) error {
 // readGraphFile reads and validates a graph file; "-" is stdin.
 func readGraphFile(path string) (*planner.Graph, error) {
 	if path == "-" {
-		return planner.ReadGraph(os.Stdin, "stdin")
+		return format.ReadGraph(os.Stdin, "stdin")
 	}
 	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return planner.ReadGraph(f, path)
+	return format.ReadGraph(f, path)
 }
 
 // openFile opens an input file, refusing directories.

@@ -36,7 +36,11 @@ Planning flags, as for 'aliasplan plan' (replay defines the same ones):
   --format text|json        report format (default text)
   --time-limit DURATION     exact: per pool group (default 10s)
   --node-limit N            exact: search nodes per pool group
-  --profile NAME, --device none, -o FILE, --svg FILE, --html FILE
+  --order dag|execution     which resources may share bytes (default dag;
+                            see 'aliasplan plan -h')
+  --budget SIZE             serialize only the pairs needed to pool at most
+                            SIZE bytes
+  --profile NAME, --device none, -o FILE, --svg FILE, --html FILE, --compare LIST
                             plan's; replay takes requirements from the
                             device and writes no file
 
@@ -99,8 +103,8 @@ func (a *replayArgs) run(files []string, stdout, stderr io.Writer) error {
 	if pa.src.device != "none" {
 		return usageErrorf("replay", "--device: replay always takes requirements from the Vulkan device")
 	}
-	if pa.out != "" || pa.svg != "" || pa.html != "" {
-		return usageErrorf("replay", "-o, --svg and --html are plan's outputs; replay writes none")
+	if pa.out != "" || pa.svg != "" || pa.html != "" || pa.compare != "" {
+		return usageErrorf("replay", "-o, --svg, --html and --compare are plan's outputs; replay writes none")
 	}
 	w, h, err := parseResolution(pa.resolution)
 	if err != nil {

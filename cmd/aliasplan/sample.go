@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/aliasplan/aliasplan"
-	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/format"
 )
 
 const sampleHelp = `Usage: aliasplan sample [flags]
@@ -40,7 +40,7 @@ func sample(files []string, stdout, stderr io.Writer, out, resolution string) er
 		return usageErrorf("sample", "--resolution: %v", err)
 	}
 	g := aliasplan.SampleFrame(w, h)
-	write := func(w io.Writer) error { return planner.WriteGraph(w, g) }
+	write := func(w io.Writer) error { return format.WriteGraph(w, g) }
 	if out == "" {
 		return write(stdout)
 	}

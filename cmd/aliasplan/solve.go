@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -14,7 +15,8 @@ const solveHelp = `Usage: aliasplan solve [flags] PROBLEM.csv
 Places an interval problem in MiniMalloc's CSV format (columns id, lower,
 upper, size and optionally alignment; lifetime [lower, upper); an offset
 column is ignored; - reads stdin) in one address space. Writes the CSV with
-an offset column on stdout; peak, lower bound and time on stderr.
+an offset column on stdout; peak, lower bound and time on stderr. The CSV
+formats: docs/formats.md.
 
 Flags:
   -o FILE                write the CSV to FILE instead of stdout
@@ -65,7 +67,13 @@ func (a *solveArgs) run(files []string, stdout, stderr io.Writer) error {
 	if err := planner.CheckSolution(prob, sol); err != nil {
 		return fmt.Errorf("%s: strategy %s produced an invalid solution (a bug): %s", file, strategy, trimPkg(err.Error()))
 	}
-	write := func(w io.Writer) error { return planner.WriteSolution(w, bufs, sol) }
+	if len(sol.PoolSizes) > 1 {
+		// No maximum pool size is given: a strategy opens another pool
+		// only when the next offset would not fit in 64 bits.
+		return fmt.Errorf("%s: the buffers do not fit in one 64-bit address space: %s places them in %d pools, more than 2^64-1 bytes in all, and MiniMalloc CSV has one address space",
+			displayName(file), strategy, len(sol.PoolSizes))
+	}
+	write := func(w io.Writer) error { return format.WriteSolution(w, bufs, sol) }
 	if out == "" {
 		if err := write(stdout); err != nil {
 			return err
@@ -100,7 +108,7 @@ func (a *solveArgs) run(files []string, stdout, stderr io.Writer) error {
 
 // readProblemFile reads a MiniMalloc CSV into an interval problem; "-" is
 // stdin.
-func readProblemFile(path string) ([]planner.IntervalBuffer, *planner.Problem, error) {
+func readProblemFile(path string) ([]format.IntervalBuffer, *planner.Problem, error) {
 	var r io.Reader = os.Stdin
 	name := "stdin"
 	if path != "-" {
@@ -111,11 +119,11 @@ func readProblemFile(path string) ([]planner.IntervalBuffer, *planner.Problem, e
 		defer f.Close()
 		r, name = f, path
 	}
-	bufs, err := planner.ReadIntervals(r, name)
+	bufs, err := format.ReadIntervals(r, name)
 	if err != nil {
 		return nil, nil, err
 	}
-	prob, err := planner.NewIntervalProblem(planner.IntervalItems(bufs), 0)
+	prob, err := planner.NewIntervalProblem(format.IntervalItems(bufs), 0)
 	if err != nil {
 		return nil, nil, inFile(name, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/strategies/exact"
 )
@@ -24,11 +25,11 @@ func readProblem(tb testing.TB, file string) *planner.Problem {
 		tb.Skipf("data set: %v", err)
 	}
 	defer f.Close()
-	bufs, err := planner.ReadIntervals(f, file)
+	bufs, err := format.ReadIntervals(f, file)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, err := planner.NewIntervalProblem(planner.IntervalItems(bufs), 0)
+	p, err := planner.NewIntervalProblem(format.IntervalItems(bufs), 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func planFrame(tb testing.TB, file string, s planner.Strategy) *planner.Plan {
 		tb.Skipf("data set: %v", err)
 	}
 	defer f.Close()
-	g, err := planner.ReadGraph(f, file)
+	g, err := format.ReadGraph(f, file)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -112,7 +112,7 @@ func components(p *planner.Problem) [][]int32 {
 			for len(stack) > 0 {
 				i := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
-				for _, j := range p.Neighbors(int(i)) {
+				for j := range p.Neighbors(int(i)) {
 					if comp[j] < 0 {
 						comp[j] = c
 						cur = append(cur, j)
@@ -288,7 +288,7 @@ func buildModel(p *planner.Problem, items []int32, sectioned bool) *model {
 			inv[pi] = int32(mi)
 		}
 		for mi := 0; mi < n; mi++ {
-			for _, pj := range p.Neighbors(int(m.orig[mi])) {
+			for pj := range p.Neighbors(int(m.orig[mi])) {
 				mj := inv[pj]
 				if m.sb[mi] <= m.sa[mj] || m.sb[mj] <= m.sa[mi] {
 					m.nbr = append(m.nbr, mj)

@@ -33,7 +33,7 @@ func newShaker(p *planner.Problem, m *model) *shaker {
 	sh := &shaker{m: m, adj: make([][]int32, n), order: make([]int32, n), weight: make([]float64, n),
 		off: make([]uint64, n), placed: make([]bool, n)}
 	for mi, pi := range m.orig {
-		for _, pj := range p.Neighbors(int(pi)) {
+		for pj := range p.Neighbors(int(pi)) {
 			sh.adj[mi] = append(sh.adj[mi], inv[pj])
 		}
 	}

@@ -16,12 +16,12 @@
 //
 // Both kinds of planner.Problem are handled:
 //
-//   - Graph problems (Problem.Neighbors): the placed neighbours' ranges in
-//     the pool are searched in offset order, stopping at the first gap that
+//   - Graph problems (Problem.Row): the placed neighbours' ranges in the
+//     pool are searched in offset order, stopping at the first gap that
 //     holds the item. Each pool keeps its items sorted by offset; an item
-//     with many neighbours walks that list and tests each entry in a bit
-//     matrix of the interference (built once per problem when it is dense,
-//     as render graphs are), one with few sorts its neighbours' ranges.
+//     with many neighbours walks that list and tests each entry in its row
+//     of the problem's interference bit matrix, one with few sorts its
+//     neighbours' ranges.
 //   - Interval problems (Problem.Intervals; interference is lifetime
 //     overlap, and there may be hundreds of millions of overlapping pairs):
 //     lifetimes are compressed to time slots and each pool is an

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/aliasplan/aliasplan/format"
 	p "github.com/aliasplan/aliasplan/planner"
 )
 
@@ -30,7 +31,7 @@ func readFrame(t testing.TB, name string) *p.Graph {
 		t.Skipf("SKIP: shared frames not here (%v); they live in ../shared/data/frames", err)
 	}
 	defer f.Close()
-	g, err := p.ReadGraph(f, name)
+	g, err := format.ReadGraph(f, name)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

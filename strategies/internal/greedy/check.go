@@ -20,7 +20,7 @@ func (e *engine) plainFit(sol *planner.Solution, placed func(j int32) bool, i in
 		r    interval.Range
 	}
 	var nb []poolRange
-	for _, j := range e.p.Neighbors(int(i)) {
+	for j := range e.p.Neighbors(int(i)) {
 		if placed(j) {
 			nb = append(nb, poolRange{sol.Pool[j], interval.Range{Start: sol.Offset[j], End: sol.Offset[j] + e.p.Items[j].Size}})
 		}

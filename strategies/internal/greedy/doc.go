@@ -13,15 +13,14 @@
 // spans [0, 2⁶⁴−1). Byte ranges are half-open: an item at Offset occupies
 // [Offset, Offset+Size).
 //
-//   - Graph problems (Problem.Neighbors): each pool keeps its placed items
+//   - Graph problems (Problem.Row): each pool keeps its placed items
 //     sorted by offset. An item with few neighbours sorts their ranges; one
 //     with many walks the pool's list and skips the items that are not its
-//     neighbours, tested in a bit matrix of the interference that Place
-//     builds once per problem (when the problem is dense enough for it to
-//     be no larger than twice the neighbour lists, as render graphs are):
-//     no sort, and no work per neighbour. First fit takes the ranges in
-//     offset order, unmerged, and stops at the first gap that holds the
-//     item; best fit merges them into interval.Runs and searches them all.
+//     neighbours, tested in its row of the problem's interference bit
+//     matrix: no sort, and no work per neighbour. First fit takes the
+//     ranges in offset order, unmerged, and stops at the first gap that
+//     holds the item; best fit merges them into interval.Runs and searches
+//     them all.
 //   - Interval problems (Problem.Intervals): lifetimes are compressed to
 //     time slots and each pool is an interval.Timeline, so that the
 //     overlapping pairs (hundreds of millions in the largest ML traces)
@@ -43,14 +42,15 @@
 // # Cost
 //
 // Per order, with n items: O(n log n) to sort. Graph problems: once per
-// problem, O(n²/64 + E) for the bit matrix of E interfering pairs (dense
-// problems only); then per item, with d neighbours, O(d log d) to sort
-// their ranges, or O(m) to walk the m items placed in each pool searched,
-// the walk being chosen when the matrix exists and d·log₂d ≥ the items
-// placed so far (first fit usually stops early); with the matrix, O(m)
-// to insert the item in its pool's list. Memory O(n) per order, and n²/8 bytes for the
-// matrix. Interval problems: O(n log n) to compress T slots; then per item
-// a query that reads O(log T) run sets and an insert into O(log T) run
+// problem, O(n²/64) to count each item's neighbours (the Load order sums
+// the sizes on the sparser side of each row); then per item, with d
+// neighbours, O(n/64 + d log d) to gather and sort their ranges, or O(m)
+// to walk the m items placed in each pool searched, the walk being chosen
+// when d·log₂d ≥ the items placed so far (first fit usually stops early);
+// O(m) to insert the item in its pool's list. Memory O(n) per order; the
+// interference matrix belongs to the Problem. Interval problems: O(n log
+// n) to compress T slots; then per item a query that reads O(log T) run
+// sets and an insert into O(log T) run
 // sets; memory O(n log T) per pool. The orders of a
 // problem of 256 items or more run on up to GOMAXPROCS goroutines, joined
 // before Place returns; smaller ones run on the caller's goroutine, where

@@ -9,55 +9,18 @@ import (
 	"github.com/aliasplan/aliasplan/planner"
 )
 
-// placedRange is a placed item's byte range in its pool.
-type placedRange struct {
-	r    interval.Range
-	item int32
+// poolList is one pool's placed items, ascending by offset, as two
+// parallel arrays: the walk tests the items against a row of bits and
+// reads a range only for a neighbour, so the items are kept dense.
+type poolList struct {
+	items []int32
+	rs    []interval.Range
 }
 
 // poolRange is a placed neighbour's byte range and pool.
 type poolRange struct {
 	pool int32
 	r    interval.Range
-}
-
-// adjacency is a graph problem's interference as a bit matrix, for the
-// fit's walks over a pool's items: row i holds bit j when i and j
-// interfere. It is built only for dense problems, where it is no larger
-// than about twice the neighbour lists; nil otherwise.
-type adjacency struct {
-	words int // per row
-	bits  []uint64
-}
-
-// newAdjacency returns p's bit matrix, or nil when p is too sparse for
-// one: when n/64 words per row exceed the 32-bit neighbour entries of an
-// average row twice over.
-func newAdjacency(p *planner.Problem) *adjacency {
-	n := len(p.Items)
-	words := (n + 63) / 64
-	edges := 0
-	for i := range n {
-		edges += len(p.Neighbors(i))
-	}
-	if n*words*8 > 2*edges*4 {
-		return nil
-	}
-	return buildAdjacency(p)
-}
-
-// buildAdjacency returns p's bit matrix. O(n²/64 + edges).
-func buildAdjacency(p *planner.Problem) *adjacency {
-	n := len(p.Items)
-	words := (n + 63) / 64
-	a := &adjacency{words: words, bits: make([]uint64, n*words)}
-	for i := range n {
-		row := a.bits[i*words : (i+1)*words]
-		for _, j := range p.Neighbors(i) {
-			row[j>>6] |= 1 << (j & 63)
-		}
-	}
-	return a
 }
 
 // graphState is one run's placement state for a graph problem: the pools'
@@ -68,7 +31,7 @@ type graphState struct {
 	sol *planner.Solution // Pool[j] < 0 until j is placed
 	// pools[k] holds pool k's placed items, ascending by offset (dense
 	// problems only: see record).
-	pools  [][]placedRange
+	pools  []poolList
 	placed int              // items placed so far
 	nb     []poolRange      // scratch: the neighbours' ranges, to sort
 	runs   []interval.Range // scratch: merged runs, for best fit
@@ -91,14 +54,14 @@ func (gs *graphState) isPlaced(j int32) bool { return gs.sol.Pool[j] >= 0 }
 // The neighbours' ranges are needed in offset order, one pool at a time.
 // With few neighbours, sorting their ranges is cheapest; with many (dense
 // interference, as render graphs have), walking the pools' lists, which
-// are kept sorted, and testing each item in the adjacency matrix costs
-// O(m) for m placed items, no sort, and for first fit usually stops early.
+// are kept sorted, and testing each item in the problem's interference
+// row costs O(m) for m placed items, no sort, and for first fit usually
+// stops early.
 func (gs *graphState) fit(i int32) (off uint64, k int, ok bool) {
-	nbrs := gs.e.p.Neighbors(int(i))
-	if d := len(nbrs); gs.e.adj != nil && d*bits.Len(uint(d)) >= gs.placed {
+	if d := int(gs.e.deg[i]); d*bits.Len(uint(d)) >= gs.placed {
 		off, k, ok = gs.fitWalk(i)
 	} else {
-		off, k, ok = gs.fitSorted(i, nbrs)
+		off, k, ok = gs.fitSorted(i)
 	}
 	if invariants {
 		gs.checkFit(i, off, k, ok)
@@ -108,12 +71,15 @@ func (gs *graphState) fit(i int32) (off uint64, k int, ok bool) {
 
 // fitSorted is fit by sorting the placed neighbours' ranges by pool, then
 // offset.
-func (gs *graphState) fitSorted(i int32, nbrs []int32) (uint64, int, bool) {
+func (gs *graphState) fitSorted(i int32) (uint64, int, bool) {
 	p, sol := gs.e.p, gs.sol
 	nb := gs.nb[:0]
-	for _, j := range nbrs {
-		if q := sol.Pool[j]; q >= 0 {
-			nb = append(nb, poolRange{q, interval.Range{Start: sol.Offset[j], End: sol.Offset[j] + p.Items[j].Size}})
+	for w, x := range p.Row(int(i)) {
+		for ; x != 0; x &= x - 1 {
+			j := w<<6 + bits.TrailingZeros64(x)
+			if q := sol.Pool[j]; q >= 0 {
+				nb = append(nb, poolRange{q, interval.Range{Start: sol.Offset[j], End: sol.Offset[j] + p.Items[j].Size}})
+			}
 		}
 	}
 	gs.nb = nb
@@ -160,10 +126,9 @@ func (gs *graphState) fitSorted(i int32, nbrs []int32) (uint64, int, bool) {
 // for i's neighbours.
 func (gs *graphState) fitWalk(i int32) (uint64, int, bool) {
 	it := &gs.e.p.Items[i]
-	w := gs.e.adj.words
-	row := gs.e.adj.bits[int(i)*w : (int(i)+1)*w]
+	row := gs.e.p.Row(int(i))
 	for k := 0; ; k++ {
-		var list []placedRange
+		var list poolList
 		if k < len(gs.pools) {
 			list = gs.pools[k]
 		}
@@ -173,12 +138,13 @@ func (gs *graphState) fitWalk(i int32) (uint64, int, bool) {
 				return 0, k, false // i fits in no pool, not even an empty one
 			}
 			seen := false // whether pool k holds a neighbour of i
-			for _, q := range list {
-				if row[q.item>>6]&(1<<(q.item&63)) == 0 {
+			rs := list.rs[:len(list.items)]
+			for x, j := range list.items {
+				if row[j>>6]&(1<<(j&63)) == 0 {
 					continue
 				}
 				seen = true
-				if q.r.End > s.x && (q.r.Start >= s.x+s.size || s.skip(q.r.End)) {
+				if q := rs[x]; q.End > s.x && (q.Start >= s.x+s.size || s.skip(q.End)) {
 					break
 				}
 			}
@@ -186,14 +152,15 @@ func (gs *graphState) fitWalk(i int32) (uint64, int, bool) {
 				return s.x, k, s.ok
 			}
 		} else {
-			rs := gs.runs[:0]
-			for _, q := range list {
-				if row[q.item>>6]&(1<<(q.item&63)) != 0 {
-					rs = appendRun(rs, q.r)
+			runs := gs.runs[:0]
+			rs := list.rs[:len(list.items)]
+			for x, j := range list.items {
+				if row[j>>6]&(1<<(j&63)) != 0 {
+					runs = appendRun(runs, rs[x])
 				}
 			}
-			gs.runs = rs
-			if off, ok := interval.Runs(rs).BestFit(it.Size, it.Alignment, gs.e.window); ok || len(rs) == 0 {
+			gs.runs = runs
+			if off, ok := interval.Runs(runs).BestFit(it.Size, it.Alignment, gs.e.window); ok || len(runs) == 0 {
 				return off, k, ok
 			}
 		}
@@ -212,28 +179,32 @@ func appendRun(rs []interval.Range, r interval.Range) []interval.Range {
 }
 
 // record records that item i has been placed at sol's Pool[i], Offset[i].
-// Only fitWalk reads the pools' lists: without a matrix they are not kept.
 func (gs *graphState) record(i int32) {
 	gs.placed++
-	if gs.e.adj == nil {
-		return
-	}
 	k := gs.sol.Pool[i]
 	if int(k) == len(gs.pools) {
-		gs.pools = append(gs.pools, nil)
+		// Without a pool cap every item lands in the first pool: size its
+		// list once.
+		var list poolList
+		if k == 0 {
+			list.items = make([]int32, 0, len(gs.sol.Pool))
+			list.rs = make([]interval.Range, 0, len(gs.sol.Pool))
+		}
+		gs.pools = append(gs.pools, list)
 	}
 	r := interval.Range{Start: gs.sol.Offset[i], End: gs.sol.Offset[i] + gs.e.p.Items[i].Size}
-	list := gs.pools[k]
-	lo, hi := 0, len(list) // insert after the ranges that start at or below r
+	list := &gs.pools[k]
+	lo, hi := 0, len(list.rs) // insert after the ranges that start at or below r
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if list[m].r.Start <= r.Start {
+		if list.rs[m].Start <= r.Start {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	gs.pools[k] = slices.Insert(list, lo, placedRange{r, i})
+	list.items = slices.Insert(list.items, lo, i)
+	list.rs = slices.Insert(list.rs, lo, r)
 }
 
 // lowestScan is first fit over ranges taken in ascending order of Start,

@@ -113,7 +113,7 @@ type engine struct {
 	// Interval problems: lifetimes as ranges of elementary time slots.
 	life  []interval.Range
 	slots int
-	adj   *adjacency // dense graph problems: interference as bits
+	deg   []int32 // graph problems: each item's number of neighbours
 }
 
 func newEngine(name string, p *planner.Problem, fit Fit) *engine {
@@ -124,7 +124,10 @@ func newEngine(name string, p *planner.Problem, fit Fit) *engine {
 	if p.Intervals() {
 		e.life, e.slots = compress(p)
 	} else {
-		e.adj = newAdjacency(p)
+		e.deg = make([]int32, len(p.Items))
+		for i := range e.deg {
+			e.deg[i] = int32(p.Degree(i))
+		}
 	}
 	return e
 }

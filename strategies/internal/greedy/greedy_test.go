@@ -167,7 +167,6 @@ func TestGraphFit(t *testing.T) {
 		for _, fit := range fits {
 			for _, o := range []Order{Size, Load, SizeClass, byItem("start", byStart)} {
 				e := newEngine("test", p, fit)
-				e.adj = buildAdjacency(p) // whatever the density, for fitWalk
 				sol := &planner.Solution{Pool: make([]int32, n), Offset: make([]uint64, n)}
 				gs := newGraphState(e, sol)
 				for _, i := range o.perm(p) {
@@ -177,7 +176,7 @@ func TestGraphFit(t *testing.T) {
 					}
 					for way, f := range map[string]func() (uint64, int, bool){
 						"fit":    func() (uint64, int, bool) { return gs.fit(i) },
-						"sorted": func() (uint64, int, bool) { return gs.fitSorted(i, p.Neighbors(int(i))) },
+						"sorted": func() (uint64, int, bool) { return gs.fitSorted(i) },
 						"walk":   func() (uint64, int, bool) { return gs.fitWalk(i) },
 					} {
 						if off, k, ok := f(); off != wOff || k != wK || !ok {

@@ -125,16 +125,7 @@ func byLoad(p *planner.Problem) []int32 {
 			load[i] = m
 		}
 	} else {
-		for i, it := range p.Items {
-			load[i] = it.Size
-			for _, j := range p.Neighbors(i) {
-				if s := load[i] + p.Items[j].Size; s >= load[i] {
-					load[i] = s
-				} else {
-					load[i] = math.MaxUint64
-				}
-			}
-		}
+		graphLoads(p, load)
 	}
 	return sortedBy(len(p.Items), func(a, b int32) int {
 		if c := cmp.Compare(load[b], load[a]); c != 0 {
@@ -142,4 +133,53 @@ func byLoad(p *planner.Problem) []int32 {
 		}
 		return bySize(&p.Items[a], &p.Items[b])
 	})
+}
+
+// graphLoads sets load[i] to the total size of i and its neighbours,
+// saturated. Render-graph problems are dense, so when the sizes' total
+// fits in 64 bits, an item with more neighbours than non-neighbours sums
+// the latter and subtracts: each row costs O(n/64 + min(degree, n −
+// degree)).
+func graphLoads(p *planner.Problem, load []uint64) {
+	n := len(p.Items)
+	total, overflow := uint64(0), false
+	for i := range p.Items {
+		s, c := bits.Add64(total, p.Items[i].Size, 0)
+		total, overflow = s, overflow || c != 0
+	}
+	for i, it := range p.Items {
+		row := p.Row(i)
+		deg := 0
+		for _, x := range row {
+			deg += bits.OnesCount64(x)
+		}
+		if !overflow && 2*deg > n {
+			// Σ over non-neighbours other than i, subtracted from the total.
+			var rest uint64
+			for w, x := range row {
+				x = ^x
+				if rem := n - w<<6; rem < 64 {
+					x &= 1<<uint(rem) - 1
+				}
+				for ; x != 0; x &= x - 1 {
+					if j := w<<6 + bits.TrailingZeros64(x); j != i {
+						rest += p.Items[j].Size
+					}
+				}
+			}
+			load[i] = total - rest
+			continue
+		}
+		l := it.Size
+		for w, x := range row {
+			for ; x != 0; x &= x - 1 {
+				s, c := bits.Add64(l, p.Items[w<<6+bits.TrailingZeros64(x)].Size, 0)
+				if c != 0 {
+					s = math.MaxUint64
+				}
+				l = s
+			}
+		}
+		load[i] = l
+	}
 }

@@ -9,12 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
-// dataDir is the shared data set (see its READMEs), or $ALIASPLAN_DATA;
-// tests and benchmarks skip what is absent.
-var dataDir = cmp.Or(os.Getenv("ALIASPLAN_DATA"), "/work/shared/data")
+// dataDir is the shared data set beside the repository (../shared/data
+// from its root; see its READMEs), or $ALIASPLAN_DATA; tests and
+// benchmarks skip what is absent.
+var dataDir = cmp.Or(os.Getenv("ALIASPLAN_DATA"), "../../../../shared/data")
 
 // candidates are the orders measured in ../../firstfit/README.md: the
 // three the strategies run and three others.
@@ -104,11 +106,11 @@ func readCSV(tb testing.TB, file string) *planner.Problem {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	bufs, err := planner.ReadIntervals(f, file)
+	bufs, err := format.ReadIntervals(f, file)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, err := planner.NewIntervalProblem(planner.IntervalItems(bufs), 0)
+	p, err := planner.NewIntervalProblem(format.IntervalItems(bufs), 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -145,7 +147,7 @@ func compileFrame(tb testing.TB, file string) *planner.Compiled {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	g, err := planner.ReadGraph(f, file)
+	g, err := format.ReadGraph(f, file)
 	if err != nil {
 		tb.Fatal(err)
 	}

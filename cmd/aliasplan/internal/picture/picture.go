@@ -45,12 +45,16 @@ const (
 	leftW       = 78 // tick labels
 	panelHeadH  = 22
 	panelGap    = 14
-	headerH     = 96
+	headerH     = 112
 	tableW      = 330
 	tableRowH   = 14
 	maxTableRow = 60
 	fontW       = 6.0 // average width of a 10 px sans-serif character
 	maxLabelLen = 28
+	// minDrawH is the least height a resource is drawn with, here and in
+	// the HTML page (MINH in viewer.js): a 2 KiB mip in a 74 MiB pool is
+	// still a target for the pointer and visible in print.
+	minDrawH = 4
 )
 
 // model is everything drawn, computed before any output.
@@ -68,6 +72,7 @@ type model struct {
 	panels []panel // one per pool
 	bounds []groupBound
 	alias  [][]planner.ResourceID // per resource: the pooled resources sharing a byte
+	cat    []int                  // per resource: its usage category, which colours it
 	width  int
 	height int
 	axisY  int // top of the command labels
@@ -140,6 +145,10 @@ func build(c *planner.Compiled, p *planner.Plan, opts Options) (*model, error) {
 		if m.last[r] < 0 {
 			return nil, fmt.Errorf("picture: resource %q is pooled but unused", g.Resources[r].Name)
 		}
+	}
+	m.cat = make([]int, len(g.Resources))
+	for r := range g.Resources {
+		m.cat[r] = category(c, planner.ResourceID(r))
 	}
 	m.layoutPanels()
 	m.aliasSets()
@@ -264,13 +273,19 @@ func (m *model) groupBounds(c *planner.Compiled) error {
 			q := &m.p.Resources[r].Placement
 			items[i] = planner.Item{Size: q.Size, Alignment: q.Alignment, Start: int64(m.first[r]), End: int64(m.last[r] + 1)}
 		}
-		prob, err := planner.NewGraphProblem(items, 0, func(i, j int) bool {
-			return c.Interferes(members[i], members[j])
-		})
-		if err != nil {
-			return fmt.Errorf("picture: lower bound: %w", err)
+		if m.p.Ordering != planner.OrderDAG {
+			// A serialized plan may go below the DAG bound: its floor is
+			// the execution order's, the largest total live at once.
+			gb.bound = planner.MaxLoad(items)
+		} else {
+			prob, err := planner.NewGraphProblem(items, 0, func(i, j int) bool {
+				return c.Interferes(members[i], members[j])
+			})
+			if err != nil {
+				return fmt.Errorf("picture: lower bound: %w", err)
+			}
+			gb.bound = planner.LowerBound(prob)
 		}
-		gb.bound = planner.LowerBound(prob)
 		rest := gb.bound
 		for _, pi := range gb.pools {
 			size := m.p.Pools[pi].Size
@@ -321,38 +336,21 @@ func (m *model) resourceRect(r planner.ResourceID) (x, y, w, h float64) {
 		w += 0.5 // at 3 px a 1 px gap would eat a third of the column
 	}
 	y = float64(pn.y) + float64(pl.Offset)/pn.bpp
-	h = math.Max(float64(pl.Size)/pn.bpp, 1.5)
+	h = math.Max(float64(pl.Size)/pn.bpp, minDrawH)
+	// A small resource at the end of its pool grows upwards, inside it.
+	if bottom := float64(pn.y + pn.h); y+h > bottom {
+		y = math.Max(float64(pn.y), bottom-h)
+	}
 	return x, y, w, h
 }
 
-// Colour gives each resource a deterministic colour by its ID: hues a
-// golden angle apart, so that neighbours in a graph (close IDs) differ.
-func colour(r planner.ResourceID) (fill, stroke string) {
-	h := math.Mod(float64(r)*137.50776405, 360)
-	return hsl(h, 0.55, 0.72), hsl(h, 0.45, 0.38)
-}
-
-func hsl(h, s, l float64) string {
-	c := (1 - math.Abs(2*l-1)) * s
-	x := c * (1 - math.Abs(math.Mod(h/60, 2)-1))
-	mm := l - c/2
-	var r, g, b float64
-	switch {
-	case h < 60:
-		r, g, b = c, x, 0
-	case h < 120:
-		r, g, b = x, c, 0
-	case h < 180:
-		r, g, b = 0, c, x
-	case h < 240:
-		r, g, b = 0, x, c
-	case h < 300:
-		r, g, b = x, 0, c
-	default:
-		r, g, b = c, 0, x
-	}
-	to := func(v float64) int { return int(math.Round((v + mm) * 255)) }
-	return fmt.Sprintf("#%02x%02x%02x", to(r), to(g), to(b))
+// catFill is a category's fill: its colour lightened, so that names stay
+// legible on it (the page computes the same in viewer.js).
+func catFill(k int) string {
+	var r, g, b int
+	fmt.Sscanf(catColours[k], "#%02x%02x%02x", &r, &g, &b)
+	l := func(v int) int { return int(math.Round(float64(v) + float64(255-v)*0.42)) }
+	return fmt.Sprintf("#%02x%02x%02x", l(r), l(g), l(b))
 }
 
 // MiB formats a byte count for people: "60.3 MiB", "512.0 KiB", "256 B".

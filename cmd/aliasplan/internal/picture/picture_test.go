@@ -2,6 +2,7 @@ package picture
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"flag"
 	"fmt"
@@ -13,7 +14,9 @@ import (
 	"testing"
 
 	"github.com/aliasplan/aliasplan"
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/proptest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.svg golden files")
@@ -92,28 +95,94 @@ func TestSampleGolden(t *testing.T) {
 func TestHTMLSelfContained(t *testing.T) {
 	c, p := planOf(t, aliasplan.SampleFrame(1920, 1080))
 	var b bytes.Buffer
-	if err := HTML(&b, c, p, Options{Title: "a <frame> & more"}); err != nil {
+	if err := HTML(&b, c, p, Options{Title: "a <frame> & more </script>"}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
-	if !strings.HasPrefix(page, "<!DOCTYPE html>") || strings.Count(page, "<svg ") != 1 || !strings.Contains(page, "<script>") {
-		t.Fatalf("not a page embedding one SVG with a script:\n%.300s", page)
+	if !strings.HasPrefix(page, "<!DOCTYPE html>") || strings.Count(page, "<script") != 2 || strings.Count(page, "</script>") != 2 {
+		t.Fatalf("not a page with its data and one script:\n%.300s", page)
 	}
-	if !strings.Contains(page, "<title>a &lt;frame&gt; &amp; more</title>") {
+	if !strings.Contains(page, "<title>a &lt;frame&gt; &amp; more &lt;/script&gt;</title>") {
 		t.Errorf("title not escaped")
 	}
 	// Nothing is fetched: no src or href attributes, no url() or @import,
-	// and the only URL is the SVG namespace.
-	for _, re := range []string{`\ssrc=`, `\shref=`, `url\(`, `@import`} {
+	// no URL at all.
+	for _, re := range []string{`\ssrc=`, `\shref=`, `url\(`, `@import`, `https?:`, `fetch\(`, `XMLHttpRequest`} {
 		if regexp.MustCompile(re).MatchString(page) {
 			t.Errorf("page matches %s: it might fetch something", re)
 		}
 	}
-	if n := strings.Count(page, "http"); n != 1 || !strings.Contains(page, `xmlns="http://www.w3.org/2000/svg"`) {
-		t.Errorf("page names %d URLs; want only the SVG namespace", n)
+	// The data is JSON, embedded once, and describes every resource and
+	// command.
+	const open = `<script type="application/json" id="data">`
+	i := strings.Index(page, open)
+	j := strings.Index(page[i:], "</script>")
+	if i < 0 || j < 0 {
+		t.Fatal("no data")
 	}
-	svg := page[strings.Index(page, "<svg ") : strings.Index(page, "</svg>")+len("</svg>")]
-	wellFormed(t, []byte(svg))
+	var d pageData
+	if err := json.Unmarshal([]byte(page[i+len(open):i+j]), &d); err != nil {
+		t.Fatalf("data: %v", err)
+	}
+	if len(d.Res) != len(c.Graph.Resources) || len(d.Cmds) != len(c.Graph.Commands) || len(d.Plans) != 1 ||
+		len(d.Plans[0].RPlan) != 9*len(p.Resources) || len(d.Plans[0].Bar) != 11*len(p.Barriers) ||
+		len(d.UseStart) != len(d.Res)+1 || len(d.Uses) != 5*d.UseStart[len(d.Res)] || d.Title != "a <frame> & more </script>" {
+		t.Errorf("data does not match the plan: %v", &d)
+	}
+	if d.Plans[0].Ser != nil {
+		t.Errorf("serializations in a DAG-ordered plan: %v", d.Plans[0].Ser)
+	}
+}
+
+// TestPageData checks the compact records against the plan they encode.
+func TestPageData(t *testing.T) {
+	c, p := planOf(t, aliasplan.SampleFrame(1920, 1080))
+	d, err := newPageData(c, []*planner.Plan{p, p}, []string{"", "again"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Plans[0].Name != "firstfit" || d.Plans[1].Name != "again" {
+		t.Errorf("names %q, %q", d.Plans[0].Name, d.Plans[1].Name)
+	}
+	pd := d.Plans[0]
+	for r, rp := range p.Resources {
+		rec := pd.RPlan[9*r : 9*r+9]
+		if rec[0] != int64(rp.Status) || rec[2] != int64(rp.Requirements.Size) {
+			t.Errorf("%s: record %v", c.Graph.Resources[r].Name, rec)
+		}
+		if rp.Status == planner.StatusPooled && (rec[6] != int64(rp.Placement.Pool) || rec[7] != int64(rp.Placement.Offset)) {
+			t.Errorf("%s: placement %v, want pool %d offset %d", c.Graph.Resources[r].Name, rec, rp.Placement.Pool, rp.Placement.Offset)
+		}
+		if rp.Status != planner.StatusPooled && rec[6] != -1 {
+			t.Errorf("%s: not pooled but pool %d", c.Graph.Resources[r].Name, rec[6])
+		}
+		if (rp.Reason == "") != (rec[1] == -1) || (rec[1] >= 0 && d.Strs[rec[1]] != rp.Reason) {
+			t.Errorf("%s: reason %d, want %q", c.Graph.Resources[r].Name, rec[1], rp.Reason)
+		}
+	}
+	for i, br := range p.Barriers {
+		rec := pd.Bar[11*i : 11*i+11]
+		if rec[0] != int(br.Before) || rec[1] != int(br.Kind) || rec[3] != int(br.Resource) || d.Strs[rec[4]] != br.SrcStages.String() ||
+			pd.Prev[rec[10]] != len(br.Previous) {
+			t.Errorf("barrier %d: record %v", i, rec)
+		}
+	}
+	var bound uint64
+	for _, g := range pd.Groups {
+		bound += g.Bound
+	}
+	if bound != p.Stats.LowerBound {
+		t.Errorf("groups' bounds sum to %d, plan's lower bound %d", bound, p.Stats.LowerBound)
+	}
+	cats := map[int]bool{}
+	for r := range d.Res {
+		cats[d.RInfo[4*r+1]] = true
+	}
+	for _, want := range []int{catColour, catDepth, catStorageImage} {
+		if !cats[want] {
+			t.Errorf("no resource of category %s in the sample", catNames[want])
+		}
+	}
 }
 
 // chainFrame is n commands; command i writes resource i and reads a few
@@ -211,7 +280,7 @@ func TestSharedFrames(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			g, err := planner.ReadGraph(r, f)
+			g, err := format.ReadGraph(r, f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -259,5 +328,55 @@ func TestTicks(t *testing.T) {
 		if got := fit(tc.s, tc.n); got != tc.want {
 			t.Errorf("fit(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
 		}
+	}
+}
+
+// TestMinimumHeight: every pooled resource is drawn at least minDrawH
+// high and inside its pool's panel, however small it is beside its pool
+// (the sample's 2 KiB bloom mip in a 74 MiB pool; random graphs' bytes).
+func TestMinimumHeight(t *testing.T) {
+	for _, g := range []*planner.Graph{aliasplan.SampleFrame(1920, 1080), proptest.RandomGraph(3, 300)} {
+		c, p := planOf(t, g)
+		m, err := build(c, p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for r, rp := range p.Resources {
+			if rp.Status != planner.StatusPooled {
+				continue
+			}
+			n++
+			_, y, _, h := m.resourceRect(planner.ResourceID(r))
+			pn := &m.panels[rp.Placement.Pool]
+			if h < minDrawH || y < float64(pn.y) || y+h > float64(pn.y+pn.h)+1e-9 {
+				t.Errorf("%s: drawn at y %.2f, %.2f px high; panel [%d, %d]", g.Resources[r].Name, y, h, pn.y, pn.y+pn.h)
+			}
+		}
+		if n == 0 {
+			t.Fatal("nothing pooled")
+		}
+	}
+}
+
+// BenchmarkHTML writes the page of a random frame: the Go side of the
+// viewer (the data, the lower bounds and the page text).
+func BenchmarkHTML(b *testing.B) {
+	for _, n := range []int{300, 3000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			c, p, err := aliasplan.New(aliasplan.Options{}).PlanCompiled(proptest.RandomGraph(7, n))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var buf bytes.Buffer
+			b.ReportAllocs()
+			for b.Loop() {
+				buf.Reset()
+				if err := HTML(&buf, c, p, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(buf.Len()), "page-bytes")
+		})
 	}
 }

@@ -11,7 +11,10 @@ import (
 
 const (
 	barrierColour = "#d62728"
-	boundColour   = "#1f4e9c"
+	// serialColour marks an alias barrier that orders a serialized pair
+	// (one the DAG leaves unordered: execution and budget orderings).
+	serialColour = "#ff7f0e"
+	boundColour  = "#1f4e9c"
 )
 
 var esc = html.EscapeString
@@ -51,6 +54,9 @@ func (m *model) header(b *strings.Builder) {
 	line1 := fmt.Sprintf("strategy %s · requirements: %s · %s · %s · %s · %s (%d alias)",
 		p.Strategy, req, plural(m.n, "command"), plural(len(p.Resources), "resource"), plural(len(p.Pools), "pool"),
 		plural(len(p.Barriers), "barrier"), alias)
+	if n := len(p.Serializations); n > 0 {
+		line1 += fmt.Sprintf(" · %s order, %s (orange barriers)", p.Ordering, plural(n, "serialization"))
+	}
 	fmt.Fprintf(b, `<text x="12" y="42">%s</text>`+"\n", esc(line1))
 	saving := ""
 	if st.TransientBytes > 0 && st.PooledBytes <= st.TransientBytes {
@@ -64,16 +70,31 @@ func (m *model) header(b *strings.Builder) {
 	line2 := fmt.Sprintf("without aliasing %s → pooled %s%s · lower bound %s%s · dedicated and host-visible %s",
 		MiB(st.TransientBytes), MiB(st.PooledBytes), saving, MiB(st.LowerBound), gap, MiB(st.DedicatedBytes))
 	fmt.Fprintf(b, `<text x="12" y="58" font-weight="bold">%s</text>`+"\n", esc(line2))
-	// Key.
-	y := 78
-	fill, stroke := colour(3)
-	fmt.Fprintf(b, `<rect x="12" y="%d" width="26" height="10" fill="%s" stroke="%s" stroke-width="0.6"/>`, y-8, fill, stroke)
-	fmt.Fprintf(b, `<text x="44" y="%d">resource: first to last use (across) × [offset, offset+size) (down)</text>`+"\n", y)
-	fmt.Fprintf(b, `<path d="M 392 %d L 400 %d L 396 %d Z" fill="%s"/><line x1="396" y1="%d" x2="396" y2="%d" stroke="%s" stroke-width="1.5"/>`,
-		y-9, y-9, y-4, barrierColour, y-4, y+2, barrierColour)
-	fmt.Fprintf(b, `<text x="406" y="%d">alias barrier before the new occupant's first use</text>`+"\n", y)
-	fmt.Fprintf(b, `<line x1="664" y1="%d" x2="694" y2="%d" stroke="%s" stroke-width="1.5" stroke-dasharray="5 3"/>`, y-4, y-4, boundColour)
-	fmt.Fprintf(b, `<text x="700" y="%d">lower bound</text>`+"\n", y)
+	// Key: what the colours and marks mean.
+	y, x := 80, 12
+	item := func(swatch func(x int) string, label string) {
+		w := int(float64(len([]rune(label)))*fontW) + 40
+		if x+w > max(m.width, maxPlotW+leftW)-12 {
+			x, y = 12, y+16
+		}
+		b.WriteString(swatch(x))
+		fmt.Fprintf(b, `<text x="%d" y="%d">%s</text>`, x+30, y, esc(label))
+		x += w
+	}
+	for k := range numCats {
+		fill, stroke := catFill(k), catColours[k]
+		item(func(x int) string {
+			return fmt.Sprintf(`<rect x="%d" y="%d" width="24" height="10" fill="%s" stroke="%s"/>`, x, y-9, fill, stroke)
+		}, catNames[k])
+	}
+	item(func(x int) string {
+		return fmt.Sprintf(`<path d="M %d %d L %d %d L %d %d Z" fill="%s"/><line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="1.5"/>`,
+			x+8, y-10, x+16, y-10, x+12, y-5, barrierColour, x+12, y-5, x+12, y+2, barrierColour)
+	}, "alias barrier before the new occupant's first use")
+	item(func(x int) string {
+		return fmt.Sprintf(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="1.5" stroke-dasharray="5 3"/>`, x, y-4, x+24, y-4, boundColour)
+	}, "lower bound")
+	b.WriteString("\n")
 }
 
 func (m *model) panel(b *strings.Builder, i int) {
@@ -118,9 +139,13 @@ func (m *model) panel(b *strings.Builder, i int) {
 		}
 		_, y, _, h := m.resourceRect(br.Resource)
 		x := float64(m.columnX(m.pos[br.Before]))
+		colour, title := barrierColour, m.barrierTitle(br)
+		if serial := m.serializedBy(br.Resource); serial != "" {
+			colour, title = serialColour, title+"\nserialization: orders "+serial+" before it (the DAG leaves them unordered)"
+		}
 		fmt.Fprintf(b, `<g class="bar"><title>%s</title><path d="M %s %s L %s %s L %s %s Z" fill="%s"/><line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5"/></g>`+"\n",
-			esc(m.barrierTitle(br)), num(x-4), num(y-5), num(x+4), num(y-5), num(x), num(y), barrierColour,
-			num(x), num(y), num(x), num(y+h), barrierColour)
+			esc(title), num(x-4), num(y-5), num(x+4), num(y-5), num(x), num(y), colour,
+			num(x), num(y), num(x), num(y+h), colour)
 	}
 	// Lower bound.
 	for _, gb := range m.bounds {
@@ -128,12 +153,16 @@ func (m *model) panel(b *strings.Builder, i int) {
 			continue
 		}
 		y := float64(y0) + gb.y
-		label := "lower bound " + MiB(gb.bound)
+		what, why := "lower bound", ": no placement of this pool group can use fewer bytes (the heaviest set of resources that are all live together)"
+		if m.p.Ordering != planner.OrderDAG {
+			what, why = "execution-order bound", ": no placement of this pool group in this execution order can use fewer bytes (the largest total of resources live at one command)"
+		}
+		label := what + " " + MiB(gb.bound)
 		if len(gb.pools) > 1 {
-			label = fmt.Sprintf("lower bound %s of pools %d–%d together (stacked)", MiB(gb.bound), gb.pools[0], gb.pools[len(gb.pools)-1])
+			label = fmt.Sprintf("%s %s of pools %d–%d together (stacked)", what, MiB(gb.bound), gb.pools[0], gb.pools[len(gb.pools)-1])
 		}
 		fmt.Fprintf(b, `<g class="bound"><title>%s</title><line x1="%d" y1="%s" x2="%d" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="6 4"/>`,
-			esc(label+": no placement of this pool group can use fewer bytes (the heaviest set of resources that are all live together)"),
+			esc(label+why),
 			x0, num(y), x0+m.plotW, num(y), boundColour)
 		ty := y - 3
 		if ty < float64(y0)+10 {
@@ -148,7 +177,7 @@ func (m *model) panel(b *strings.Builder, i int) {
 
 func (m *model) resource(b *strings.Builder, r planner.ResourceID) {
 	x, y, w, h := m.resourceRect(r)
-	fill, stroke := colour(r)
+	fill, stroke := catFill(m.cat[r]), catColours[m.cat[r]]
 	fmt.Fprintf(b, `<g class="res"><title>%s</title><rect x="%s" y="%s" width="%s" height="%s" fill="%s" stroke="%s"/></g>`+"\n",
 		esc(m.resourceTitle(r)), num(x), num(y), num(w), num(h), fill, stroke)
 	if h < 11 || w < 4*fontW+4 {
@@ -218,6 +247,18 @@ func describe(r *planner.Resource) string {
 		s += fmt.Sprintf(", %dx MSAA", im.Samples)
 	}
 	return s
+}
+
+// serializedBy names the resources the plan serializes before r (as
+// Serialization.Second), or "" when none.
+func (m *model) serializedBy(r planner.ResourceID) string {
+	var names []string
+	for _, x := range m.p.Serializations {
+		if x.Second == r && int(x.First) < len(m.g.Resources) && x.First >= 0 {
+			names = append(names, m.g.Resources[x.First].Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 func (m *model) barrierTitle(br *planner.Barrier) string {

@@ -1,4 +1,4 @@
-package planner
+package format
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/aliasplan/aliasplan/planner"
 )
 
 func TestCSVRead(t *testing.T) {
@@ -38,7 +40,7 @@ func TestCSVRead(t *testing.T) {
 		t.Fatalf("got %+v, want %+v", bufs, want)
 	}
 	items := IntervalItems(bufs)
-	if items[0] != (Item{Size: 4096, Alignment: 256, Start: 1, End: 10}) {
+	if items[0] != (planner.Item{Size: 4096, Alignment: 256, Start: 1, End: 10}) {
 		t.Errorf("IntervalItems = %+v", items[0])
 	}
 	if bufs, err := ReadIntervals(strings.NewReader("id,lower,upper,size\n"), "e.csv"); err != nil || len(bufs) != 0 {
@@ -50,36 +52,36 @@ func TestCSVReadErrors(t *testing.T) {
 	const h = "id,lower,upper,size\n"
 	tests := []struct {
 		name, in string
-		rule     Rule
+		rule     planner.Rule
 		item     string
 		detail   string // a substring of Detail
 	}{
-		{"empty file", "", RuleSyntax, "", "empty file"},
-		{"missing column", "id,lower,size\nx,0,1\n", RuleMissingField, "line 1", `"upper"`},
-		{"unknown column", "id,lower,upper,size,color\nx,0,1,2,red\n", RuleUnknownField, "line 1", `"color"`},
-		{"column twice", "id,lower,upper,size,size\n", RuleUnknownField, "line 1", "twice"},
-		{"field count", h + "a,0,1,4\nb,0,1\n", RuleSyntax, "line 3", "number of fields"},
-		{"bad quote", h + "\"a,0,1,4\n", RuleSyntax, "line 2", ""},
-		{"not an integer", h + "a,0,x1,4\n", RuleSyntax, "line 2", `upper "x1" is not an integer`},
-		{"fraction", h + "a,0,1,4.5\n", RuleSyntax, "line 2", "size"},
-		{"empty value", h + "a,,1,4\n", RuleSyntax, "line 2", "lower"},
-		{"negative lower", h + "a,-1,1,4\n", RuleField, "line 2", "negative"},
-		{"negative size", h + "a,0,1,-4\n", RuleField, "line 2", "negative"},
-		{"huge negative", h + "a,-99999999999999999999,1,4\n", RuleField, "line 2", "negative"},
-		{"size too big", h + "a,0,1,18446744073709551616\n", RuleField, "line 2", "64 bits"},
-		{"lower too big", h + "a,9223372036854775808,9223372036854775809,4\n", RuleField, "line 2", "int64"},
-		{"empty lifetime", h + "a,0,1,4\nb,5,5,4\n", RuleEmptyLifetime, "line 3", `"b"`},
-		{"reversed lifetime", h + "a,7,5,4\n", RuleEmptyLifetime, "line 2", "[7, 5)"},
-		{"zero size", h + "a,0,1,0\n", RuleZeroSize, "line 2", "size is 0"},
-		{"alignment 0", "id,lower,upper,size,alignment\na,0,1,4,0\n", RuleAlignment, "line 2", "alignment 0"},
-		{"alignment 3", "id,lower,upper,size,alignment\na,0,1,4,3\n", RuleAlignment, "line 2", "alignment 3"},
-		{"duplicate id", h + "a,0,1,4\nb,0,1,4\na,2,3,4\n", RuleDuplicateName, "line 4", "line 2"},
-		{"empty id", h + " ,0,1,4\n", RuleEmptyName, "line 2", "empty id"},
+		{"empty file", "", planner.RuleSyntax, "", "empty file"},
+		{"missing column", "id,lower,size\nx,0,1\n", planner.RuleMissingField, "line 1", `"upper"`},
+		{"unknown column", "id,lower,upper,size,color\nx,0,1,2,red\n", planner.RuleUnknownField, "line 1", `"color"`},
+		{"column twice", "id,lower,upper,size,size\n", planner.RuleUnknownField, "line 1", "twice"},
+		{"field count", h + "a,0,1,4\nb,0,1\n", planner.RuleSyntax, "line 3", "number of fields"},
+		{"bad quote", h + "\"a,0,1,4\n", planner.RuleSyntax, "line 2", ""},
+		{"not an integer", h + "a,0,x1,4\n", planner.RuleSyntax, "line 2", `upper "x1" is not an integer`},
+		{"fraction", h + "a,0,1,4.5\n", planner.RuleSyntax, "line 2", "size"},
+		{"empty value", h + "a,,1,4\n", planner.RuleSyntax, "line 2", "lower"},
+		{"negative lower", h + "a,-1,1,4\n", planner.RuleField, "line 2", "negative"},
+		{"negative size", h + "a,0,1,-4\n", planner.RuleField, "line 2", "negative"},
+		{"huge negative", h + "a,-99999999999999999999,1,4\n", planner.RuleField, "line 2", "negative"},
+		{"size too big", h + "a,0,1,18446744073709551616\n", planner.RuleField, "line 2", "64 bits"},
+		{"lower too big", h + "a,9223372036854775808,9223372036854775809,4\n", planner.RuleField, "line 2", "int64"},
+		{"empty lifetime", h + "a,0,1,4\nb,5,5,4\n", planner.RuleEmptyLifetime, "line 3", `"b"`},
+		{"reversed lifetime", h + "a,7,5,4\n", planner.RuleEmptyLifetime, "line 2", "[7, 5)"},
+		{"zero size", h + "a,0,1,0\n", planner.RuleZeroSize, "line 2", "size is 0"},
+		{"alignment 0", "id,lower,upper,size,alignment\na,0,1,4,0\n", planner.RuleAlignment, "line 2", "alignment 0"},
+		{"alignment 3", "id,lower,upper,size,alignment\na,0,1,4,3\n", planner.RuleAlignment, "line 2", "alignment 3"},
+		{"duplicate id", h + "a,0,1,4\nb,0,1,4\na,2,3,4\n", planner.RuleDuplicateName, "line 4", "line 2"},
+		{"empty id", h + " ,0,1,4\n", planner.RuleEmptyName, "line 2", "empty id"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := ReadIntervals(strings.NewReader(tt.in), "bad.csv")
-			var ge *GraphError
+			var ge *planner.GraphError
 			if !errors.As(err, &ge) {
 				t.Fatalf("error %v (%T), want a *GraphError", err, err)
 			}
@@ -93,7 +95,7 @@ func TestCSVReadErrors(t *testing.T) {
 		})
 	}
 	_, err := ReadIntervals(strings.NewReader(h+"a,0,1,4\na,0,1,4\n"), "d.csv")
-	if ge := (*GraphError)(nil); !errors.As(err, &ge) || ge.Resource != "a" {
+	if ge := (*planner.GraphError)(nil); !errors.As(err, &ge) || ge.Resource != "a" {
 		t.Errorf("duplicate id error does not name the id: %v", err)
 	}
 }
@@ -111,7 +113,7 @@ func TestCSVReadIOError(t *testing.T) {
 
 func TestCSVWriteSolution(t *testing.T) {
 	bufs := []IntervalBuffer{{"a", 0, 3, 16, 1}, {"b,c", 2, 5, 8, 1}}
-	sol := &Solution{Pool: []int32{0, 0}, Offset: []uint64{0, 16}, PoolSizes: []uint64{24}}
+	sol := &planner.Solution{Pool: []int32{0, 0}, Offset: []uint64{0, 16}, PoolSizes: []uint64{24}}
 	var out bytes.Buffer
 	if err := WriteSolution(&out, bufs, sol); err != nil {
 		t.Fatal(err)
@@ -134,7 +136,7 @@ func TestCSVWriteSolution(t *testing.T) {
 		t.Errorf("wrote\n%s\nwant\n%s", out.String(), want)
 	}
 
-	two := &Solution{Pool: []int32{0, 1}, Offset: []uint64{0, 0}, PoolSizes: []uint64{16, 8}}
+	two := &planner.Solution{Pool: []int32{0, 1}, Offset: []uint64{0, 0}, PoolSizes: []uint64{16, 8}}
 	if err := WriteSolution(&out, bufs, two); err == nil || !strings.Contains(err.Error(), "2 pools") {
 		t.Errorf("two pools: %v", err)
 	}
@@ -143,8 +145,9 @@ func TestCSVWriteSolution(t *testing.T) {
 	}
 }
 
-// csvDataDir is the shared data set, or $ALIASPLAN_DATA.
-var csvDataDir = cmp.Or(os.Getenv("ALIASPLAN_DATA"), "/work/shared/data")
+// csvDataDir is the shared data set beside the repository
+// (../shared/data from its root), or $ALIASPLAN_DATA.
+var csvDataDir = cmp.Or(os.Getenv("ALIASPLAN_DATA"), "../../shared/data")
 
 // csvSeeds returns the MiniMalloc files of the shared data set, or nil when
 // it is absent.
@@ -168,9 +171,16 @@ func csvSeeds(t testing.TB) [][]byte {
 }
 
 func TestCSVData(t *testing.T) {
+	read := 0
+	defer func() {
+		if read == 0 && !t.Failed() {
+			t.Skipf("no MiniMalloc CSV files under %s (perfect/, idealloc/): data test skipped", csvDataDir)
+		}
+	}()
 	for _, pattern := range []string{"perfect/*.csv", "idealloc/*/*.csv"} {
 		files, _ := filepath.Glob(filepath.Join(csvDataDir, pattern))
 		for _, f := range files {
+			read++
 			r, err := os.Open(f)
 			if err != nil {
 				t.Fatal(err)
@@ -181,7 +191,7 @@ func TestCSVData(t *testing.T) {
 				t.Errorf("%s: %v", f, err)
 				continue
 			}
-			if _, err := NewIntervalProblem(IntervalItems(bufs), 0); err != nil {
+			if _, err := planner.NewIntervalProblem(IntervalItems(bufs), 0); err != nil {
 				t.Errorf("%s: %v", f, err)
 			}
 		}
@@ -197,17 +207,17 @@ func FuzzReadIntervals(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		bufs, err := ReadIntervals(bytes.NewReader(data), "fuzz.csv")
 		if err != nil {
-			var ge *GraphError
+			var ge *planner.GraphError
 			if errors.As(err, &ge) && ge.File != "fuzz.csv" {
 				t.Fatalf("error does not name the file: %v", err)
 			}
 			return
 		}
-		p, err := NewIntervalProblem(IntervalItems(bufs), 0)
+		p, err := planner.NewIntervalProblem(IntervalItems(bufs), 0)
 		if err != nil {
 			t.Fatalf("read succeeded but the problem is invalid: %v", err)
 		}
-		sol := &Solution{Pool: make([]int32, len(bufs)), Offset: make([]uint64, len(bufs))}
+		sol := &planner.Solution{Pool: make([]int32, len(bufs)), Offset: make([]uint64, len(bufs))}
 		for i := range p.Items {
 			sol.Offset[i] = uint64(i) * 3 // any offsets: the reader ignores them
 		}
@@ -235,14 +245,14 @@ c,2,4,256,0
 	if err != nil {
 		panic(err)
 	}
-	p, err := NewIntervalProblem(IntervalItems(bufs), 0)
+	p, err := planner.NewIntervalProblem(IntervalItems(bufs), 0)
 	if err != nil {
 		panic(err)
 	}
 	// a and c never live together, so c may reuse a's bytes; b overlaps
 	// both. (A strategy would find this; here it is written out.)
-	sol := &Solution{Pool: []int32{0, 0, 0}, Offset: []uint64{0, 256, 0}, PoolSizes: []uint64{384}}
-	if err := CheckSolution(p, sol); err != nil {
+	sol := &planner.Solution{Pool: []int32{0, 0, 0}, Offset: []uint64{0, 256, 0}, PoolSizes: []uint64{384}}
+	if err := planner.CheckSolution(p, sol); err != nil {
 		panic(err)
 	}
 	if err := WriteSolution(os.Stdout, bufs, sol); err != nil {

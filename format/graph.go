@@ -1,4 +1,4 @@
-package planner
+package format
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/aliasplan/aliasplan/planner"
 )
 
 // The graph file (SPEC §5), version 1. The JSON shapes below are the file
@@ -95,12 +97,15 @@ type fileAccess struct {
 // when the item has no name, and the rule: RuleSyntax (with line and
 // column), RuleVersion, RuleUnknownField, RuleMissingField, RuleField (a
 // value of the wrong JSON type or outside its domain), RuleUnknownName,
-// RuleUnknownResource, and every rule of Validate. An error reading r is
-// returned wrapped, as is.
+// RuleUnknownResource, and every rule of Validate. Reading stops at the
+// first problem; Validate's rules come all at once (up to
+// planner.MaxValidateErrors), joined, each with File set:
+// planner.GraphErrors lists them. An error reading r is returned wrapped,
+// as is.
 //
 // The graph's slices are nil when empty, so that a graph read back from
 // WriteGraph's output is deeply equal to the one written.
-func ReadGraph(r io.Reader, file string) (*Graph, error) {
+func ReadGraph(r io.Reader, file string) (*planner.Graph, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("planner: reading %s: %w", file, err)
@@ -110,9 +115,8 @@ func ReadGraph(r io.Reader, file string) (*Graph, error) {
 	if gerr != nil {
 		return nil, gerr
 	}
-	if err := Validate(g); err != nil {
-		var ge *GraphError
-		if errors.As(err, &ge) {
+	if err := planner.Validate(g); err != nil {
+		for _, ge := range planner.GraphErrors(err) {
 			ge.File = file
 		}
 		return nil, err
@@ -143,7 +147,7 @@ type where struct {
 
 // fail builds an error at w about field (a path relative to the item, or
 // ""). The item is named by its names when known, else by its JSON path.
-func (rd *fileReader) fail(w where, field string, rule Rule, format string, args ...any) *GraphError {
+func (rd *fileReader) fail(w where, field string, rule planner.Rule, format string, args ...any) *planner.GraphError {
 	item := field
 	if w.resource == "" && w.command == "" {
 		item = w.path
@@ -151,7 +155,7 @@ func (rd *fileReader) fail(w where, field string, rule Rule, format string, args
 			item += "." + field
 		}
 	}
-	return &GraphError{File: rd.file, Resource: w.resource, Command: w.command, Access: w.access,
+	return &planner.GraphError{File: rd.file, Resource: w.resource, Command: w.command, Access: w.access,
 		Item: item, Rule: rule, Detail: fmt.Sprintf(format, args...)}
 }
 
@@ -164,7 +168,7 @@ func (rd *fileReader) position(off int64) string {
 	return fmt.Sprintf("line %d column %d", line, col)
 }
 
-func (rd *fileReader) read() (*Graph, *GraphError) {
+func (rd *fileReader) read() (*planner.Graph, *planner.GraphError) {
 	top := where{access: -1}
 	if !json.Valid(rd.data) {
 		var raw json.RawMessage
@@ -172,41 +176,41 @@ func (rd *fileReader) read() (*Graph, *GraphError) {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			// se.Offset counts the bytes read, the last one the culprit.
-			return nil, &GraphError{File: rd.file, Access: -1, Item: rd.position(se.Offset - 1), Rule: RuleSyntax, Detail: se.Error()}
+			return nil, &planner.GraphError{File: rd.file, Access: -1, Item: rd.position(se.Offset - 1), Rule: planner.RuleSyntax, Detail: se.Error()}
 		}
-		return nil, rd.fail(top, "", RuleSyntax, "not valid JSON")
+		return nil, rd.fail(top, "", planner.RuleSyntax, "not valid JSON")
 	}
 	version, unknown, resources, commands, gerr := rd.split()
 	if gerr != nil {
 		return nil, gerr
 	}
 	if version == nil {
-		return nil, rd.fail(top, "", RuleVersion, "missing version (want %d)", GraphFileVersion)
+		return nil, rd.fail(top, "", planner.RuleVersion, "missing version (want %d)", GraphFileVersion)
 	}
 	var v int
 	if err := json.Unmarshal(version, &v); err != nil || v != GraphFileVersion {
-		return nil, rd.fail(top, "", RuleVersion, "version %s is not supported (want %d)", version, GraphFileVersion)
+		return nil, rd.fail(top, "", planner.RuleVersion, "version %s is not supported (want %d)", version, GraphFileVersion)
 	}
 	if unknown.name != "" {
-		return nil, &GraphError{File: rd.file, Access: -1, Item: unknown.name, Rule: RuleUnknownField,
+		return nil, &planner.GraphError{File: rd.file, Access: -1, Item: unknown.name, Rule: planner.RuleUnknownField,
 			Detail: fmt.Sprintf("unknown field at %s (a graph file has version, resources and commands)", rd.position(unknown.at))}
 	}
 
-	g := &Graph{}
+	g := &planner.Graph{}
 	if len(resources) > 0 {
-		g.Resources = make([]Resource, len(resources))
+		g.Resources = make([]planner.Resource, len(resources))
 	}
-	byName := make(map[string]ResourceID, len(resources)) // lookups only
+	byName := make(map[string]planner.ResourceID, len(resources)) // lookups only
 	for i, el := range resources {
 		if err := rd.resource(&g.Resources[i], i, el); err != nil {
 			return nil, err
 		}
 		if _, dup := byName[g.Resources[i].Name]; !dup {
-			byName[g.Resources[i].Name] = ResourceID(i)
+			byName[g.Resources[i].Name] = planner.ResourceID(i)
 		}
 	}
 	if len(commands) > 0 {
-		g.Commands = make([]Command, len(commands))
+		g.Commands = make([]planner.Command, len(commands))
 	}
 	for i, el := range commands {
 		if err := rd.command(g, &g.Commands[i], i, el, byName); err != nil {
@@ -218,31 +222,31 @@ func (rd *fileReader) read() (*Graph, *GraphError) {
 
 // split walks the top-level object of a syntactically valid document and
 // returns the raw version, the first unknown top-level field, and the elements of the resources and commands arrays.
-func (rd *fileReader) split() (version json.RawMessage, unknown field, resources, commands []element, gerr *GraphError) {
+func (rd *fileReader) split() (version json.RawMessage, unknown field, resources, commands []element, gerr *planner.GraphError) {
 	top := where{access: -1}
 	dec := json.NewDecoder(bytes.NewReader(rd.data))
 	// The input is valid JSON, so the decoder fails only on a shape error.
 	tok, err := dec.Token()
 	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
-		return nil, field{}, nil, nil, rd.fail(top, "", RuleSyntax, "a graph file is a JSON object")
+		return nil, field{}, nil, nil, rd.fail(top, "", planner.RuleSyntax, "a graph file is a JSON object")
 	}
 	seen := map[string]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
 		key, ok := tok.(string)
 		if err != nil || !ok {
-			return nil, field{}, nil, nil, rd.fail(top, "", RuleSyntax, "malformed object")
+			return nil, field{}, nil, nil, rd.fail(top, "", planner.RuleSyntax, "malformed object")
 		}
 		keyEnd := dec.InputOffset()
 		if seen[key] {
-			return nil, field{}, nil, nil, &GraphError{File: rd.file, Access: -1, Item: rd.position(keyEnd - 1), Rule: RuleSyntax,
+			return nil, field{}, nil, nil, &planner.GraphError{File: rd.file, Access: -1, Item: rd.position(keyEnd - 1), Rule: planner.RuleSyntax,
 				Detail: fmt.Sprintf("field %q appears twice", key)}
 		}
 		seen[key] = true
 		switch key {
 		case "version":
 			if err := dec.Decode(&version); err != nil {
-				return nil, field{}, nil, nil, rd.fail(top, "version", RuleSyntax, "%v", err)
+				return nil, field{}, nil, nil, rd.fail(top, "version", planner.RuleSyntax, "%v", err)
 			}
 		case "resources", "commands":
 			els, gerr := rd.array(dec, key)
@@ -260,7 +264,7 @@ func (rd *fileReader) split() (version json.RawMessage, unknown field, resources
 			}
 			var skip json.RawMessage
 			if err := dec.Decode(&skip); err != nil {
-				return nil, field{}, nil, nil, rd.fail(top, key, RuleSyntax, "%v", err)
+				return nil, field{}, nil, nil, rd.fail(top, key, planner.RuleSyntax, "%v", err)
 			}
 		}
 	}
@@ -275,26 +279,26 @@ type field struct {
 
 // array reads the array value of field key element by element, recording
 // where each element starts. null is an empty array.
-func (rd *fileReader) array(dec *json.Decoder, key string) ([]element, *GraphError) {
+func (rd *fileReader) array(dec *json.Decoder, key string) ([]element, *planner.GraphError) {
 	at := dec.InputOffset()
 	tok, err := dec.Token()
 	if err == nil && tok == nil {
 		return nil, nil
 	}
 	if d, ok := tok.(json.Delim); err != nil || !ok || d != '[' {
-		return nil, rd.fail(where{access: -1, path: key}, "", RuleField, "%s: want an array", rd.position(rd.skipSpace(at)))
+		return nil, rd.fail(where{access: -1, path: key}, "", planner.RuleField, "%s: want an array", rd.position(rd.skipSpace(at)))
 	}
 	var els []element
 	for dec.More() {
 		at := dec.InputOffset()
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, rd.fail(where{access: -1, path: fmt.Sprintf("%s[%d]", key, len(els))}, "", RuleSyntax, "%v", err)
+			return nil, rd.fail(where{access: -1, path: fmt.Sprintf("%s[%d]", key, len(els))}, "", planner.RuleSyntax, "%v", err)
 		}
 		els = append(els, element{raw: raw, start: rd.skipSpace(at)})
 	}
 	if _, err := dec.Token(); err != nil { // the closing ]
-		return nil, rd.fail(where{access: -1, path: key}, "", RuleSyntax, "%v", err)
+		return nil, rd.fail(where{access: -1, path: key}, "", planner.RuleSyntax, "%v", err)
 	}
 	return els, nil
 }
@@ -322,7 +326,7 @@ func decodeStrict(raw []byte, v any) error {
 
 // decodeError turns a decoding error of the element at start into a
 // *GraphError at w. kind ("resource", "command", "access") words it.
-func (rd *fileReader) decodeError(err error, w where, start int64, kind string) *GraphError {
+func (rd *fileReader) decodeError(err error, w where, start int64, kind string) *planner.GraphError {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		want := "a " + te.Type.String()
@@ -333,16 +337,16 @@ func (rd *fileReader) decodeError(err error, w where, start int64, kind string) 
 			want = "an array"
 		}
 		// te.Offset counts the bytes read when the bad value ended.
-		return rd.fail(w, te.Field, RuleField, "%s: want %s, got JSON %s", rd.position(start+te.Offset-1), want, te.Value)
+		return rd.fail(w, te.Field, planner.RuleField, "%s: want %s, got JSON %s", rd.position(start+te.Offset-1), want, te.Value)
 	}
 	if msg, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return rd.fail(w, "", RuleUnknownField, "unknown field %s in the %s at %s", msg, kind, rd.position(start))
+		return rd.fail(w, "", planner.RuleUnknownField, "unknown field %s in the %s at %s", msg, kind, rd.position(start))
 	}
-	return rd.fail(w, "", RuleField, "%s at %s: %v", kind, rd.position(start), err)
+	return rd.fail(w, "", planner.RuleField, "%s at %s: %v", kind, rd.position(start), err)
 }
 
 // resource decodes and converts resources[i].
-func (rd *fileReader) resource(r *Resource, i int, el element) *GraphError {
+func (rd *fileReader) resource(r *planner.Resource, i int, el element) *planner.GraphError {
 	w := where{access: -1, path: fmt.Sprintf("resources[%d]", i)}
 	var fr fileResource
 	if err := decodeStrict(el.raw, &fr); err != nil {
@@ -352,60 +356,60 @@ func (rd *fileReader) resource(r *Resource, i int, el element) *GraphError {
 		return rd.decodeError(err, w, el.start, "resource")
 	}
 	if fr.Name == nil {
-		return rd.fail(w, "name", RuleMissingField, "a resource needs a name")
+		return rd.fail(w, "name", planner.RuleMissingField, "a resource needs a name")
 	}
 	r.Name = *fr.Name
 	w.resource = r.Name
 	if fr.Type == nil {
-		return rd.fail(w, "type", RuleMissingField, "a resource needs a type (buffer or image)")
+		return rd.fail(w, "type", planner.RuleMissingField, "a resource needs a type (buffer or image)")
 	}
-	unknownName := func(field, kind, name string) *GraphError {
-		return rd.fail(w, field, RuleUnknownName, "unknown %s name %q", kind, name)
+	unknownName := func(field, kind, name string) *planner.GraphError {
+		return rd.fail(w, field, planner.RuleUnknownName, "unknown %s name %q", kind, name)
 	}
 	switch *fr.Type {
 	case "buffer":
-		r.Kind = KindBuffer
+		r.Kind = planner.KindBuffer
 		if fr.Image != nil {
-			return rd.fail(w, "image", RuleField, "a buffer has no image description")
+			return rd.fail(w, "image", planner.RuleField, "a buffer has no image description")
 		}
 		b := fr.Buffer
 		if b == nil {
-			return rd.fail(w, "buffer", RuleMissingField, "a buffer needs a buffer description")
+			return rd.fail(w, "buffer", planner.RuleMissingField, "a buffer needs a buffer description")
 		}
 		if b.Size == nil {
-			return rd.fail(w, "buffer.size", RuleMissingField, "a buffer needs a size")
+			return rd.fail(w, "buffer.size", planner.RuleMissingField, "a buffer needs a size")
 		}
 		r.Buffer.Size = *b.Size
 		for _, n := range b.Usage {
-			u, ok := ParseBufferUsage(n)
+			u, ok := planner.ParseBufferUsage(n)
 			if !ok {
 				return unknownName("buffer.usage", "buffer usage", n)
 			}
 			r.Buffer.Usage |= u
 		}
 	case "image":
-		r.Kind = KindImage
+		r.Kind = planner.KindImage
 		if fr.Buffer != nil {
-			return rd.fail(w, "buffer", RuleField, "an image has no buffer description")
+			return rd.fail(w, "buffer", planner.RuleField, "an image has no buffer description")
 		}
 		im := fr.Image
 		if im == nil {
-			return rd.fail(w, "image", RuleMissingField, "an image needs an image description")
+			return rd.fail(w, "image", planner.RuleMissingField, "an image needs an image description")
 		}
 		d := &r.Image
 		if im.Format == nil {
-			return rd.fail(w, "image.format", RuleMissingField, "an image needs a format")
+			return rd.fail(w, "image.format", planner.RuleMissingField, "an image needs a format")
 		}
-		f, ok := ParseFormat(*im.Format)
+		f, ok := planner.ParseFormat(*im.Format)
 		if !ok {
 			return unknownName("image.format", "format", *im.Format)
 		}
 		d.Format = f
 		if im.Width == nil {
-			return rd.fail(w, "image.width", RuleMissingField, "an image needs a width")
+			return rd.fail(w, "image.width", planner.RuleMissingField, "an image needs a width")
 		}
 		if im.Height == nil {
-			return rd.fail(w, "image.height", RuleMissingField, "an image needs a height")
+			return rd.fail(w, "image.height", planner.RuleMissingField, "an image needs a height")
 		}
 		d.Width, d.Height = *im.Width, *im.Height
 		one := func(v *uint32) uint32 {
@@ -415,37 +419,37 @@ func (rd *fileReader) resource(r *Resource, i int, el element) *GraphError {
 			return *v
 		}
 		d.Depth, d.MipLevels, d.ArrayLayers, d.Samples = one(im.Depth), one(im.MipLevels), one(im.ArrayLayers), one(im.Samples)
-		d.Tiling = TilingOptimal
+		d.Tiling = planner.TilingOptimal
 		if im.Tiling != nil {
-			t, ok := ParseTiling(*im.Tiling)
+			t, ok := planner.ParseTiling(*im.Tiling)
 			if !ok {
 				return unknownName("image.tiling", "tiling", *im.Tiling)
 			}
 			d.Tiling = t
 		}
 		for _, n := range im.Usage {
-			u, ok := ParseImageUsage(n)
+			u, ok := planner.ParseImageUsage(n)
 			if !ok {
 				return unknownName("image.usage", "image usage", n)
 			}
 			d.Usage |= u
 		}
-		d.InitialLayout = LayoutUndefined
+		d.InitialLayout = planner.LayoutUndefined
 		if im.InitialLayout != nil {
-			l, ok := ParseLayout(*im.InitialLayout)
+			l, ok := planner.ParseLayout(*im.InitialLayout)
 			if !ok {
 				return unknownName("image.initialLayout", "layout", *im.InitialLayout)
 			}
 			d.InitialLayout = l
 		}
 	default:
-		return rd.fail(w, "type", RuleField, "unknown resource type %q (want buffer or image)", *fr.Type)
+		return rd.fail(w, "type", planner.RuleField, "unknown resource type %q (want buffer or image)", *fr.Type)
 	}
 	r.Imported = fr.Imported
 	r.Dedicated = fr.Dedicated
-	r.Memory = GPUOnly
+	r.Memory = planner.GPUOnly
 	if fr.Memory != nil {
-		m, ok := ParseMemory(*fr.Memory)
+		m, ok := planner.ParseMemory(*fr.Memory)
 		if !ok {
 			return unknownName("memory", "memory", *fr.Memory)
 		}
@@ -454,20 +458,20 @@ func (rd *fileReader) resource(r *Resource, i int, el element) *GraphError {
 	if q := fr.Requirements; q != nil {
 		switch {
 		case q.Size == nil:
-			return rd.fail(w, "requirements.size", RuleMissingField, "requirements need a size")
+			return rd.fail(w, "requirements.size", planner.RuleMissingField, "requirements need a size")
 		case q.Alignment == nil:
-			return rd.fail(w, "requirements.alignment", RuleMissingField, "requirements need an alignment")
+			return rd.fail(w, "requirements.alignment", planner.RuleMissingField, "requirements need an alignment")
 		case q.MemoryTypeBits == nil:
-			return rd.fail(w, "requirements.memoryTypeBits", RuleMissingField, "requirements need memoryTypeBits")
+			return rd.fail(w, "requirements.memoryTypeBits", planner.RuleMissingField, "requirements need memoryTypeBits")
 		}
-		r.Requirements = &Requirements{Size: *q.Size, Alignment: *q.Alignment, MemoryTypeBits: *q.MemoryTypeBits,
+		r.Requirements = &planner.Requirements{Size: *q.Size, Alignment: *q.Alignment, MemoryTypeBits: *q.MemoryTypeBits,
 			PrefersDedicated: q.PrefersDedicated, RequiresDedicated: q.RequiresDedicated}
 	}
 	return nil
 }
 
 // command decodes and converts commands[i], resolving resource names.
-func (rd *fileReader) command(g *Graph, c *Command, i int, el element, byName map[string]ResourceID) *GraphError {
+func (rd *fileReader) command(g *planner.Graph, c *planner.Command, i int, el element, byName map[string]planner.ResourceID) *planner.GraphError {
 	w := where{access: -1, path: fmt.Sprintf("commands[%d]", i)}
 	var head fileCommandHead
 	if err := decodeStrict(el.raw, &head); err != nil {
@@ -477,12 +481,12 @@ func (rd *fileReader) command(g *Graph, c *Command, i int, el element, byName ma
 		return rd.decodeError(err, w, el.start, "command")
 	}
 	if head.Name == nil {
-		return rd.fail(w, "name", RuleMissingField, "a command needs a name")
+		return rd.fail(w, "name", planner.RuleMissingField, "a command needs a name")
 	}
 	c.Name = *head.Name
 	w.command = c.Name
 	if len(head.Accesses) > 0 {
-		c.Accesses = make([]Access, len(head.Accesses))
+		c.Accesses = make([]planner.Access, len(head.Accesses))
 	}
 	for ai, raw := range head.Accesses {
 		aw := w
@@ -502,37 +506,37 @@ func (rd *fileReader) command(g *Graph, c *Command, i int, el element, byName ma
 			return rd.decodeError(err, aw, el.start, "command")
 		}
 		if fa.Resource == nil {
-			return rd.fail(aw, "resource", RuleMissingField, "an access needs a resource")
+			return rd.fail(aw, "resource", planner.RuleMissingField, "an access needs a resource")
 		}
 		id, ok := byName[*fa.Resource]
 		if !ok {
 			aw.resource = *fa.Resource
-			return rd.fail(aw, "", RuleUnknownResource, "no resource is named %q", *fa.Resource)
+			return rd.fail(aw, "", planner.RuleUnknownResource, "no resource is named %q", *fa.Resource)
 		}
 		aw.resource = *fa.Resource
 		a := &c.Accesses[ai]
 		a.Resource = id
 		for _, n := range fa.Stages {
-			s, ok := ParseStage(n)
+			s, ok := planner.ParseStage(n)
 			if !ok {
-				return rd.fail(aw, "stages", RuleUnknownName, "unknown stage name %q", n)
+				return rd.fail(aw, "stages", planner.RuleUnknownName, "unknown stage name %q", n)
 			}
 			a.Stages |= s
 		}
 		for _, n := range fa.Access {
-			f, ok := ParseAccess(n)
+			f, ok := planner.ParseAccess(n)
 			if !ok {
-				return rd.fail(aw, "access", RuleUnknownName, "unknown access name %q", n)
+				return rd.fail(aw, "access", planner.RuleUnknownName, "unknown access name %q", n)
 			}
 			a.Access |= f
 		}
 		if fa.Layout != nil {
-			if g.Resources[id].Kind != KindImage {
-				return rd.fail(aw, "layout", RuleField, "a buffer access has no layout")
+			if g.Resources[id].Kind != planner.KindImage {
+				return rd.fail(aw, "layout", planner.RuleField, "a buffer access has no layout")
 			}
-			l, ok := ParseLayout(*fa.Layout)
+			l, ok := planner.ParseLayout(*fa.Layout)
 			if !ok {
-				return rd.fail(aw, "layout", RuleUnknownName, "unknown layout name %q", *fa.Layout)
+				return rd.fail(aw, "layout", planner.RuleUnknownName, "unknown layout name %q", *fa.Layout)
 			}
 			a.Layout = l
 		}
@@ -552,7 +556,7 @@ func (rd *fileReader) command(g *Graph, c *Command, i int, el element, byName ma
 // inspected), but it fails with a *GraphError (File empty) on what the
 // format cannot express: a value with no name, an access to a resource
 // that does not exist, a name that is not valid UTF-8.
-func WriteGraph(w io.Writer, g *Graph) error {
+func WriteGraph(w io.Writer, g *planner.Graph) error {
 	fg := fileGraph{
 		Version:   GraphFileVersion,
 		Resources: make([]fileResource, len(g.Resources)),
@@ -590,48 +594,48 @@ func maskFileNames(names []string) (string, bool) {
 	return "", true
 }
 
-func writeResource(fr *fileResource, r *Resource, i int) error {
-	fail := func(rule Rule, format string, args ...any) error {
-		e := &GraphError{Resource: r.Name, Access: -1, Rule: rule, Detail: fmt.Sprintf(format, args...)}
+func writeResource(fr *fileResource, r *planner.Resource, i int) error {
+	fail := func(rule planner.Rule, format string, args ...any) error {
+		e := &planner.GraphError{Resource: r.Name, Access: -1, Rule: rule, Detail: fmt.Sprintf(format, args...)}
 		if r.Name == "" {
 			e.Item = fmt.Sprintf("resources[%d]", i)
 		}
 		return e
 	}
 	if !utf8.ValidString(r.Name) {
-		return fail(RuleField, "name is not valid UTF-8")
+		return fail(planner.RuleField, "name is not valid UTF-8")
 	}
 	fr.Name = ptr(r.Name)
 	fr.Type = ptr(r.Kind.String())
 	fr.Imported = r.Imported
 	fr.Dedicated = r.Dedicated
-	if r.Memory != GPUOnly {
-		if _, ok := ParseMemory(r.Memory.String()); !ok {
-			return fail(RuleUnknownName, "memory %s has no name", r.Memory)
+	if r.Memory != planner.GPUOnly {
+		if _, ok := planner.ParseMemory(r.Memory.String()); !ok {
+			return fail(planner.RuleUnknownName, "memory %s has no name", r.Memory)
 		}
 		fr.Memory = ptr(r.Memory.String())
 	}
 	switch r.Kind {
-	case KindBuffer:
+	case planner.KindBuffer:
 		usage := r.Buffer.Usage.Names()
 		if bad, ok := maskFileNames(usage); !ok {
-			return fail(RuleUnknownName, "buffer usage bit %s has no name", bad)
+			return fail(planner.RuleUnknownName, "buffer usage bit %s has no name", bad)
 		}
 		fr.Buffer = &fileBuffer{Size: ptr(r.Buffer.Size), Usage: usage}
-	case KindImage:
+	case planner.KindImage:
 		d := &r.Image
 		usage := d.Usage.Names()
 		if bad, ok := maskFileNames(usage); !ok {
-			return fail(RuleUnknownName, "image usage bit %s has no name", bad)
+			return fail(planner.RuleUnknownName, "image usage bit %s has no name", bad)
 		}
-		if v, ok := ParseFormat(d.Format.String()); !ok || v != d.Format {
-			return fail(RuleUnknownName, "format %s has no name", d.Format)
+		if v, ok := planner.ParseFormat(d.Format.String()); !ok || v != d.Format {
+			return fail(planner.RuleUnknownName, "format %s has no name", d.Format)
 		}
-		if v, ok := ParseTiling(d.Tiling.String()); !ok || v != d.Tiling {
-			return fail(RuleUnknownName, "tiling %s has no name", d.Tiling)
+		if v, ok := planner.ParseTiling(d.Tiling.String()); !ok || v != d.Tiling {
+			return fail(planner.RuleUnknownName, "tiling %s has no name", d.Tiling)
 		}
-		if v, ok := ParseLayout(d.InitialLayout.String()); !ok || v != d.InitialLayout {
-			return fail(RuleUnknownName, "initial layout %s has no name", d.InitialLayout)
+		if v, ok := planner.ParseLayout(d.InitialLayout.String()); !ok || v != d.InitialLayout {
+			return fail(planner.RuleUnknownName, "initial layout %s has no name", d.InitialLayout)
 		}
 		fr.Image = &fileImage{
 			Format: ptr(d.Format.String()),
@@ -642,7 +646,7 @@ func writeResource(fr *fileResource, r *Resource, i int) error {
 			InitialLayout: ptr(d.InitialLayout.String()),
 		}
 	default:
-		return fail(RuleField, "unknown resource kind %d", r.Kind)
+		return fail(planner.RuleField, "unknown resource kind %d", r.Kind)
 	}
 	if q := r.Requirements; q != nil {
 		fr.Requirements = &fileRequirements{Size: ptr(q.Size), Alignment: ptr(q.Alignment), MemoryTypeBits: ptr(q.MemoryTypeBits),
@@ -651,10 +655,10 @@ func writeResource(fr *fileResource, r *Resource, i int) error {
 	return nil
 }
 
-func writeCommand(fc *fileCommand, g *Graph, i int) error {
+func writeCommand(fc *fileCommand, g *planner.Graph, i int) error {
 	c := &g.Commands[i]
-	fail := func(ai int, res string, rule Rule, format string, args ...any) error {
-		e := &GraphError{Command: c.Name, Resource: res, Access: ai, Rule: rule, Detail: fmt.Sprintf(format, args...)}
+	fail := func(ai int, res string, rule planner.Rule, format string, args ...any) error {
+		e := &planner.GraphError{Command: c.Name, Resource: res, Access: ai, Rule: rule, Detail: fmt.Sprintf(format, args...)}
 		if c.Name == "" {
 			e.Item = fmt.Sprintf("commands[%d]", i)
 			if ai >= 0 {
@@ -664,28 +668,28 @@ func writeCommand(fc *fileCommand, g *Graph, i int) error {
 		return e
 	}
 	if !utf8.ValidString(c.Name) {
-		return fail(-1, "", RuleField, "name is not valid UTF-8")
+		return fail(-1, "", planner.RuleField, "name is not valid UTF-8")
 	}
 	fc.Name = ptr(c.Name)
 	fc.Accesses = make([]fileAccess, len(c.Accesses))
 	for ai, a := range c.Accesses {
 		if a.Resource < 0 || int(a.Resource) >= len(g.Resources) {
-			return fail(ai, "", RuleUnknownResource, "resource id %d is not in the graph", a.Resource)
+			return fail(ai, "", planner.RuleUnknownResource, "resource id %d is not in the graph", a.Resource)
 		}
 		res := &g.Resources[a.Resource]
 		fa := &fc.Accesses[ai]
 		fa.Resource = ptr(res.Name)
 		fa.Stages = a.Stages.Names()
 		if bad, ok := maskFileNames(fa.Stages); !ok {
-			return fail(ai, res.Name, RuleUnknownName, "stage bit %s has no name", bad)
+			return fail(ai, res.Name, planner.RuleUnknownName, "stage bit %s has no name", bad)
 		}
 		fa.Access = a.Access.Names()
 		if bad, ok := maskFileNames(fa.Access); !ok {
-			return fail(ai, res.Name, RuleUnknownName, "access bit %s has no name", bad)
+			return fail(ai, res.Name, planner.RuleUnknownName, "access bit %s has no name", bad)
 		}
-		if res.Kind == KindImage {
-			if v, ok := ParseLayout(a.Layout.String()); !ok || v != a.Layout {
-				return fail(ai, res.Name, RuleUnknownName, "layout %s has no name", a.Layout)
+		if res.Kind == planner.KindImage {
+			if v, ok := planner.ParseLayout(a.Layout.String()); !ok || v != a.Layout {
+				return fail(ai, res.Name, planner.RuleUnknownName, "layout %s has no name", a.Layout)
 			}
 			fa.Layout = ptr(a.Layout.String())
 		}

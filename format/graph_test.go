@@ -1,16 +1,18 @@
-package planner
+package format
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/proptest"
 )
 
 // Building blocks of small graph files for the table tests.
@@ -38,131 +40,131 @@ func TestReadGraphErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		doc  string
-		want GraphError // File is always "test.json"; Detail is a substring
+		want planner.GraphError // File is always "test.json"; Detail is a substring
 	}{
 		// Names.
 		{"unknown resource", graphDoc(both, cmdDoc("c0", fileWrite, strings.Replace(fileRead, `"buf"`, `"nope"`, 1))),
-			GraphError{Command: "c0", Access: 1, Resource: "nope", Rule: RuleUnknownResource, Detail: `no resource is named "nope"`}},
+			planner.GraphError{Command: "c0", Access: 1, Resource: "nope", Rule: planner.RuleUnknownResource, Detail: `no resource is named "nope"`}},
 		{"duplicate resource", graphDoc(both+", "+fileBuf, okCmds),
-			GraphError{Resource: "buf", Access: -1, Rule: RuleDuplicateName}},
+			planner.GraphError{Resource: "buf", Access: -1, Rule: planner.RuleDuplicateName}},
 		{"duplicate command", graphDoc(both, okCmds+", "+cmdDoc("c0", fileRead)),
-			GraphError{Command: "c0", Access: -1, Rule: RuleDuplicateName}},
+			planner.GraphError{Command: "c0", Access: -1, Rule: planner.RuleDuplicateName}},
 		{"empty resource name", graphDoc(both+`, {"name": "", "type": "buffer", "buffer": {"size": 1}}`, okCmds),
-			GraphError{Item: "resources[2]", Access: -1, Rule: RuleEmptyName}},
+			planner.GraphError{Item: "resources[2]", Access: -1, Rule: planner.RuleEmptyName}},
 		{"empty command name", graphDoc(both, okCmds+", "+cmdDoc("", fileRead)),
-			GraphError{Item: "commands[1]", Access: -1, Rule: RuleEmptyName}},
+			planner.GraphError{Item: "commands[1]", Access: -1, Rule: planner.RuleEmptyName}},
 		{"unknown stage", graphDoc(both, cmdDoc("c0", strings.Replace(fileWrite, "COMPUTE_SHADER", "COMPUTE_SHADERS", 1))),
-			GraphError{Command: "c0", Access: 0, Resource: "buf", Item: "stages", Rule: RuleUnknownName, Detail: `"COMPUTE_SHADERS"`}},
+			planner.GraphError{Command: "c0", Access: 0, Resource: "buf", Item: "stages", Rule: planner.RuleUnknownName, Detail: `"COMPUTE_SHADERS"`}},
 		{"unknown access", graphDoc(both, cmdDoc("c0", strings.Replace(fileWrite, "SHADER_STORAGE_WRITE", "STORAGE_WRITE", 1))),
-			GraphError{Command: "c0", Access: 0, Resource: "buf", Item: "access", Rule: RuleUnknownName, Detail: `"STORAGE_WRITE"`}},
+			planner.GraphError{Command: "c0", Access: 0, Resource: "buf", Item: "access", Rule: planner.RuleUnknownName, Detail: `"STORAGE_WRITE"`}},
 		{"unknown layout", graphDoc(both, cmdDoc("c0", fileWrite, strings.Replace(fileImgOut, `"COLOR_ATTACHMENT_OPTIMAL"`, `"COLOR_OPTIMAL"`, 1))),
-			GraphError{Command: "c0", Access: 1, Resource: "img", Item: "layout", Rule: RuleUnknownName, Detail: `"COLOR_OPTIMAL"`}},
+			planner.GraphError{Command: "c0", Access: 1, Resource: "img", Item: "layout", Rule: planner.RuleUnknownName, Detail: `"COLOR_OPTIMAL"`}},
 		{"unknown format", graphDoc(strings.Replace(fileImg, "R8G8B8A8_UNORM", "RGBA8", 1), ""),
-			GraphError{Resource: "img", Access: -1, Item: "image.format", Rule: RuleUnknownName, Detail: `"RGBA8"`}},
+			planner.GraphError{Resource: "img", Access: -1, Item: "image.format", Rule: planner.RuleUnknownName, Detail: `"RGBA8"`}},
 		{"unknown buffer usage", graphDoc(strings.Replace(fileBuf, "STORAGE_BUFFER", "STORAGE", 1), ""),
-			GraphError{Resource: "buf", Access: -1, Item: "buffer.usage", Rule: RuleUnknownName, Detail: `"STORAGE"`}},
+			planner.GraphError{Resource: "buf", Access: -1, Item: "buffer.usage", Rule: planner.RuleUnknownName, Detail: `"STORAGE"`}},
 		{"unknown image usage", graphDoc(strings.Replace(fileImg, `"height": 4`, `"height": 4, "usage": ["STORAGE_BUFFER"]`, 1), ""),
-			GraphError{Resource: "img", Access: -1, Item: "image.usage", Rule: RuleUnknownName, Detail: `"STORAGE_BUFFER"`}},
+			planner.GraphError{Resource: "img", Access: -1, Item: "image.usage", Rule: planner.RuleUnknownName, Detail: `"STORAGE_BUFFER"`}},
 		{"unknown tiling", graphDoc(strings.Replace(fileImg, `"height": 4`, `"height": 4, "tiling": "TILED"`, 1), ""),
-			GraphError{Resource: "img", Access: -1, Item: "image.tiling", Rule: RuleUnknownName, Detail: `"TILED"`}},
+			planner.GraphError{Resource: "img", Access: -1, Item: "image.tiling", Rule: planner.RuleUnknownName, Detail: `"TILED"`}},
 		{"unknown initial layout", graphDoc(strings.Replace(fileImg, `"height": 4`, `"height": 4, "initialLayout": "NONE"`, 1), ""),
-			GraphError{Resource: "img", Access: -1, Item: "image.initialLayout", Rule: RuleUnknownName, Detail: `"NONE"`}},
+			planner.GraphError{Resource: "img", Access: -1, Item: "image.initialLayout", Rule: planner.RuleUnknownName, Detail: `"NONE"`}},
 		{"unknown memory", graphDoc(strings.Replace(fileBuf, `"type": "buffer"`, `"type": "buffer", "memory": "host"`, 1), ""),
-			GraphError{Resource: "buf", Access: -1, Item: "memory", Rule: RuleUnknownName, Detail: `"host"`}},
+			planner.GraphError{Resource: "buf", Access: -1, Item: "memory", Rule: planner.RuleUnknownName, Detail: `"host"`}},
 		{"unknown type", graphDoc(`{"name": "t", "type": "texture"}`, ""),
-			GraphError{Resource: "t", Access: -1, Item: "type", Rule: RuleField, Detail: `"texture"`}},
+			planner.GraphError{Resource: "t", Access: -1, Item: "type", Rule: planner.RuleField, Detail: `"texture"`}},
 
 		// Rules of Validate, reported with the file.
 		{"two layouts", graphDoc(both, cmdDoc("c0", fileImgOut, strings.Replace(fileImgOut, "COLOR_ATTACHMENT_OPTIMAL", "GENERAL", 1))),
-			GraphError{Command: "c0", Access: 1, Resource: "img", Rule: RuleTwoLayouts}},
+			planner.GraphError{Command: "c0", Access: 1, Resource: "img", Rule: planner.RuleTwoLayouts}},
 		{"no stages", graphDoc(both, cmdDoc("c0", `{"resource": "buf", "stages": [], "access": ["SHADER_STORAGE_WRITE"]}`)),
-			GraphError{Command: "c0", Access: 0, Resource: "buf", Rule: RuleNoStages}},
+			planner.GraphError{Command: "c0", Access: 0, Resource: "buf", Rule: planner.RuleNoStages}},
 		{"stages absent", graphDoc(both, cmdDoc("c0", fileWrite, `{"resource": "buf"}`)),
-			GraphError{Command: "c0", Access: 1, Resource: "buf", Rule: RuleNoStages}},
+			planner.GraphError{Command: "c0", Access: 1, Resource: "buf", Rule: planner.RuleNoStages}},
 		{"no layout", graphDoc(both, cmdDoc("c0", `{"resource": "img", "stages": ["FRAGMENT_SHADER"], "access": ["SHADER_SAMPLED_READ"]}`)),
-			GraphError{Command: "c0", Access: 0, Resource: "img", Rule: RuleNoLayout}},
+			planner.GraphError{Command: "c0", Access: 0, Resource: "img", Rule: planner.RuleNoLayout}},
 		{"zero width", graphDoc(strings.Replace(fileImg, `"width": 4`, `"width": 0`, 1), ""),
-			GraphError{Resource: "img", Access: -1, Rule: RuleZeroExtent}},
+			planner.GraphError{Resource: "img", Access: -1, Rule: planner.RuleZeroExtent}},
 		{"zero mip levels", graphDoc(strings.Replace(fileImg, `"width": 4`, `"width": 4, "mipLevels": 0`, 1), ""),
-			GraphError{Resource: "img", Access: -1, Rule: RuleZeroExtent}},
+			planner.GraphError{Resource: "img", Access: -1, Rule: planner.RuleZeroExtent}},
 		{"samples", graphDoc(strings.Replace(fileImg, `"width": 4`, `"width": 4, "samples": 3`, 1), ""),
-			GraphError{Resource: "img", Access: -1, Rule: RuleSamples}},
+			planner.GraphError{Resource: "img", Access: -1, Rule: planner.RuleSamples}},
 		{"zero buffer size", graphDoc(strings.Replace(fileBuf, `"size": 256`, `"size": 0`, 1), ""),
-			GraphError{Resource: "buf", Access: -1, Rule: RuleZeroSize}},
+			planner.GraphError{Resource: "buf", Access: -1, Rule: planner.RuleZeroSize}},
 		{"alignment", graphDoc(strings.Replace(fileBuf, `}}`, `}, "requirements": {"size": 256, "alignment": 96, "memoryTypeBits": 1}}`, 1), ""),
-			GraphError{Resource: "buf", Access: -1, Rule: RuleAlignment, Detail: "96"}},
+			planner.GraphError{Resource: "buf", Access: -1, Rule: planner.RuleAlignment, Detail: "96"}},
 		{"memory type bits", graphDoc(strings.Replace(fileBuf, `}}`, `}, "requirements": {"size": 256, "alignment": 256, "memoryTypeBits": 0}}`, 1), ""),
-			GraphError{Resource: "buf", Access: -1, Rule: RuleMemoryTypeBits}},
+			planner.GraphError{Resource: "buf", Access: -1, Rule: planner.RuleMemoryTypeBits}},
 
 		// Version.
 		{"version 2", `{"version": 2, "resources": [], "commands": []}`,
-			GraphError{Access: -1, Rule: RuleVersion, Detail: "version 2"}},
+			planner.GraphError{Access: -1, Rule: planner.RuleVersion, Detail: "version 2"}},
 		{"version missing", `{"resources": [], "commands": []}`,
-			GraphError{Access: -1, Rule: RuleVersion, Detail: "missing"}},
+			planner.GraphError{Access: -1, Rule: planner.RuleVersion, Detail: "missing"}},
 		{"version string", `{"version": "1"}`,
-			GraphError{Access: -1, Rule: RuleVersion}},
+			planner.GraphError{Access: -1, Rule: planner.RuleVersion}},
 		{"version before unknown fields", `{"version": 3, "passes": []}`,
-			GraphError{Access: -1, Rule: RuleVersion}},
+			planner.GraphError{Access: -1, Rule: planner.RuleVersion}},
 
 		// Syntax.
 		{"trailing comma", "{\"version\": 1,\n  \"resources\": [1,]}",
-			GraphError{Access: -1, Item: "line 2 column 19", Rule: RuleSyntax, Detail: "invalid character ']'"}},
+			planner.GraphError{Access: -1, Item: "line 2 column 19", Rule: planner.RuleSyntax, Detail: "invalid character ']'"}},
 		{"truncated", `{"version": 1, "resources": [`,
-			GraphError{Access: -1, Item: "line 1 column 29", Rule: RuleSyntax, Detail: "unexpected end"}},
-		{"empty", ``, GraphError{Access: -1, Item: "line 1 column 1", Rule: RuleSyntax}},
-		{"two values", `{"version": 1} {}`, GraphError{Access: -1, Item: "line 1 column 16", Rule: RuleSyntax}},
-		{"not an object", `[]`, GraphError{Access: -1, Rule: RuleSyntax}},
-		{"duplicate key", `{"version": 1, "version": 1}`, GraphError{Access: -1, Item: "line 1 column 24", Rule: RuleSyntax, Detail: "twice"}},
+			planner.GraphError{Access: -1, Item: "line 1 column 29", Rule: planner.RuleSyntax, Detail: "unexpected end"}},
+		{"empty", ``, planner.GraphError{Access: -1, Item: "line 1 column 1", Rule: planner.RuleSyntax}},
+		{"two values", `{"version": 1} {}`, planner.GraphError{Access: -1, Item: "line 1 column 16", Rule: planner.RuleSyntax}},
+		{"not an object", `[]`, planner.GraphError{Access: -1, Rule: planner.RuleSyntax}},
+		{"duplicate key", `{"version": 1, "version": 1}`, planner.GraphError{Access: -1, Item: "line 1 column 24", Rule: planner.RuleSyntax, Detail: "twice"}},
 
 		// Unknown fields.
 		{"unknown top-level field", "{\"version\": 1,\n \"passes\": []}",
-			GraphError{Access: -1, Item: "passes", Rule: RuleUnknownField, Detail: "line 2 column 9"}},
+			planner.GraphError{Access: -1, Item: "passes", Rule: planner.RuleUnknownField, Detail: "line 2 column 9"}},
 		{"unknown resource field", graphDoc(strings.Replace(fileBuf, `"type"`, `"size": 4, "type"`, 1), ""),
-			GraphError{Resource: "buf", Access: -1, Rule: RuleUnknownField, Detail: `"size"`}},
+			planner.GraphError{Resource: "buf", Access: -1, Rule: planner.RuleUnknownField, Detail: `"size"`}},
 		{"unknown image field", graphDoc(strings.Replace(fileImg, `"width"`, `"levels": 2, "width"`, 1), ""),
-			GraphError{Resource: "img", Access: -1, Rule: RuleUnknownField, Detail: `"levels"`}},
+			planner.GraphError{Resource: "img", Access: -1, Rule: planner.RuleUnknownField, Detail: `"levels"`}},
 		{"unknown field of an unnamed resource", graphDoc(`{"type": "buffer", "colour": 1}`, ""),
-			GraphError{Item: "resources[0]", Access: -1, Rule: RuleUnknownField, Detail: `"colour"`}},
+			planner.GraphError{Item: "resources[0]", Access: -1, Rule: planner.RuleUnknownField, Detail: `"colour"`}},
 		{"unknown command field", graphDoc(both, `{"name": "c0", "queue": 1, "accesses": []}`),
-			GraphError{Command: "c0", Access: -1, Rule: RuleUnknownField, Detail: `"queue"`}},
+			planner.GraphError{Command: "c0", Access: -1, Rule: planner.RuleUnknownField, Detail: `"queue"`}},
 		{"unknown access field", graphDoc(both, cmdDoc("c0", fileWrite, `{"resource": "buf", "stage": ["COMPUTE_SHADER"]}`)),
-			GraphError{Command: "c0", Access: 1, Rule: RuleUnknownField, Detail: `"stage"`}},
+			planner.GraphError{Command: "c0", Access: 1, Rule: planner.RuleUnknownField, Detail: `"stage"`}},
 
 		// Missing fields.
 		{"missing name", graphDoc(`{"type": "buffer", "buffer": {"size": 1}}`, ""),
-			GraphError{Item: "resources[0].name", Access: -1, Rule: RuleMissingField}},
+			planner.GraphError{Item: "resources[0].name", Access: -1, Rule: planner.RuleMissingField}},
 		{"missing type", graphDoc(`{"name": "x", "buffer": {"size": 1}}`, ""),
-			GraphError{Resource: "x", Item: "type", Access: -1, Rule: RuleMissingField}},
+			planner.GraphError{Resource: "x", Item: "type", Access: -1, Rule: planner.RuleMissingField}},
 		{"missing buffer", graphDoc(`{"name": "x", "type": "buffer"}`, ""),
-			GraphError{Resource: "x", Item: "buffer", Access: -1, Rule: RuleMissingField}},
+			planner.GraphError{Resource: "x", Item: "buffer", Access: -1, Rule: planner.RuleMissingField}},
 		{"missing size", graphDoc(`{"name": "x", "type": "buffer", "buffer": {"usage": []}}`, ""),
-			GraphError{Resource: "x", Item: "buffer.size", Access: -1, Rule: RuleMissingField}},
+			planner.GraphError{Resource: "x", Item: "buffer.size", Access: -1, Rule: planner.RuleMissingField}},
 		{"missing format", graphDoc(`{"name": "x", "type": "image", "image": {"width": 1, "height": 1}}`, ""),
-			GraphError{Resource: "x", Item: "image.format", Access: -1, Rule: RuleMissingField}},
+			planner.GraphError{Resource: "x", Item: "image.format", Access: -1, Rule: planner.RuleMissingField}},
 		{"missing height", graphDoc(`{"name": "x", "type": "image", "image": {"format": "R8_UNORM", "width": 1}}`, ""),
-			GraphError{Resource: "x", Item: "image.height", Access: -1, Rule: RuleMissingField}},
+			planner.GraphError{Resource: "x", Item: "image.height", Access: -1, Rule: planner.RuleMissingField}},
 		{"missing alignment", graphDoc(strings.Replace(fileBuf, `}}`, `}, "requirements": {"size": 256, "memoryTypeBits": 1}}`, 1), ""),
-			GraphError{Resource: "buf", Item: "requirements.alignment", Access: -1, Rule: RuleMissingField}},
+			planner.GraphError{Resource: "buf", Item: "requirements.alignment", Access: -1, Rule: planner.RuleMissingField}},
 		{"missing command name", graphDoc(both, `{"accesses": []}`),
-			GraphError{Item: "commands[0].name", Access: -1, Rule: RuleMissingField}},
+			planner.GraphError{Item: "commands[0].name", Access: -1, Rule: planner.RuleMissingField}},
 		{"missing access resource", graphDoc(both, cmdDoc("c0", `{"stages": ["COMPUTE_SHADER"]}`)),
-			GraphError{Command: "c0", Access: 0, Item: "resource", Rule: RuleMissingField}},
+			planner.GraphError{Command: "c0", Access: 0, Item: "resource", Rule: planner.RuleMissingField}},
 
 		// Values of the wrong type or outside their domain.
 		{"width is a string", graphDoc("\n"+strings.Replace(fileImg, `"width": 4`, `"width": "4"`, 1), ""),
-			GraphError{Resource: "img", Access: -1, Item: "image.width", Rule: RuleField, Detail: "line 2 column 83: want a uint32, got JSON string"}},
+			planner.GraphError{Resource: "img", Access: -1, Item: "image.width", Rule: planner.RuleField, Detail: "line 2 column 83: want a uint32, got JSON string"}},
 		{"negative size", graphDoc(strings.Replace(fileBuf, `"size": 256`, `"size": -1`, 1), ""),
-			GraphError{Resource: "buf", Access: -1, Item: "buffer.size", Rule: RuleField, Detail: "number -1"}},
+			planner.GraphError{Resource: "buf", Access: -1, Item: "buffer.size", Rule: planner.RuleField, Detail: "number -1"}},
 		{"stages is a string", graphDoc(both, cmdDoc("c0", fileWrite, `{"resource": "buf", "stages": "COMPUTE_SHADER"}`)),
-			GraphError{Command: "c0", Access: 1, Item: "stages", Rule: RuleField, Detail: "want an array"}},
+			planner.GraphError{Command: "c0", Access: 1, Item: "stages", Rule: planner.RuleField, Detail: "want an array"}},
 		{"resource is not an object", graphDoc(`1`, ""),
-			GraphError{Item: "resources[0]", Access: -1, Rule: RuleField, Detail: "want an object"}},
+			planner.GraphError{Item: "resources[0]", Access: -1, Rule: planner.RuleField, Detail: "want an object"}},
 		{"resources is not an array", `{"version": 1, "resources": {}}`,
-			GraphError{Item: "resources", Access: -1, Rule: RuleField, Detail: "want an array"}},
+			planner.GraphError{Item: "resources", Access: -1, Rule: planner.RuleField, Detail: "want an array"}},
 		{"buffer access with a layout", graphDoc(both, cmdDoc("c0", strings.Replace(fileWrite, `}`, `, "layout": "GENERAL"}`, 1))),
-			GraphError{Command: "c0", Access: 0, Resource: "buf", Item: "layout", Rule: RuleField}},
+			planner.GraphError{Command: "c0", Access: 0, Resource: "buf", Item: "layout", Rule: planner.RuleField}},
 		{"buffer with an image", graphDoc(strings.Replace(fileBuf, `}}`, `}, "image": {}}`, 1), ""),
-			GraphError{Resource: "buf", Access: -1, Item: "image", Rule: RuleField}},
+			planner.GraphError{Resource: "buf", Access: -1, Item: "image", Rule: planner.RuleField}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -171,7 +173,7 @@ func TestReadGraphErrors(t *testing.T) {
 				t.Fatalf("no error; graph %+v", g)
 			}
 			t.Log(err)
-			var ge *GraphError
+			var ge *planner.GraphError
 			if !errors.As(err, &ge) {
 				t.Fatalf("error %v (%T) is not a *GraphError", err, err)
 			}
@@ -195,20 +197,20 @@ func TestReadGraphDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &Graph{
-		Resources: []Resource{
-			{Name: "buf", Kind: KindBuffer, Buffer: BufferDesc{Size: 256, Usage: BufferUsageStorageBuffer}},
-			{Name: "img", Kind: KindImage, Image: ImageDesc{Format: FormatR8G8B8A8Unorm, Width: 4, Height: 4, Depth: 1,
-				MipLevels: 1, ArrayLayers: 1, Samples: 1, Tiling: TilingOptimal, InitialLayout: LayoutUndefined}},
+	want := &planner.Graph{
+		Resources: []planner.Resource{
+			{Name: "buf", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 256, Usage: planner.BufferUsageStorageBuffer}},
+			{Name: "img", Kind: planner.KindImage, Image: planner.ImageDesc{Format: planner.FormatR8G8B8A8Unorm, Width: 4, Height: 4, Depth: 1,
+				MipLevels: 1, ArrayLayers: 1, Samples: 1, Tiling: planner.TilingOptimal, InitialLayout: planner.LayoutUndefined}},
 			// A resource may share a command's name: separate name spaces.
-			{Name: "c0", Kind: KindBuffer, Buffer: BufferDesc{Size: 16}},
+			{Name: "c0", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 16}},
 		},
-		Commands: []Command{
-			{Name: "c0", Accesses: []Access{
-				{Resource: 0, Stages: StageComputeShader, Access: AccessShaderStorageWrite},
-				{Resource: 1, Stages: StageColorAttachmentOutput, Access: AccessColorAttachmentWrite, Layout: LayoutColorAttachmentOptimal},
-				{Resource: 0, Stages: StageComputeShader},
-				{Resource: 2, Stages: StageAllCommands},
+		Commands: []planner.Command{
+			{Name: "c0", Accesses: []planner.Access{
+				{Resource: 0, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite},
+				{Resource: 1, Stages: planner.StageColorAttachmentOutput, Access: planner.AccessColorAttachmentWrite, Layout: planner.LayoutColorAttachmentOptimal},
+				{Resource: 0, Stages: planner.StageComputeShader},
+				{Resource: 2, Stages: planner.StageAllCommands},
 			}},
 			{Name: "empty"},
 		},
@@ -222,7 +224,7 @@ func TestReadGraphDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(g, &Graph{}) {
+		if !reflect.DeepEqual(g, &planner.Graph{}) {
 			t.Errorf("%s: got %+v, want an empty graph", doc, g)
 		}
 	}
@@ -236,10 +238,10 @@ func TestReadGraphThenCompileReadBeforeWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Compile(g)
-	var ge *GraphError
-	if !errors.As(err, &ge) || ge.Rule != RuleReadBeforeWrite || ge.Resource != "buf" || ge.Command != "c0" {
-		t.Fatalf("Compile: got %v, want %s on buf in c0", err, RuleReadBeforeWrite)
+	_, err = planner.Compile(g)
+	var ge *planner.GraphError
+	if !errors.As(err, &ge) || ge.Rule != planner.RuleReadBeforeWrite || ge.Resource != "buf" || ge.Command != "c0" {
+		t.Fatalf("Compile: got %v, want %s on buf in c0", err, planner.RuleReadBeforeWrite)
 	}
 }
 
@@ -253,7 +255,7 @@ func TestReadGraphReaderError(t *testing.T) {
 
 // roundTrip writes g, reads it back and checks that the graph is equal and
 // that writing again gives the same bytes.
-func roundTrip(t *testing.T, g *Graph) []byte {
+func roundTrip(t *testing.T, g *planner.Graph) []byte {
 	t.Helper()
 	var out bytes.Buffer
 	if err := WriteGraph(&out, g); err != nil {
@@ -289,23 +291,23 @@ func TestGraphFileRoundTripFrames(t *testing.T) {
 }
 
 func TestGraphFileRoundTripBuilt(t *testing.T) {
-	g := &Graph{}
-	imp := g.AddResource(Resource{Name: "swapchain", Kind: KindImage, Imported: true,
-		Image: ImageDesc{Format: FormatB8G8R8A8Unorm, Width: 1920, Height: 1080, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-			Usage: ImageUsageColorAttachment | ImageUsageTransferDst, InitialLayout: LayoutPresentSrc}})
-	lin := g.AddResource(Resource{Name: "staging <&>", Kind: KindImage, Memory: CPUToGPU,
-		Image: ImageDesc{Format: FormatBc1RgbUnormBlock, Width: 64, Height: 64, Depth: 1, MipLevels: 7, ArrayLayers: 6, Samples: 1,
-			Tiling: TilingLinear, Usage: ImageUsageTransferSrc, InitialLayout: LayoutPreinitialized}})
-	buf := g.AddResource(Resource{Name: "ünïcödé", Kind: KindBuffer, Dedicated: true, Memory: GPUToCPU,
-		Buffer:       BufferDesc{Size: 1 << 40, Usage: BufferUsageTransferDst | BufferUsageStorageBuffer},
-		Requirements: &Requirements{Size: 1<<64 - 1, Alignment: 1 << 63, MemoryTypeBits: 0xffffffff, PrefersDedicated: true, RequiresDedicated: true}})
-	ms := g.AddImage("msaa", ImageDesc{Format: FormatD32Sfloat, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 8,
-		Usage: ImageUsageDepthStencilAttachment})
-	g.AddCommand("upload", Access{Resource: lin, Stages: StageCopy, Access: AccessTransferRead, Layout: LayoutTransferSrcOptimal},
-		Access{Resource: buf, Stages: StageCopy | StageComputeShader, Access: AccessTransferWrite | AccessShaderStorageRead})
-	g.AddCommand("depth", Access{Resource: ms, Stages: StageEarlyFragmentTests | StageLateFragmentTests,
-		Access: AccessDepthStencilAttachmentRead | AccessDepthStencilAttachmentWrite, Layout: LayoutDepthAttachmentOptimal})
-	g.AddCommand("present", Access{Resource: imp, Stages: StageNone | StageBottomOfPipe, Layout: LayoutPresentSrc})
+	g := &planner.Graph{}
+	imp := g.AddResource(planner.Resource{Name: "swapchain", Kind: planner.KindImage, Imported: true,
+		Image: planner.ImageDesc{Format: planner.FormatB8G8R8A8Unorm, Width: 1920, Height: 1080, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Usage: planner.ImageUsageColorAttachment | planner.ImageUsageTransferDst, InitialLayout: planner.LayoutPresentSrc}})
+	lin := g.AddResource(planner.Resource{Name: "staging <&>", Kind: planner.KindImage, Memory: planner.CPUToGPU,
+		Image: planner.ImageDesc{Format: planner.FormatBc1RgbUnormBlock, Width: 64, Height: 64, Depth: 1, MipLevels: 7, ArrayLayers: 6, Samples: 1,
+			Tiling: planner.TilingLinear, Usage: planner.ImageUsageTransferSrc, InitialLayout: planner.LayoutPreinitialized}})
+	buf := g.AddResource(planner.Resource{Name: "ünïcödé", Kind: planner.KindBuffer, Dedicated: true, Memory: planner.GPUToCPU,
+		Buffer:       planner.BufferDesc{Size: 1 << 40, Usage: planner.BufferUsageTransferDst | planner.BufferUsageStorageBuffer},
+		Requirements: &planner.Requirements{Size: 1<<64 - 1, Alignment: 1 << 63, MemoryTypeBits: 0xffffffff, PrefersDedicated: true, RequiresDedicated: true}})
+	ms := g.AddImage("msaa", planner.ImageDesc{Format: planner.FormatD32Sfloat, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 8,
+		Usage: planner.ImageUsageDepthStencilAttachment})
+	g.AddCommand("upload", planner.Access{Resource: lin, Stages: planner.StageCopy, Access: planner.AccessTransferRead, Layout: planner.LayoutTransferSrcOptimal},
+		planner.Access{Resource: buf, Stages: planner.StageCopy | planner.StageComputeShader, Access: planner.AccessTransferWrite | planner.AccessShaderStorageRead})
+	g.AddCommand("depth", planner.Access{Resource: ms, Stages: planner.StageEarlyFragmentTests | planner.StageLateFragmentTests,
+		Access: planner.AccessDepthStencilAttachmentRead | planner.AccessDepthStencilAttachmentWrite, Layout: planner.LayoutDepthAttachmentOptimal})
+	g.AddCommand("present", planner.Access{Resource: imp, Stages: planner.StageNone | planner.StageBottomOfPipe, Layout: planner.LayoutPresentSrc})
 	g.AddCommand("nothing")
 	out := roundTrip(t, g)
 	for _, s := range []string{`"staging <&>"`, `"ünïcödé"`, `"access": []`, `"requiresDedicated": true`, `"tiling": "LINEAR"`} {
@@ -323,32 +325,31 @@ func TestGraphFileRoundTripBuilt(t *testing.T) {
 		t.Errorf("%d layouts written, want 3 (image accesses only)", n)
 	}
 
-	rng := rand.New(rand.NewPCG(7, 11))
-	for range 20 {
-		roundTrip(t, randomGraph(rng, 1+rng.IntN(30), 1.5))
+	for seed := range uint64(20) {
+		roundTrip(t, proptest.RandomGraph(seed, 1+int(seed*7%30)))
 	}
 }
 
 func TestWriteGraphErrors(t *testing.T) {
 	tests := []struct {
 		name string
-		g    *Graph
-		rule Rule
+		g    *planner.Graph
+		rule planner.Rule
 	}{
-		{"format without a name", &Graph{Resources: []Resource{{Name: "x", Kind: KindImage, Image: ImageDesc{Format: 999}}}}, RuleUnknownName},
-		{"usage bit without a name", &Graph{Resources: []Resource{{Name: "x", Kind: KindBuffer, Buffer: BufferDesc{Size: 1, Usage: 1 << 31}}}}, RuleUnknownName},
-		{"kind", &Graph{Resources: []Resource{{Name: "x", Kind: 7}}}, RuleField},
-		{"memory", &Graph{Resources: []Resource{{Name: "x", Kind: KindBuffer, Memory: 9}}}, RuleUnknownName},
-		{"name not UTF-8", &Graph{Resources: []Resource{{Name: "\xff", Kind: KindBuffer}}}, RuleField},
-		{"resource id", &Graph{Commands: []Command{{Name: "c", Accesses: []Access{{Resource: 3, Stages: StageCopy}}}}}, RuleUnknownResource},
-		{"layout without a name", &Graph{Resources: []Resource{{Name: "x", Kind: KindImage, Image: ImageDesc{Format: FormatR8Unorm}}},
-			Commands: []Command{{Name: "c", Accesses: []Access{{Resource: 0, Stages: StageCopy, Layout: 12345}}}}}, RuleUnknownName},
+		{"format without a name", &planner.Graph{Resources: []planner.Resource{{Name: "x", Kind: planner.KindImage, Image: planner.ImageDesc{Format: 999}}}}, planner.RuleUnknownName},
+		{"usage bit without a name", &planner.Graph{Resources: []planner.Resource{{Name: "x", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 1, Usage: 1 << 31}}}}, planner.RuleUnknownName},
+		{"kind", &planner.Graph{Resources: []planner.Resource{{Name: "x", Kind: 7}}}, planner.RuleField},
+		{"memory", &planner.Graph{Resources: []planner.Resource{{Name: "x", Kind: planner.KindBuffer, Memory: 9}}}, planner.RuleUnknownName},
+		{"name not UTF-8", &planner.Graph{Resources: []planner.Resource{{Name: "\xff", Kind: planner.KindBuffer}}}, planner.RuleField},
+		{"resource id", &planner.Graph{Commands: []planner.Command{{Name: "c", Accesses: []planner.Access{{Resource: 3, Stages: planner.StageCopy}}}}}, planner.RuleUnknownResource},
+		{"layout without a name", &planner.Graph{Resources: []planner.Resource{{Name: "x", Kind: planner.KindImage, Image: planner.ImageDesc{Format: planner.FormatR8Unorm}}},
+			Commands: []planner.Command{{Name: "c", Accesses: []planner.Access{{Resource: 0, Stages: planner.StageCopy, Layout: 12345}}}}}, planner.RuleUnknownName},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
 			err := WriteGraph(&out, tc.g)
-			var ge *GraphError
+			var ge *planner.GraphError
 			if !errors.As(err, &ge) || ge.Rule != tc.rule {
 				t.Fatalf("got %v, want a *GraphError with rule %s", err, tc.rule)
 			}
@@ -357,7 +358,7 @@ func TestWriteGraphErrors(t *testing.T) {
 			}
 		})
 	}
-	if err := WriteGraph(failWriter{}, &Graph{}); err == nil {
+	if err := WriteGraph(failWriter{}, &planner.Graph{}); err == nil {
 		t.Error("no error from a failing writer")
 	}
 }

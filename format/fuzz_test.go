@@ -1,4 +1,4 @@
-package planner
+package format
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/aliasplan/aliasplan/planner"
 )
 
 // maxFuzzSeed is the size of the largest frame file used as a fuzz seed.
@@ -49,7 +51,7 @@ func FuzzReadGraph(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := ReadGraph(bytes.NewReader(data), "fuzz.json")
 		if err != nil {
-			var ge *GraphError
+			var ge *planner.GraphError
 			if !errors.As(err, &ge) || ge.File != "fuzz.json" {
 				t.Fatalf("error %v (%T) is not a *GraphError naming the file", err, err)
 			}
@@ -69,12 +71,12 @@ func FuzzReadGraph(f *testing.F) {
 		if !reflect.DeepEqual(g, g2) {
 			t.Fatalf("the graph read back differs:\n got %+v\nwant %+v", g2, g)
 		}
-		if c, err := Compile(g); err == nil {
+		if c, err := planner.Compile(g); err == nil {
 			for r := range g.Resources {
-				c.Initial(ResourceID(r))
+				c.Initial(planner.ResourceID(r))
 			}
 		} else {
-			var ge *GraphError
+			var ge *planner.GraphError
 			if !errors.As(err, &ge) {
 				t.Fatalf("Compile: error %v (%T) is not a *GraphError", err, err)
 			}

@@ -1,4 +1,4 @@
-package planner
+package format
 
 import (
 	"encoding/csv"
@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/aliasplan/aliasplan/planner"
 )
 
 // IntervalBuffer is one buffer of an interval problem in MiniMalloc's CSV
@@ -48,8 +50,8 @@ const (
 func ReadIntervals(r io.Reader, file string) ([]IntervalBuffer, error) {
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
-	fail := func(line int, rule Rule, format string, args ...any) *GraphError {
-		e := &GraphError{File: file, Access: -1, Rule: rule, Detail: fmt.Sprintf(format, args...)}
+	fail := func(line int, rule planner.Rule, format string, args ...any) *planner.GraphError {
+		e := &planner.GraphError{File: file, Access: -1, Rule: rule, Detail: fmt.Sprintf(format, args...)}
 		if line > 0 {
 			e.Item = fmt.Sprintf("line %d", line)
 		}
@@ -58,14 +60,14 @@ func ReadIntervals(r io.Reader, file string) ([]IntervalBuffer, error) {
 	readErr := func(err error) error {
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			return fail(pe.Line, RuleSyntax, "%v", pe.Err)
+			return fail(pe.Line, planner.RuleSyntax, "%v", pe.Err)
 		}
 		return fmt.Errorf("planner: %s: reading: %w", file, err)
 	}
 
 	header, err := cr.Read()
 	if err == io.EOF {
-		return nil, fail(0, RuleSyntax, "empty file: want a header id,lower,upper,size")
+		return nil, fail(0, planner.RuleSyntax, "empty file: want a header id,lower,upper,size")
 	}
 	if err != nil {
 		return nil, readErr(err)
@@ -76,15 +78,15 @@ func ReadIntervals(r io.Reader, file string) ([]IntervalBuffer, error) {
 		k := indexOf(csvColumns[:], name)
 		switch {
 		case k < 0:
-			return nil, fail(1, RuleUnknownField, "unknown column %q (want id, lower, upper, size, alignment, offset)", name)
+			return nil, fail(1, planner.RuleUnknownField, "unknown column %q (want id, lower, upper, size, alignment, offset)", name)
 		case col[k] >= 0:
-			return nil, fail(1, RuleUnknownField, "column %q given twice", name)
+			return nil, fail(1, planner.RuleUnknownField, "column %q given twice", name)
 		}
 		col[k] = i
 	}
 	for k := colID; k <= colSize; k++ {
 		if col[k] < 0 {
-			return nil, fail(1, RuleMissingField, "no %q column", csvColumns[k])
+			return nil, fail(1, planner.RuleMissingField, "no %q column", csvColumns[k])
 		}
 	}
 
@@ -100,7 +102,7 @@ func ReadIntervals(r io.Reader, file string) ([]IntervalBuffer, error) {
 		}
 		line, _ := cr.FieldPos(0)
 		field := func(k int) string { return strings.TrimSpace(rec[col[k]]) }
-		integer := func(k int) (uint64, *GraphError) {
+		integer := func(k int) (uint64, *planner.GraphError) {
 			s := field(k)
 			v, err := strconv.ParseUint(s, 10, 64)
 			if err == nil {
@@ -108,20 +110,20 @@ func ReadIntervals(r io.Reader, file string) ([]IntervalBuffer, error) {
 			}
 			if rest, neg := strings.CutPrefix(s, "-"); neg {
 				if _, err := strconv.ParseUint(rest, 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
-					return 0, fail(line, RuleField, "%s %s is negative", csvColumns[k], s)
+					return 0, fail(line, planner.RuleField, "%s %s is negative", csvColumns[k], s)
 				}
 			}
 			if errors.Is(err, strconv.ErrRange) {
-				return 0, fail(line, RuleField, "%s %s does not fit in 64 bits", csvColumns[k], s)
+				return 0, fail(line, planner.RuleField, "%s %s does not fit in 64 bits", csvColumns[k], s)
 			}
-			return 0, fail(line, RuleSyntax, "%s %q is not an integer", csvColumns[k], s)
+			return 0, fail(line, planner.RuleSyntax, "%s %q is not an integer", csvColumns[k], s)
 		}
 		b := IntervalBuffer{ID: field(colID), Alignment: 1}
 		if b.ID == "" {
-			return nil, fail(line, RuleEmptyName, "empty id")
+			return nil, fail(line, planner.RuleEmptyName, "empty id")
 		}
 		var lower, upper uint64
-		var gerr *GraphError
+		var gerr *planner.GraphError
 		if lower, gerr = integer(colLower); gerr != nil {
 			return nil, gerr
 		}
@@ -141,20 +143,20 @@ func ReadIntervals(r io.Reader, file string) ([]IntervalBuffer, error) {
 			v uint64
 		}{{colLower, lower}, {colUpper, upper}} {
 			if v.v > 1<<63-1 {
-				return nil, fail(line, RuleField, "%s %d does not fit in an int64", csvColumns[v.k], v.v)
+				return nil, fail(line, planner.RuleField, "%s %d does not fit in an int64", csvColumns[v.k], v.v)
 			}
 		}
 		b.Lower, b.Upper = int64(lower), int64(upper)
 		switch {
 		case b.Upper <= b.Lower:
-			return nil, fail(line, RuleEmptyLifetime, "buffer %q: lifetime [%d, %d) is empty (upper must exceed lower)", b.ID, b.Lower, b.Upper)
+			return nil, fail(line, planner.RuleEmptyLifetime, "buffer %q: lifetime [%d, %d) is empty (upper must exceed lower)", b.ID, b.Lower, b.Upper)
 		case b.Size == 0:
-			return nil, fail(line, RuleZeroSize, "buffer %q: size is 0", b.ID)
+			return nil, fail(line, planner.RuleZeroSize, "buffer %q: size is 0", b.ID)
 		case !isPow2(b.Alignment):
-			return nil, fail(line, RuleAlignment, "buffer %q: alignment %d is not a power of two", b.ID, b.Alignment)
+			return nil, fail(line, planner.RuleAlignment, "buffer %q: alignment %d is not a power of two", b.ID, b.Alignment)
 		}
 		if first, dup := firstLine[b.ID]; dup {
-			e := fail(line, RuleDuplicateName, "id also used on line %d", first)
+			e := fail(line, planner.RuleDuplicateName, "id also used on line %d", first)
 			e.Resource = b.ID
 			return nil, e
 		}
@@ -174,10 +176,10 @@ func indexOf(names []string, name string) int {
 
 // IntervalItems returns the items of bufs' interval problem, item i being
 // bufs[i]; pass them to NewIntervalProblem.
-func IntervalItems(bufs []IntervalBuffer) []Item {
-	items := make([]Item, len(bufs))
+func IntervalItems(bufs []IntervalBuffer) []planner.Item {
+	items := make([]planner.Item, len(bufs))
 	for i, b := range bufs {
-		items[i] = Item{Size: b.Size, Alignment: b.Alignment, Start: b.Lower, End: b.Upper}
+		items[i] = planner.Item{Size: b.Size, Alignment: b.Alignment, Start: b.Lower, End: b.Upper}
 	}
 	return items
 }
@@ -185,15 +187,16 @@ func IntervalItems(bufs []IntervalBuffer) []Item {
 // WriteSolution writes bufs and their offsets in sol (item i being
 // bufs[i]) as MiniMalloc CSV: the columns id, lower, upper, size, then
 // alignment when some buffer's alignment is not 1, then offset. MiniMalloc
-// has one address space, so a solution with more than one pool (a problem
-// with a MaxPoolSize that its items outgrow) is an error: solve with
-// MaxPoolSize 0. Write errors are returned wrapped.
-func WriteSolution(w io.Writer, bufs []IntervalBuffer, sol *Solution) error {
+// has one address space, so a solution with more than one pool is an
+// error: one with a MaxPoolSize its items outgrow, or whose items need more
+// than 2^64-1 bytes at once (strategies then open another pool). Write
+// errors are returned wrapped.
+func WriteSolution(w io.Writer, bufs []IntervalBuffer, sol *planner.Solution) error {
 	if len(sol.Offset) != len(bufs) || len(sol.Pool) != len(bufs) {
 		return fmt.Errorf("planner: solution places %d items, want the %d buffers", len(sol.Offset), len(bufs))
 	}
 	if len(sol.PoolSizes) > 1 {
-		return fmt.Errorf("planner: solution uses %d pools; MiniMalloc CSV has one address space (solve with no maximum pool size)", len(sol.PoolSizes))
+		return fmt.Errorf("planner: solution uses %d pools; MiniMalloc CSV has one address space, so a solution written to it must use one pool", len(sol.PoolSizes))
 	}
 	aligned := false
 	for _, b := range bufs {
@@ -224,3 +227,5 @@ func WriteSolution(w io.Writer, bufs []IntervalBuffer, sol *Solution) error {
 	}
 	return nil
 }
+
+func isPow2(x uint64) bool { return x != 0 && x&(x-1) == 0 }

@@ -1,4 +1,4 @@
-package planner
+package format
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/aliasplan/aliasplan/planner"
 )
 
 // The plan file (SPEC §5), version 1:
@@ -15,6 +17,8 @@ import (
 //	  "version": 1,
 //	  "strategy": "firstfit",
 //	  "requirementsSource": "graph",
+//	  "ordering": "budget",
+//	  "budget": 150000000,
 //	  "order": [
 //	    "gbuffer",
 //	    ...
@@ -35,8 +39,22 @@ import (
 //	     "oldLayout": "UNDEFINED", "newLayout": "GENERAL"},
 //	    ...
 //	  ],
-//	  "stats": {"transientBytes": 1, "pooledBytes": 1, "lowerBound": 1, "dedicatedBytes": 0}
+//	  "serializations": [
+//	    {"first": "bloom.half", "second": "ssao", "last": "bloom.down", "next": "ssao", "bytes": 4194304},
+//	    ...
+//	  ],
+//	  "stats": {"transientBytes": 1, "pooledBytes": 1, "lowerBound": 1, "dedicatedBytes": 0, "executionBound": 1}
 //	}
+//
+// ordering (dag, execution or budget) is the rule the placement was made
+// under, budget the pooled-byte budget of a budget plan; serializations
+// (written for the execution and budget orderings) are the aliased pairs
+// the DAG leaves unordered: first's last use in execution order (last)
+// runs before second's first use (next), and the alias barrier there
+// orders them; bytes is what the two share. stats.executionBound is the
+// execution-order lower bound. A file without these fields (written before
+// they existed) reads as a DAG-order plan with no serializations and an
+// execution-order bound of 0.
 //
 // Beyond SPEC §5 the file carries what a Plan holds so that it reads back
 // whole: requirementsSource (Plan.Requirements: where the requirements came
@@ -49,14 +67,25 @@ import (
 const PlanFileVersion = 1
 
 type planFile struct {
-	Version            *int           `json:"version"`
-	Strategy           string         `json:"strategy"`
-	RequirementsSource string         `json:"requirementsSource,omitempty"`
-	Order              []string       `json:"order"`
-	Pools              []planPool     `json:"pools"`
-	Resources          []planResource `json:"resources"`
-	Barriers           []planBarrier  `json:"barriers"`
-	Stats              *planStats     `json:"stats"`
+	Version            *int                `json:"version"`
+	Strategy           string              `json:"strategy"`
+	RequirementsSource string              `json:"requirementsSource,omitempty"`
+	Ordering           *string             `json:"ordering,omitempty"`
+	Budget             *uint64             `json:"budget,omitempty"`
+	Order              []string            `json:"order"`
+	Pools              []planPool          `json:"pools"`
+	Resources          []planResource      `json:"resources"`
+	Barriers           []planBarrier       `json:"barriers"`
+	Serializations     []planSerialization `json:"serializations,omitempty"`
+	Stats              *planStats          `json:"stats"`
+}
+
+type planSerialization struct {
+	First  *string `json:"first"`
+	Second *string `json:"second"`
+	Last   *string `json:"last"`
+	Next   *string `json:"next"`
+	Bytes  *uint64 `json:"bytes"`
 }
 
 type planPool struct {
@@ -105,6 +134,7 @@ type planStats struct {
 	PooledBytes    *uint64 `json:"pooledBytes"`
 	LowerBound     *uint64 `json:"lowerBound"`
 	DedicatedBytes *uint64 `json:"dedicatedBytes"`
+	ExecutionBound *uint64 `json:"executionBound,omitempty"`
 }
 
 // WritePlan writes p, a plan of g, as a plan file (version 1): two-space
@@ -119,7 +149,7 @@ type planStats struct {
 // it fails on what the format cannot express: a resource or command ID
 // that g does not have, a status, class, kind, type, stage, access or
 // layout with no name.
-func WritePlan(w io.Writer, g *Graph, p *Plan) error {
+func WritePlan(w io.Writer, g *planner.Graph, p *planner.Plan) error {
 	pf, err := toPlanFile(g, p)
 	if err != nil {
 		return err
@@ -153,10 +183,17 @@ func WritePlan(w io.Writer, g *Graph, p *Plan) error {
 	if pf.RequirementsSource != "" {
 		field("requirementsSource", pf.RequirementsSource, false)
 	}
+	field("ordering", pf.Ordering, false)
+	if pf.Budget != nil {
+		field("budget", pf.Budget, false)
+	}
 	list("order", len(pf.Order), func(i int) any { return pf.Order[i] })
 	list("pools", len(pf.Pools), func(i int) any { return &pf.Pools[i] })
 	list("resources", len(pf.Resources), func(i int) any { return &pf.Resources[i] })
 	list("barriers", len(pf.Barriers), func(i int) any { return &pf.Barriers[i] })
+	if pf.Serializations != nil {
+		list("serializations", len(pf.Serializations), func(i int) any { return &pf.Serializations[i] })
+	}
 	field("stats", pf.Stats, true)
 	b.WriteString("}\n")
 	if _, err := w.Write(b.Bytes()); err != nil {
@@ -191,17 +228,17 @@ func inlineJSON(b *bytes.Buffer, v any) {
 	}
 }
 
-func toPlanFile(g *Graph, p *Plan) (*planFile, error) {
+func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("planner: writing plan: "+format, args...)
 	}
-	cmdName := func(id CommandID) (string, bool) {
+	cmdName := func(id planner.CommandID) (string, bool) {
 		if id < 0 || int(id) >= len(g.Commands) {
 			return "", false
 		}
 		return g.Commands[id].Name, true
 	}
-	resName := func(id ResourceID) (string, bool) {
+	resName := func(id planner.ResourceID) (string, bool) {
 		if id < 0 || int(id) >= len(g.Resources) {
 			return "", false
 		}
@@ -211,7 +248,29 @@ func toPlanFile(g *Graph, p *Plan) (*planFile, error) {
 	pf := &planFile{Version: &version, Strategy: p.Strategy, RequirementsSource: p.Requirements,
 		Order: make([]string, 0, len(g.Commands)), Pools: make([]planPool, len(p.Pools)),
 		Resources: make([]planResource, len(p.Resources)), Barriers: make([]planBarrier, len(p.Barriers)),
-		Stats: &planStats{&p.Stats.TransientBytes, &p.Stats.PooledBytes, &p.Stats.LowerBound, &p.Stats.DedicatedBytes}}
+		Stats: &planStats{&p.Stats.TransientBytes, &p.Stats.PooledBytes, &p.Stats.LowerBound, &p.Stats.DedicatedBytes, &p.Stats.ExecutionBound}}
+	ordering := p.Ordering.String()
+	if _, ok := planner.ParseOrdering(ordering); !ok {
+		return nil, fail("ordering %s has no name", ordering)
+	}
+	pf.Ordering = &ordering
+	if p.Ordering == planner.OrderBudget || p.Budget != 0 {
+		pf.Budget = &p.Budget
+	}
+	if p.Ordering != planner.OrderDAG || len(p.Serializations) > 0 {
+		pf.Serializations = make([]planSerialization, len(p.Serializations))
+	}
+	for k := range p.Serializations {
+		s, fs := &p.Serializations[k], &pf.Serializations[k]
+		first, ok1 := resName(s.First)
+		second, ok2 := resName(s.Second)
+		last, ok3 := cmdName(s.Last)
+		next, ok4 := cmdName(s.Next)
+		if !ok1 || !ok2 || !ok3 || !ok4 {
+			return nil, fail("serialization %d: resources %d, %d or commands %d, %d are not in the graph", k, s.First, s.Second, s.Last, s.Next)
+		}
+		*fs = planSerialization{&first, &second, &last, &next, &s.Bytes}
+	}
 	if p.Order == nil {
 		for i := range g.Commands {
 			pf.Order = append(pf.Order, g.Commands[i].Name)
@@ -227,7 +286,7 @@ func toPlanFile(g *Graph, p *Plan) (*planFile, error) {
 	for i := range p.Pools {
 		pl := &p.Pools[i]
 		class := pl.Class.String()
-		if _, ok := ParseClass(class); !ok {
+		if _, ok := planner.ParseClass(class); !ok {
 			return nil, fail("pool %d: class %s has no name", i, class)
 		}
 		pf.Pools[i] = planPool{&pl.Index, &pl.MemoryTypeIndex, &class, &pl.Size}
@@ -238,15 +297,15 @@ func toPlanFile(g *Graph, p *Plan) (*planFile, error) {
 	for r := range p.Resources {
 		rp, fr := &p.Resources[r], &pf.Resources[r]
 		status := rp.Status.String()
-		if _, ok := ParseStatus(status); !ok {
+		if _, ok := planner.ParseStatus(status); !ok {
 			return nil, fail("resource %q: status %s has no name", g.Resources[r].Name, status)
 		}
 		fr.Name, fr.Status, fr.Reason = &g.Resources[r].Name, &status, rp.Reason
-		if rp.Status == StatusPooled {
+		if rp.Status == planner.StatusPooled {
 			pl := &rp.Placement
 			fr.Pool, fr.Offset, fr.Size, fr.Alignment, fr.Aliased = &pl.Pool, &pl.Offset, &pl.Size, &pl.Alignment, &pl.Aliased
 		}
-		if q := rp.Requirements; q != (Requirements{}) {
+		if q := rp.Requirements; q != (planner.Requirements{}) {
 			fr.Requirements = &planRequirements{q.Size, q.Alignment, q.MemoryTypeBits, q.PrefersDedicated, q.RequiresDedicated}
 		}
 	}
@@ -281,9 +340,9 @@ func toPlanFile(g *Graph, p *Plan) (*planFile, error) {
 				return nil, fail("barrier %d: bit %s has no name", k, bad)
 			}
 		}
-		if x.Type == ImageBarrier {
-			for _, l := range []Layout{x.OldLayout, x.NewLayout} {
-				if v, ok := ParseLayout(l.String()); !ok || v != l {
+		if x.Type == planner.ImageBarrier {
+			for _, l := range []planner.Layout{x.OldLayout, x.NewLayout} {
+				if v, ok := planner.ParseLayout(l.String()); !ok || v != l {
 					return nil, fail("barrier %d: layout %s has no name", k, l)
 				}
 			}
@@ -304,8 +363,8 @@ func unnamedBit(names []string) (string, bool) {
 	return "", true
 }
 
-func parseBarrierKind(name string) (BarrierKind, bool) {
-	for _, k := range []BarrierKind{Hazard, Alias} {
+func parseBarrierKind(name string) (planner.BarrierKind, bool) {
+	for _, k := range []planner.BarrierKind{planner.Hazard, planner.Alias} {
 		if k.String() == name {
 			return k, true
 		}
@@ -313,8 +372,8 @@ func parseBarrierKind(name string) (BarrierKind, bool) {
 	return 0, false
 }
 
-func parseBarrierType(name string) (BarrierType, bool) {
-	for _, t := range []BarrierType{MemoryBarrier, BufferBarrier, ImageBarrier} {
+func parseBarrierType(name string) (planner.BarrierType, bool) {
+	for _, t := range []planner.BarrierType{planner.MemoryBarrier, planner.BufferBarrier, planner.ImageBarrier} {
 		if t.String() == name {
 			return t, true
 		}
@@ -341,13 +400,13 @@ func parseBarrierType(name string) (BarrierType, bool) {
 // RuleMissingField, RuleField, RuleUnknownName, RuleUnknownCommand,
 // RuleUnknownResource, RuleDuplicateName, RuleMissingResource, RuleOrder,
 // RuleAlignment, RuleZeroSize. An error reading r is returned wrapped.
-func ReadPlan(r io.Reader, file string, g *Graph) (*Plan, error) {
+func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("planner: reading %s: %w", file, err)
 	}
-	fail := func(item string, rule Rule, format string, args ...any) *GraphError {
-		return &GraphError{File: file, Item: item, Access: -1, Rule: rule, Detail: fmt.Sprintf(format, args...)}
+	fail := func(item string, rule planner.Rule, format string, args ...any) *planner.GraphError {
+		return &planner.GraphError{File: file, Item: item, Access: -1, Rule: rule, Detail: fmt.Sprintf(format, args...)}
 	}
 	var pf planFile
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -356,43 +415,53 @@ func ReadPlan(r io.Reader, file string, g *Graph) (*Plan, error) {
 		return nil, planDecodeError(file, data, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fail("", RuleSyntax, "data after the plan at byte %d", dec.InputOffset())
+		return nil, fail("", planner.RuleSyntax, "data after the plan at byte %d", dec.InputOffset())
 	}
 	switch {
 	case pf.Version == nil:
-		return nil, fail("version", RuleMissingField, "no version")
+		return nil, fail("version", planner.RuleMissingField, "no version")
 	case *pf.Version != PlanFileVersion:
-		return nil, fail("version", RuleVersion, "version %d; this reader knows version %d", *pf.Version, PlanFileVersion)
+		return nil, fail("version", planner.RuleVersion, "version %d; this reader knows version %d", *pf.Version, PlanFileVersion)
 	case pf.Order == nil:
-		return nil, fail("order", RuleMissingField, "no order")
+		return nil, fail("order", planner.RuleMissingField, "no order")
 	case pf.Resources == nil:
-		return nil, fail("resources", RuleMissingField, "no resources")
+		return nil, fail("resources", planner.RuleMissingField, "no resources")
 	case pf.Stats == nil:
-		return nil, fail("stats", RuleMissingField, "no stats")
+		return nil, fail("stats", planner.RuleMissingField, "no stats")
 	}
-	cmds := make(map[string]CommandID, len(g.Commands))
+	cmds := make(map[string]planner.CommandID, len(g.Commands))
 	for i := range g.Commands {
-		cmds[g.Commands[i].Name] = CommandID(i)
+		cmds[g.Commands[i].Name] = planner.CommandID(i)
 	}
-	ress := make(map[string]ResourceID, len(g.Resources))
+	ress := make(map[string]planner.ResourceID, len(g.Resources))
 	for i := range g.Resources {
-		ress[g.Resources[i].Name] = ResourceID(i)
+		ress[g.Resources[i].Name] = planner.ResourceID(i)
 	}
-	p := &Plan{Strategy: pf.Strategy, Requirements: pf.RequirementsSource}
+	p := &planner.Plan{Strategy: pf.Strategy, Requirements: pf.RequirementsSource}
+	if pf.Ordering != nil {
+		o, ok := planner.ParseOrdering(*pf.Ordering)
+		if !ok {
+			return nil, fail("ordering", planner.RuleUnknownName, "unknown ordering %q (dag, execution or budget)", *pf.Ordering)
+		}
+		p.Ordering = o
+	}
+	if pf.Budget != nil {
+		p.Budget = *pf.Budget
+	}
 
 	// Order.
 	inOrder := make([]bool, len(g.Commands))
-	p.Order = make([]CommandID, 0, len(pf.Order))
+	p.Order = make([]planner.CommandID, 0, len(pf.Order))
 	for i, name := range pf.Order {
 		item := fmt.Sprintf("order[%d]", i)
 		cmd, ok := cmds[name]
 		if !ok {
-			e := fail(item, RuleUnknownCommand, "the graph has no command of this name")
+			e := fail(item, planner.RuleUnknownCommand, "the graph has no command of this name")
 			e.Command = name
 			return nil, e
 		}
 		if inOrder[cmd] {
-			e := fail(item, RuleDuplicateName, "the order names this command twice")
+			e := fail(item, planner.RuleDuplicateName, "the order names this command twice")
 			e.Command = name
 			return nil, e
 		}
@@ -401,115 +470,115 @@ func ReadPlan(r io.Reader, file string, g *Graph) (*Plan, error) {
 	}
 	for i, in := range inOrder {
 		if !in {
-			e := fail("order", RuleOrder, "the order leaves out this command")
+			e := fail("order", planner.RuleOrder, "the order leaves out this command")
 			e.Command = g.Commands[i].Name
 			return nil, e
 		}
 	}
 
 	// Pools.
-	p.Pools = make([]Pool, len(pf.Pools))
+	p.Pools = make([]planner.Pool, len(pf.Pools))
 	for i, fp := range pf.Pools {
 		item := fmt.Sprintf("pools[%d]", i)
 		switch {
 		case fp.Index == nil:
-			return nil, fail(item+".index", RuleMissingField, "no index")
+			return nil, fail(item+".index", planner.RuleMissingField, "no index")
 		case fp.MemoryTypeIndex == nil:
-			return nil, fail(item+".memoryTypeIndex", RuleMissingField, "no memoryTypeIndex")
+			return nil, fail(item+".memoryTypeIndex", planner.RuleMissingField, "no memoryTypeIndex")
 		case fp.Class == nil:
-			return nil, fail(item+".class", RuleMissingField, "no class")
+			return nil, fail(item+".class", planner.RuleMissingField, "no class")
 		case fp.Size == nil:
-			return nil, fail(item+".size", RuleMissingField, "no size")
+			return nil, fail(item+".size", planner.RuleMissingField, "no size")
 		case *fp.Index != i:
-			return nil, fail(item+".index", RuleField, "index %d at position %d", *fp.Index, i)
+			return nil, fail(item+".index", planner.RuleField, "index %d at position %d", *fp.Index, i)
 		case *fp.MemoryTypeIndex >= 32:
-			return nil, fail(item+".memoryTypeIndex", RuleField, "memory type index %d is not below 32", *fp.MemoryTypeIndex)
+			return nil, fail(item+".memoryTypeIndex", planner.RuleField, "memory type index %d is not below 32", *fp.MemoryTypeIndex)
 		}
-		class, ok := ParseClass(*fp.Class)
+		class, ok := planner.ParseClass(*fp.Class)
 		if !ok {
-			return nil, fail(item+".class", RuleUnknownName, "unknown class %q (linear or optimal)", *fp.Class)
+			return nil, fail(item+".class", planner.RuleUnknownName, "unknown class %q (linear or optimal)", *fp.Class)
 		}
-		p.Pools[i] = Pool{Index: i, MemoryTypeIndex: *fp.MemoryTypeIndex, Class: class, Size: *fp.Size}
+		p.Pools[i] = planner.Pool{Index: i, MemoryTypeIndex: *fp.MemoryTypeIndex, Class: class, Size: *fp.Size}
 	}
 
 	// Resources.
-	p.Resources = make([]ResourcePlan, len(g.Resources))
+	p.Resources = make([]planner.ResourcePlan, len(g.Resources))
 	listed := make([]bool, len(g.Resources))
 	for i := range pf.Resources {
 		fr := &pf.Resources[i]
 		item := fmt.Sprintf("resources[%d]", i)
 		if fr.Name == nil {
-			return nil, fail(item+".name", RuleMissingField, "no name")
+			return nil, fail(item+".name", planner.RuleMissingField, "no name")
 		}
 		r, ok := ress[*fr.Name]
-		rfail := func(field string, rule Rule, format string, args ...any) *GraphError {
+		rfail := func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError {
 			e := fail(item+field, rule, format, args...)
 			e.Resource = *fr.Name
 			return e
 		}
 		switch {
 		case !ok:
-			return nil, rfail("", RuleUnknownResource, "the graph has no resource of this name")
+			return nil, rfail("", planner.RuleUnknownResource, "the graph has no resource of this name")
 		case listed[r]:
-			return nil, rfail("", RuleDuplicateName, "the plan lists this resource twice")
+			return nil, rfail("", planner.RuleDuplicateName, "the plan lists this resource twice")
 		case fr.Status == nil:
-			return nil, rfail(".status", RuleMissingField, "no status")
+			return nil, rfail(".status", planner.RuleMissingField, "no status")
 		}
 		listed[r] = true
-		status, ok := ParseStatus(*fr.Status)
+		status, ok := planner.ParseStatus(*fr.Status)
 		if !ok {
-			return nil, rfail(".status", RuleUnknownName, "unknown status %q (pooled, dedicated, host_visible, imported or unused)", *fr.Status)
+			return nil, rfail(".status", planner.RuleUnknownName, "unknown status %q (pooled, dedicated, host_visible, imported or unused)", *fr.Status)
 		}
 		rp := &p.Resources[r]
 		rp.Status, rp.Reason = status, fr.Reason
 		if q := fr.Requirements; q != nil {
-			rp.Requirements = Requirements{q.Size, q.Alignment, q.MemoryTypeBits, q.PrefersDedicated, q.RequiresDedicated}
+			rp.Requirements = planner.Requirements{Size: q.Size, Alignment: q.Alignment, MemoryTypeBits: q.MemoryTypeBits, PrefersDedicated: q.PrefersDedicated, RequiresDedicated: q.RequiresDedicated}
 		}
 		placed := fr.Pool != nil || fr.Offset != nil || fr.Size != nil || fr.Alignment != nil || fr.Aliased != nil
-		if status != StatusPooled {
+		if status != planner.StatusPooled {
 			if placed {
-				return nil, rfail("", RuleField, "a %s resource has no placement (pool, offset, size, alignment, aliased)", status)
+				return nil, rfail("", planner.RuleField, "%s resource has no placement (pool, offset, size, alignment, aliased)", article(status.String()))
 			}
 			continue
 		}
 		switch {
 		case fr.Pool == nil:
-			return nil, rfail(".pool", RuleMissingField, "a pooled resource needs a pool")
+			return nil, rfail(".pool", planner.RuleMissingField, "a pooled resource needs a pool")
 		case fr.Offset == nil:
-			return nil, rfail(".offset", RuleMissingField, "a pooled resource needs an offset")
+			return nil, rfail(".offset", planner.RuleMissingField, "a pooled resource needs an offset")
 		case fr.Size == nil:
-			return nil, rfail(".size", RuleMissingField, "a pooled resource needs a size")
+			return nil, rfail(".size", planner.RuleMissingField, "a pooled resource needs a size")
 		case fr.Alignment == nil:
-			return nil, rfail(".alignment", RuleMissingField, "a pooled resource needs an alignment")
+			return nil, rfail(".alignment", planner.RuleMissingField, "a pooled resource needs an alignment")
 		case *fr.Pool < 0 || *fr.Pool >= len(p.Pools):
-			return nil, rfail(".pool", RuleField, "pool %d does not exist (%d pools)", *fr.Pool, len(p.Pools))
+			return nil, rfail(".pool", planner.RuleField, "pool %d does not exist (%d pools)", *fr.Pool, len(p.Pools))
 		case *fr.Size == 0:
-			return nil, rfail(".size", RuleZeroSize, "size is 0")
+			return nil, rfail(".size", planner.RuleZeroSize, "size is 0")
 		case !isPow2(*fr.Alignment):
-			return nil, rfail(".alignment", RuleAlignment, "alignment %d is not a power of two", *fr.Alignment)
-		case *fr.Offset+*fr.Size < *fr.Offset || *fr.Offset+*fr.Size > p.Pools[*fr.Pool].Size:
-			return nil, rfail(".offset", RuleField, "range [%d, %d+%d) exceeds pool %d of %d bytes", *fr.Offset, *fr.Offset, *fr.Size, *fr.Pool, p.Pools[*fr.Pool].Size)
+			return nil, rfail(".alignment", planner.RuleAlignment, "alignment %d is not a power of two", *fr.Alignment)
 		}
-		rp.Placement = Placement{Pool: *fr.Pool, Offset: *fr.Offset, Size: *fr.Size, Alignment: *fr.Alignment}
+		// A range beyond its pool is well-formed: a violation for
+		// planner.Verify to report, not a reading error.
+		rp.Placement = planner.Placement{Pool: *fr.Pool, Offset: *fr.Offset, Size: *fr.Size, Alignment: *fr.Alignment}
 		if fr.Aliased != nil {
 			rp.Placement.Aliased = *fr.Aliased
 		}
 	}
 	for r, ok := range listed {
 		if !ok {
-			e := fail("resources", RuleMissingResource, "the plan does not list this resource")
+			e := fail("resources", planner.RuleMissingResource, "the plan does not list this resource")
 			e.Resource = g.Resources[r].Name
 			return nil, e
 		}
 	}
 
 	// Barriers.
-	p.Barriers = make([]Barrier, len(pf.Barriers))
+	p.Barriers = make([]planner.Barrier, len(pf.Barriers))
 	for k := range pf.Barriers {
 		fb := &pf.Barriers[k]
 		item := fmt.Sprintf("barriers[%d]", k)
 		x := &p.Barriers[k]
-		if err := readBarrier(x, fb, cmds, ress, func(field string, rule Rule, format string, args ...any) *GraphError {
+		if err := readBarrier(x, fb, cmds, ress, func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError {
 			e := fail(item+field, rule, format, args...)
 			if fb.Before != nil {
 				e.Command = *fb.Before
@@ -523,6 +592,40 @@ func ReadPlan(r io.Reader, file string, g *Graph) (*Plan, error) {
 		}
 	}
 
+	// Serializations.
+	for k := range pf.Serializations {
+		fs := &pf.Serializations[k]
+		item := fmt.Sprintf("serializations[%d]", k)
+		var x planner.Serialization
+		for _, f := range []struct {
+			field string
+			name  *string
+			res   *planner.ResourceID
+			cmd   *planner.CommandID
+		}{{"first", fs.First, &x.First, nil}, {"second", fs.Second, &x.Second, nil}, {"last", fs.Last, nil, &x.Last}, {"next", fs.Next, nil, &x.Next}} {
+			if f.name == nil {
+				return nil, fail(item+"."+f.field, planner.RuleMissingField, "no %s", f.field)
+			}
+			var ok bool
+			if f.res != nil {
+				if *f.res, ok = ress[*f.name]; !ok {
+					e := fail(item+"."+f.field, planner.RuleUnknownResource, "the graph has no resource of this name")
+					e.Resource = *f.name
+					return nil, e
+				}
+			} else if *f.cmd, ok = cmds[*f.name]; !ok {
+				e := fail(item+"."+f.field, planner.RuleUnknownCommand, "the graph has no command of this name")
+				e.Command = *f.name
+				return nil, e
+			}
+		}
+		if fs.Bytes == nil {
+			return nil, fail(item+".bytes", planner.RuleMissingField, "no bytes")
+		}
+		x.Bytes = *fs.Bytes
+		p.Serializations = append(p.Serializations, x)
+	}
+
 	// Stats.
 	st := pf.Stats
 	for _, f := range []struct {
@@ -534,104 +637,107 @@ func ReadPlan(r io.Reader, file string, g *Graph) (*Plan, error) {
 		{"lowerBound", st.LowerBound, &p.Stats.LowerBound}, {"dedicatedBytes", st.DedicatedBytes, &p.Stats.DedicatedBytes},
 	} {
 		if f.v == nil {
-			return nil, fail("stats."+f.name, RuleMissingField, "no %s", f.name)
+			return nil, fail("stats."+f.name, planner.RuleMissingField, "no %s", f.name)
 		}
 		*f.dst = *f.v
+	}
+	if st.ExecutionBound != nil {
+		p.Stats.ExecutionBound = *st.ExecutionBound
 	}
 	return p, nil
 }
 
-func readBarrier(x *Barrier, fb *planBarrier, cmds map[string]CommandID, ress map[string]ResourceID,
-	fail func(field string, rule Rule, format string, args ...any) *GraphError) error {
+func readBarrier(x *planner.Barrier, fb *planBarrier, cmds map[string]planner.CommandID, ress map[string]planner.ResourceID,
+	fail func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError) error {
 	switch {
 	case fb.Before == nil:
-		return fail(".before", RuleMissingField, "no before")
+		return fail(".before", planner.RuleMissingField, "no before")
 	case fb.Kind == nil:
-		return fail(".kind", RuleMissingField, "no kind")
+		return fail(".kind", planner.RuleMissingField, "no kind")
 	case fb.Type == nil:
-		return fail(".type", RuleMissingField, "no type")
+		return fail(".type", planner.RuleMissingField, "no type")
 	case fb.Resource == nil:
-		return fail(".resource", RuleMissingField, "no resource")
+		return fail(".resource", planner.RuleMissingField, "no resource")
 	}
 	var ok bool
 	if x.Before, ok = cmds[*fb.Before]; !ok {
-		return fail(".before", RuleUnknownCommand, "the graph has no command of this name")
+		return fail(".before", planner.RuleUnknownCommand, "the graph has no command of this name")
 	}
 	if x.Resource, ok = ress[*fb.Resource]; !ok {
-		return fail(".resource", RuleUnknownResource, "the graph has no resource of this name")
+		return fail(".resource", planner.RuleUnknownResource, "the graph has no resource of this name")
 	}
 	if x.Kind, ok = parseBarrierKind(*fb.Kind); !ok {
-		return fail(".kind", RuleUnknownName, "unknown kind %q (hazard or alias)", *fb.Kind)
+		return fail(".kind", planner.RuleUnknownName, "unknown kind %q (hazard or alias)", *fb.Kind)
 	}
 	if x.Type, ok = parseBarrierType(*fb.Type); !ok {
-		return fail(".type", RuleUnknownName, "unknown type %q (memory, buffer or image)", *fb.Type)
+		return fail(".type", planner.RuleUnknownName, "unknown type %q (memory, buffer or image)", *fb.Type)
 	}
 	switch {
-	case x.Kind == Alias && len(fb.Previous) == 0:
-		return fail(".previous", RuleMissingField, "an alias barrier names its old occupants")
-	case x.Kind == Hazard && fb.Previous != nil:
-		return fail(".previous", RuleField, "a hazard barrier has no old occupants")
+	case x.Kind == planner.Alias && len(fb.Previous) == 0:
+		return fail(".previous", planner.RuleMissingField, "an alias barrier names its old occupants")
+	case x.Kind == planner.Hazard && fb.Previous != nil:
+		return fail(".previous", planner.RuleField, "a hazard barrier has no old occupants")
 	}
 	if len(fb.Previous) > 0 {
-		x.Previous = make([]ResourceID, len(fb.Previous))
+		x.Previous = make([]planner.ResourceID, len(fb.Previous))
 		for i, n := range fb.Previous {
 			if x.Previous[i], ok = ress[n]; !ok {
-				return fail(fmt.Sprintf(".previous[%d]", i), RuleUnknownResource, "the graph has no resource %q", n)
+				return fail(fmt.Sprintf(".previous[%d]", i), planner.RuleUnknownResource, "the graph has no resource %q", n)
 			}
 		}
 	}
 	for _, m := range []struct {
 		field string
 		names []string
-		stage *Stage
-		acc   *AccessFlags
+		stage *planner.Stage
+		acc   *planner.AccessFlags
 	}{
 		{"srcStages", fb.SrcStages, &x.SrcStages, nil}, {"srcAccess", fb.SrcAccess, nil, &x.SrcAccess},
 		{"dstStages", fb.DstStages, &x.DstStages, nil}, {"dstAccess", fb.DstAccess, nil, &x.DstAccess},
 	} {
 		if m.names == nil {
-			return fail("."+m.field, RuleMissingField, "no %s", m.field)
+			return fail("."+m.field, planner.RuleMissingField, "no %s", m.field)
 		}
 		for _, n := range m.names {
 			if m.stage != nil {
-				v, ok := ParseStage(n)
+				v, ok := planner.ParseStage(n)
 				if !ok {
-					return fail("."+m.field, RuleUnknownName, "unknown stage %q", n)
+					return fail("."+m.field, planner.RuleUnknownName, "unknown stage %q", n)
 				}
 				*m.stage |= v
 			} else {
-				v, ok := ParseAccess(n)
+				v, ok := planner.ParseAccess(n)
 				if !ok {
-					return fail("."+m.field, RuleUnknownName, "unknown access %q", n)
+					return fail("."+m.field, planner.RuleUnknownName, "unknown access %q", n)
 				}
 				*m.acc |= v
 			}
 		}
 	}
-	if x.Type != ImageBarrier {
+	if x.Type != planner.ImageBarrier {
 		if fb.OldLayout != nil || fb.NewLayout != nil {
-			return fail(".oldLayout", RuleField, "only image barriers have layouts")
+			return fail(".oldLayout", planner.RuleField, "only image barriers have layouts")
 		}
 		return nil
 	}
 	for _, l := range []struct {
 		field string
 		name  *string
-		dst   *Layout
+		dst   *planner.Layout
 	}{{"oldLayout", fb.OldLayout, &x.OldLayout}, {"newLayout", fb.NewLayout, &x.NewLayout}} {
 		if l.name == nil {
-			return fail("."+l.field, RuleMissingField, "an image barrier needs %s", l.field)
+			return fail("."+l.field, planner.RuleMissingField, "an image barrier needs %s", l.field)
 		}
-		if *l.dst, ok = ParseLayout(*l.name); !ok {
-			return fail("."+l.field, RuleUnknownName, "unknown layout %q", *l.name)
+		if *l.dst, ok = planner.ParseLayout(*l.name); !ok {
+			return fail("."+l.field, planner.RuleUnknownName, "unknown layout %q", *l.name)
 		}
 	}
 	return nil
 }
 
 // planDecodeError turns a JSON decoding error into a *GraphError.
-func planDecodeError(file string, data []byte, err error) *GraphError {
-	e := &GraphError{File: file, Access: -1, Rule: RuleSyntax}
+func planDecodeError(file string, data []byte, err error) *planner.GraphError {
+	e := &planner.GraphError{File: file, Access: -1, Rule: planner.RuleSyntax}
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
@@ -639,12 +745,12 @@ func planDecodeError(file string, data []byte, err error) *GraphError {
 		line, col := lineColumn(data, syn.Offset)
 		e.Detail = fmt.Sprintf("line %d column %d: %v", line, col, syn)
 	case errors.As(err, &typ):
-		e.Rule, e.Item = RuleField, typ.Field
+		e.Rule, e.Item = planner.RuleField, typ.Field
 		e.Detail = fmt.Sprintf("a JSON %s where the format wants a %s", typ.Value, typ.Type)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		e.Detail = "unexpected end of the file"
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		e.Rule, e.Detail = RuleUnknownField, strings.TrimPrefix(err.Error(), "json: ")
+		e.Rule, e.Detail = planner.RuleUnknownField, strings.TrimPrefix(err.Error(), "json: ")
 	default:
 		e.Detail = err.Error()
 	}
@@ -658,4 +764,12 @@ func lineColumn(data []byte, off int64) (int, int) {
 	line := bytes.Count(before, []byte{'\n'}) + 1
 	col := int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
 	return line, col
+}
+
+// article puts "a" or "an" before a word ("an imported", "a pooled").
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }
