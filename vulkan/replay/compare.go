@@ -3,9 +3,14 @@ package replay
 import (
 	"fmt"
 	"hash/fnv"
+	"regexp"
 	"slices"
 	"strings"
+	"unsafe"
 
+	vk "github.com/goki/vulkan"
+
+	"github.com/aliasplan/aliasplan/barriers"
 	p "github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/vulkan"
 )
@@ -68,15 +73,20 @@ type CommandDigest struct {
 	Digest  uint64 `json:"digest"`
 }
 
-// Unaliased returns plan with every pooled resource in a pool of its own
-// (offset 0, same memory type and size) and no alias barriers: an alias
-// barrier on an image becomes the plain first-use transition from
-// UNDEFINED (no source scope) that a fresh image gets; one on a buffer
-// goes. Hazard barriers and the order are unchanged.
-func Unaliased(plan *p.Plan) *p.Plan {
+// Unaliased returns the unaliased twin of plan, a plan for g: every
+// pooled resource in a pool of its own (offset 0, same memory type and
+// size), the same execution order, and the barriers barriers.Build makes
+// for that placement: the same hazard barriers and no alias barrier. The
+// barriers are rebuilt rather than filtered: a plan may leave out a hazard
+// barrier that an alias memory barrier already implies, so dropping the
+// alias barriers alone loses synchronization (the H200 replay showed it).
+// The result passes planner.Verify.
+func Unaliased(g *p.Graph, plan *p.Plan) (*p.Plan, error) {
 	u := *plan
 	u.Pools = nil
 	u.Resources = slices.Clone(plan.Resources)
+	u.Order = slices.Clone(plan.Order)
+	u.Serializations = nil
 	u.Stats.PooledBytes = 0
 	for id := range u.Resources {
 		rp := &u.Resources[id]
@@ -89,18 +99,19 @@ func Unaliased(plan *p.Plan) *p.Plan {
 		rp.Placement.Pool, rp.Placement.Offset, rp.Placement.Aliased = i, 0, false
 		u.Stats.PooledBytes += rp.Placement.Size
 	}
+	c, err := p.Compile(g)
+	if err != nil {
+		return nil, fmt.Errorf("replay: unaliased twin: %w", err)
+	}
 	u.Barriers = nil
-	for _, b := range plan.Barriers {
-		if b.Kind == p.Alias {
-			if b.Type != p.ImageBarrier {
-				continue
-			}
-			b.Kind, b.Previous, b.SrcStages, b.SrcAccess = p.Hazard, nil, 0, 0
-		}
-		u.Barriers = append(u.Barriers, b)
+	if err := barriers.Build(c, &u); err != nil {
+		return nil, fmt.Errorf("replay: unaliased twin: %w", err)
+	}
+	if err := p.Verify(c, &u); err != nil {
+		return nil, fmt.Errorf("replay: unaliased twin: %w", err)
 	}
 	u.Strategy = "unaliased"
-	return &u
+	return &u, nil
 }
 
 // Run is one mode's results, for tests that build their own plans
@@ -247,7 +258,11 @@ func (r *Replayer) Compare(plan *p.Plan, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	defer a.close()
-	u, err := r.bind(r.k.dev.NewResources(r.g), Unaliased(plan), true)
+	up, err := Unaliased(r.g, plan)
+	if err != nil {
+		return nil, err
+	}
+	u, err := r.bind(r.k.dev.NewResources(r.g), up, true)
 	if err != nil {
 		return nil, err
 	}
@@ -320,12 +335,13 @@ func (r *Replayer) Compare(plan *p.Plan, cfg Config) (*Report, error) {
 	msgs = append(msgs, r.k.dev.TakeMessages()...)
 	msgs, rep.LayerQuirks = SplitQuirks(msgs)
 	rep.ValidationMessages = len(msgs)
+	names := r.handleNames(map[string]*mode{"aliased": a, "unaliased": u})
 	for i, m := range msgs {
 		if i == 20 {
 			rep.Messages = append(rep.Messages, fmt.Sprintf("... and %d more", len(msgs)-20))
 			break
 		}
-		rep.Messages = append(rep.Messages, m.String())
+		rep.Messages = append(rep.Messages, annotate(m.String(), names))
 	}
 	return rep, nil
 }
@@ -374,4 +390,41 @@ func SplitQuirks(msgs []vulkan.Message) (rest []vulkan.Message, quirks map[strin
 		rest = append(rest, m)
 	}
 	return rest, quirks
+}
+
+// handleNames maps each graph resource's handle, as the validation layer
+// prints it ("0x..."), to the resource's name and mode, so that messages
+// say which resource they are about.
+func (r *Replayer) handleNames(modes map[string]*mode) map[string]string {
+	out := map[string]string{}
+	for label, m := range modes {
+		for id := range r.g.Resources {
+			name := fmt.Sprintf("%s %q (%s)", r.g.Resources[id].Kind, r.g.Resources[id].Name, label)
+			if b := m.res.Buffer(p.ResourceID(id)); b != vk.NullBuffer {
+				out[fmt.Sprintf("%#x", uintptr(unsafe.Pointer(b)))] = name
+			}
+			if im := m.res.Image(p.ResourceID(id)); im != vk.NullImage {
+				out[fmt.Sprintf("%#x", uintptr(unsafe.Pointer(im)))] = name
+			}
+		}
+	}
+	return out
+}
+
+var hexHandle = regexp.MustCompile(`0x[0-9a-f]+`)
+
+// annotate appends the names of the graph resources a message mentions.
+func annotate(msg string, names map[string]string) string {
+	seen := map[string]bool{}
+	var add []string
+	for _, h := range hexHandle.FindAllString(msg, -1) {
+		if n, ok := names[h]; ok && !seen[n] {
+			seen[n] = true
+			add = append(add, n)
+		}
+	}
+	if len(add) == 0 {
+		return msg
+	}
+	return msg + " [" + strings.Join(add, ", ") + "]"
 }

@@ -2,9 +2,11 @@ package replay
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/aliasplan/aliasplan"
 	p "github.com/aliasplan/aliasplan/planner"
 )
 
@@ -25,35 +27,44 @@ func TestUnsupportedAccessNamed(t *testing.T) {
 }
 
 // TestUnaliasedPlan: every pooled resource alone at offset 0, no alias
-// barrier left, hazard barriers and order kept.
+// barrier left, the order kept, the hazard barriers rebuilt (the plan
+// verifies).
 func TestUnaliasedPlan(t *testing.T) {
-	plan := &p.Plan{
-		Order: []p.CommandID{0, 1},
-		Pools: []p.Pool{{Index: 0, Size: 300}},
-		Resources: []p.ResourcePlan{
-			{Status: p.StatusPooled, Placement: p.Placement{Pool: 0, Offset: 0, Size: 200, Aliased: true}},
-			{Status: p.StatusPooled, Placement: p.Placement{Pool: 0, Offset: 100, Size: 200, Aliased: true}},
-		},
-		Barriers: []p.Barrier{
-			{Before: 1, Kind: p.Alias, Type: p.MemoryBarrier, Resource: 1, Previous: []p.ResourceID{0}, SrcStages: p.StageComputeShader},
-			{Before: 1, Kind: p.Alias, Type: p.ImageBarrier, Resource: 1, Previous: []p.ResourceID{0}, SrcStages: p.StageComputeShader, SrcAccess: p.AccessShaderStorageWrite},
-			{Before: 1, Kind: p.Hazard, Type: p.BufferBarrier, Resource: 0, SrcStages: p.StageComputeShader},
-		},
-	}
-	u := Unaliased(plan)
-	if len(u.Pools) != 2 || u.Stats.PooledBytes != 400 {
-		t.Fatalf("pools %+v, pooled %d; want 2 pools, 400 bytes", u.Pools, u.Stats.PooledBytes)
-	}
-	for i, rp := range u.Resources {
-		if rp.Placement.Pool != i || rp.Placement.Offset != 0 || rp.Placement.Aliased {
-			t.Errorf("resource %d placed %+v", i, rp.Placement)
+	for _, image := range []bool{false, true} {
+		g := aliasGraph(image)
+		plan, err := aliasplan.New(aliasplan.Options{Source: p.ProfileH200}).Plan(g)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if len(u.Barriers) != 2 || u.Barriers[0].Kind != p.Hazard || u.Barriers[0].SrcStages != 0 || u.Barriers[0].Type != p.ImageBarrier || u.Barriers[1].Kind != p.Hazard || u.Barriers[1].Type != p.BufferBarrier {
-		t.Errorf("barriers %+v", u.Barriers)
-	}
-	if plan.Resources[1].Placement.Offset != 100 || len(plan.Barriers) != 3 {
-		t.Errorf("Unaliased changed its input")
+		if !slices.ContainsFunc(plan.Barriers, func(b p.Barrier) bool { return b.Kind == p.Alias }) {
+			t.Fatalf("image %v: the test frame does not alias", image)
+		}
+		u, err := Unaliased(g, plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pooled uint64
+		for i, rp := range u.Resources {
+			if rp.Status != p.StatusPooled {
+				continue
+			}
+			pooled += rp.Placement.Size
+			if rp.Placement.Offset != 0 || rp.Placement.Aliased || u.Pools[rp.Placement.Pool].Size != rp.Placement.Size {
+				t.Errorf("resource %d placed %+v", i, rp.Placement)
+			}
+		}
+		if u.Stats.PooledBytes != pooled || pooled != plan.Stats.TransientBytes {
+			t.Errorf("pooled %d, sum %d, transient %d", u.Stats.PooledBytes, pooled, plan.Stats.TransientBytes)
+		}
+		if slices.ContainsFunc(u.Barriers, func(b p.Barrier) bool { return b.Kind == p.Alias }) {
+			t.Errorf("alias barrier left: %+v", u.Barriers)
+		}
+		if !slices.Equal(u.Order, plan.Order) {
+			t.Errorf("order changed")
+		}
+		if !slices.ContainsFunc(plan.Barriers, func(b p.Barrier) bool { return b.Kind == p.Alias }) {
+			t.Errorf("Unaliased changed its input")
+		}
 	}
 }
 
@@ -81,5 +92,16 @@ func TestScale(t *testing.T) {
 	}
 	if _, err := Scale(g, 0); err == nil {
 		t.Errorf("scale 0 accepted")
+	}
+}
+
+func TestAnnotate(t *testing.T) {
+	names := map[string]string{"0x2a": `buffer "b" (aliased)`}
+	got := annotate("Hazard for VkBuffer 0x2a[] and 0x2a", names)
+	if !strings.HasSuffix(got, ` [buffer "b" (aliased)]`) || strings.Count(got, "buffer \"b\"") != 1 {
+		t.Errorf("annotate: %q", got)
+	}
+	if annotate("nothing 0x99", names) != "nothing 0x99" {
+		t.Errorf("annotated a message naming no resource")
 	}
 }
