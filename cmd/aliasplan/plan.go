@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -75,7 +76,14 @@ type planArgs struct {
 
 func planCommand() *command {
 	cmd := newCommand("plan", planHelp)
-	fs := cmd.fs
+	a := registerPlanFlags(cmd.fs)
+	cmd.run = a.run
+	return cmd
+}
+
+// registerPlanFlags defines plan's flags on fs. replay defines the same
+// ones (then its own), so a planning option added here applies to both.
+func registerPlanFlags(fs *flag.FlagSet) *planArgs {
 	a := &planArgs{threshold: sizeValue(planner.DefaultDedicatedThreshold)}
 	fs.StringVar(&a.out, "o", "", "")
 	fs.StringVar(&a.svg, "svg", "", "")
@@ -90,12 +98,33 @@ func planCommand() *command {
 	a.src.register(fs, true)
 	a.ex.register(fs, 10*time.Second)
 	a.ord.register(fs)
-	cmd.run = a.run
-	return cmd
+	return a
+}
+
+// options turns the planning flags into the planner's options for
+// source; plan and replay both plan through it.
+func (a *planArgs) options(cmd string, source *requirementsSource, stderr io.Writer) (aliasplan.Options, error) {
+	order, budget, err := a.ord.resolve(cmd)
+	if err != nil {
+		return aliasplan.Options{}, err
+	}
+	strat, err := newStrategy(a.strategy, a.ex, stderr)
+	if err != nil {
+		return aliasplan.Options{}, usageErrorf(cmd, "--strategy: %v", err)
+	}
+	opts := aliasplan.Options{Strategy: strat, MaxPoolSize: uint64(a.maxPool), DedicatedThreshold: uint64(a.threshold), Source: source,
+		PoolPrefersDedicated: a.poolPrefers, Order: order, Budget: budget}
+	if opts.MaxPoolSize == 0 {
+		opts.MaxPoolSize = source.maxAllocation
+	}
+	if a.threshold == 0 {
+		opts.DedicatedThreshold = aliasplan.NoDedicatedThreshold
+	}
+	return opts, nil
 }
 
 func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
-	out, svg, html, summaryFormat, strategy := a.out, a.svg, a.html, a.format, a.strategy
+	out, svg, html, summaryFormat := a.out, a.svg, a.html, a.format
 	if len(files) > 1 {
 		return usageErrorf("plan", "want at most one graph file, got %d", len(files))
 	}
@@ -106,7 +135,7 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageErrorf("plan", "--resolution: %v", err)
 	}
-	order, budget, err := a.ord.resolve("plan")
+	order, _, err := a.ord.resolve("plan")
 	if err != nil {
 		return err
 	}
@@ -142,18 +171,11 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer source.close()
-	strat, err := newStrategy(strategy, a.ex, stderr)
+	opts, err := a.options("plan", source, stderr)
 	if err != nil {
-		return usageErrorf("plan", "--strategy: %v", err)
+		return err
 	}
-	opts := aliasplan.Options{Strategy: strat, MaxPoolSize: uint64(a.maxPool), DedicatedThreshold: uint64(a.threshold), Source: source,
-		PoolPrefersDedicated: a.poolPrefers, Order: order, Budget: budget}
-	if opts.MaxPoolSize == 0 {
-		opts.MaxPoolSize = source.maxAllocation
-	}
-	if a.threshold == 0 {
-		opts.DedicatedThreshold = aliasplan.NoDedicatedThreshold
-	}
+	strat := opts.Strategy
 	start := time.Now()
 	c, plan, err := aliasplan.New(opts).PlanCompiled(g)
 	elapsed := time.Since(start)
@@ -165,7 +187,7 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 	if order != planner.OrderDAG {
 		o := opts
 		o.Order, o.Budget = planner.OrderDAG, 0
-		if o.Strategy, err = newStrategy(strategy, a.ex, io.Discard); err != nil {
+		if o.Strategy, err = newStrategy(a.strategy, a.ex, io.Discard); err != nil {
 			return usageErrorf("plan", "--strategy: %v", err)
 		}
 		dag, err := aliasplan.New(o).Plan(g)
