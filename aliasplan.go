@@ -72,6 +72,13 @@ type (
 	Status      = planner.Status
 	BarrierKind = planner.BarrierKind
 	BarrierType = planner.BarrierType
+	// Ordering is the rule deciding which resources may share bytes
+	// (OrderDAG, OrderExecution, OrderBudget).
+	Ordering = planner.Ordering
+	// Serialization is an aliased pair the DAG leaves unordered, ordered
+	// by the plan's alias barrier (execution and budget orders): First,
+	// Second, Last (First's last use), Next (Second's first use), Bytes.
+	Serialization = planner.Serialization
 )
 
 // Options configure a Planner. The zero value plans with first fit, no pool
@@ -93,6 +100,15 @@ type Options struct {
 	// Source supplies requirements and memory types: a device (package
 	// vulkan) or a planner.Profile. Nil means planner.ProfileH200.
 	Source planner.RequirementsSource
+	// Order decides which resources may share bytes: OrderDAG (the zero
+	// value), OrderExecution or OrderBudget. The plan lists every pair it
+	// aliases that the DAG leaves unordered (Plan.Serializations).
+	Order Ordering
+	// Budget is the pooled-byte budget of OrderBudget. A Budget with Order
+	// left at OrderDAG selects OrderBudget. When even the execution order
+	// cannot fit it, Plan returns a *planner.BudgetError that states the
+	// smallest size reachable.
+	Budget uint64
 	// Reuse is how many distinct graphs the Planner remembers with their
 	// plans (see Planner). 0 means DefaultReuse; NoReuse turns reuse off.
 	Reuse int
@@ -161,11 +177,21 @@ func New(opts Options) *Planner {
 		MaxPoolSize:        opts.MaxPoolSize,
 		DedicatedThreshold: opts.DedicatedThreshold,
 		Source:             opts.Source,
+		Order:              opts.Order,
+		Budget:             opts.Budget,
 
 		PoolPrefersDedicated: opts.PoolPrefersDedicated,
 	}
 	if po.Strategy == nil {
 		po.Strategy = firstfit.New()
+	}
+	if po.Budget != 0 && po.Order == planner.OrderDAG {
+		po.Order = planner.OrderBudget
+	}
+	if po.Order == planner.OrderBudget {
+		// The budget search places each group many times: first fit
+		// probes, the chosen strategy places the result.
+		po.BudgetPilot = firstfit.New()
 	}
 	switch po.DedicatedThreshold {
 	case 0:

@@ -19,7 +19,9 @@ import (
 // predecessors), or Build returns a *planner.BarrierError with rule
 // planner.RuleOrder. p.Resources must hold the placement (statuses, and
 // pool, offset and size of pooled resources); two pooled resources that
-// share bytes must not interfere.
+// share bytes must be ordered: by the DAG, or as a serialization the plan
+// lists (p.Serializations, execution and budget orderings), which the
+// alias barrier before the second one's first use then orders.
 //
 // Build replaces any barriers p already has, reusing the slice's storage.
 func Build(c *planner.Compiled, p *planner.Plan) error {
@@ -101,12 +103,16 @@ func terminalScope(c *planner.Compiled, r planner.ResourceID) (planner.Stage, pl
 
 // oldOccupants returns, per pooled resource, the old occupants its alias
 // barrier names (ascending), nil for the others. An old occupant of B is a
-// pooled resource of B's pool whose bytes meet B's and that is entirely
-// before B. One whose shared bytes are all reused by later old occupants
-// that it is entirely before is left out: their alias barriers order it
-// before them, and theirs before B.
+// pooled resource of B's pool whose bytes meet B's and that is before B in
+// the plan's aliasing order (planner.AliasOrder: entirely before in the
+// DAG, or serialized before it). One whose shared bytes are all reused by
+// later old occupants that it is before is left out: their alias barriers
+// order it before them, and theirs before B. (A later occupant that covers
+// some of those bytes shares them with it, so a serialized one has its own
+// alias barrier covering it.)
 func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planner.ResourceID, error) {
 	g := c.Graph
+	ao := planner.NewAliasOrder(c, p)
 	var pooled []planner.ResourceID
 	for r := range p.Resources {
 		if p.Resources[r].Status == planner.StatusPooled && c.Used(planner.ResourceID(r)) {
@@ -146,9 +152,9 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 			active[w] = o
 			w++
 			switch {
-			case c.Before(o, r):
+			case ao.Before(o, r):
 				old[r] = append(old[r], o)
-			case c.Before(r, o):
+			case ao.Before(r, o):
 				old[o] = append(old[o], r)
 			default:
 				return nil, fmt.Errorf("barriers: resources %q and %q share bytes in pool %d but interfere (an invalid placement)",
@@ -159,7 +165,7 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 	}
 	for b := range old {
 		if len(old[b]) > 0 {
-			old[b] = prune(c, p, pos, planner.ResourceID(b), old[b])
+			old[b] = prune(c, ao, p, pos, planner.ResourceID(b), old[b])
 		}
 	}
 	return old, nil
@@ -170,7 +176,7 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 // and returns the rest, ascending. Old occupants are taken latest initial
 // use first, so every later one is decided (kept or itself covered) when
 // an earlier one is looked at.
-func prune(c *planner.Compiled, p *planner.Plan, pos []int32, b planner.ResourceID, olds []planner.ResourceID) []planner.ResourceID {
+func prune(c *planner.Compiled, ao *planner.AliasOrder, p *planner.Plan, pos []int32, b planner.ResourceID, olds []planner.ResourceID) []planner.ResourceID {
 	start := func(r planner.ResourceID) int32 { return pos[c.Initial(r)[0]] }
 	slices.SortFunc(olds, func(a, b planner.ResourceID) int {
 		if sa, sb := start(a), start(b); sa != sb {
@@ -188,7 +194,7 @@ func prune(c *planner.Compiled, p *planner.Plan, pos []int32, b planner.Resource
 	for i, a := range olds {
 		cover = cover[:0]
 		for _, later := range olds[:i] {
-			if c.Before(a, later) {
+			if ao.Before(a, later) {
 				cover = append(cover, clip(later))
 			}
 		}

@@ -56,7 +56,8 @@
 //
 // Alias barriers name every old occupant whose bytes meet the new range,
 // except one whose shared bytes are all reused by later old occupants that
-// it is entirely before: the alias barriers of those later occupants order
+// it is before (entirely before in the DAG, or serialized before them
+// under the execution and budget orderings): the alias barriers of those later occupants order
 // it before them, and theirs order them before the new one (a chain that
 // planner.Verify proves). Every other old occupant is named, not only the
 // latest one.

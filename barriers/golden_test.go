@@ -38,6 +38,12 @@ func sharedFrames(t *testing.T) []string {
 // (first fit, 64 MiB dedicated threshold), Build, Verify.
 func planFrame(t *testing.T, path string) (*planner.Graph, *planner.Compiled, *planner.Plan) {
 	t.Helper()
+	return planFrameOrdered(t, path, planner.OrderDAG, 0)
+}
+
+// planFrameOrdered is planFrame under an ordering (and budget).
+func planFrameOrdered(t *testing.T, path string, order planner.Ordering, budget uint64) (*planner.Graph, *planner.Compiled, *planner.Plan) {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +57,7 @@ func planFrame(t *testing.T, path string) (*planner.Graph, *planner.Compiled, *p
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := planner.Place(c, planner.Options{Strategy: firstfit.New(), DedicatedThreshold: planner.DefaultDedicatedThreshold})
+	p, err := planner.Place(c, planner.Options{Strategy: firstfit.New(), DedicatedThreshold: planner.DefaultDedicatedThreshold, Order: order, Budget: budget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,38 +78,71 @@ func TestGoldenPlans(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(path), ".json")
 		t.Run(name, func(t *testing.T) {
 			g, c, p := planFrame(t, path)
-			var b bytes.Buffer
-			if err := format.WritePlan(&b, g, p); err != nil {
-				t.Fatal(err)
-			}
-			golden := filepath.Join(goldenDir, name+".plan.json")
-			if *update {
-				if err := os.MkdirAll(goldenDir, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			} else {
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (go test ./barriers -update writes it)", err)
-				}
-				if !bytes.Equal(want, b.Bytes()) {
-					t.Errorf("%s differs from the plan made now; review and run go test ./barriers -update\n%s", golden, firstLineDiff(string(want), b.String()))
-				}
-			}
-			back, err := format.ReadPlan(bytes.NewReader(b.Bytes()), golden, g)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(back, p) {
-				t.Error("the plan file does not read back to the plan")
-			}
-			if err := planner.Verify(c, back); err != nil {
-				t.Error(err)
-			}
+			checkGolden(t, filepath.Join(goldenDir, name+".plan.json"), g, c, p)
 		})
+	}
+}
+
+// TestGoldenOrderings plans one frame under the execution order and under
+// a budget halfway between the DAG and execution plans' pooled bytes, and
+// compares them with FRAME.execution.plan.json and FRAME.budget.plan.json.
+func TestGoldenOrderings(t *testing.T) {
+	var path string
+	for _, f := range sharedFrames(t) {
+		if filepath.Base(f) == "deferred-1080p.json" {
+			path = f
+		}
+	}
+	if path == "" {
+		t.Skip("deferred-1080p.json not among the shared frames")
+	}
+	_, _, dag := planFrame(t, path)
+	g, c, exec := planFrameOrdered(t, path, planner.OrderExecution, 0)
+	if len(exec.Serializations) == 0 || exec.Stats.PooledBytes >= dag.Stats.PooledBytes {
+		t.Errorf("execution order: %d serializations, pooled %d against %d under the DAG order", len(exec.Serializations), exec.Stats.PooledBytes, dag.Stats.PooledBytes)
+	}
+	checkGolden(t, filepath.Join(goldenDir, "deferred-1080p.execution.plan.json"), g, c, exec)
+	budget := (dag.Stats.PooledBytes + exec.Stats.PooledBytes) / 2
+	g, c, bud := planFrameOrdered(t, path, planner.OrderBudget, budget)
+	if bud.Stats.PooledBytes > budget || len(bud.Serializations) == 0 || len(bud.Serializations) >= len(exec.Serializations) {
+		t.Errorf("budget %d: pooled %d with %d serializations (execution order: %d)", budget, bud.Stats.PooledBytes, len(bud.Serializations), len(exec.Serializations))
+	}
+	checkGolden(t, filepath.Join(goldenDir, "deferred-1080p.budget.plan.json"), g, c, bud)
+}
+
+// checkGolden compares p's plan file with golden (or rewrites it with
+// -update), reads it back and verifies what it read.
+func checkGolden(t *testing.T, golden string, g *planner.Graph, c *planner.Compiled, p *planner.Plan) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := format.WritePlan(&b, g, p); err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.MkdirAll(goldenDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (go test ./barriers -update writes it)", err)
+		}
+		if !bytes.Equal(want, b.Bytes()) {
+			t.Errorf("%s differs from the plan made now; review and run go test ./barriers -update\n%s", golden, firstLineDiff(string(want), b.String()))
+		}
+	}
+	back, err := format.ReadPlan(bytes.NewReader(b.Bytes()), golden, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, p) {
+		t.Error("the plan file does not read back to the plan")
+	}
+	if err := planner.Verify(c, back); err != nil {
+		t.Error(err)
 	}
 }
 

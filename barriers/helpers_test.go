@@ -85,8 +85,9 @@ type at struct {
 // placed compiles f and returns a plan that places the named resources
 // where asked (every other transient is dedicated), with pools, Aliased
 // and stats filled in so that it passes planner.VerifyPlacement. It has no
-// barriers yet.
-func placed(t testing.TB, f *frame, where map[string]at) (*planner.Compiled, *planner.Plan) {
+// barriers yet. Each setup function runs on the plan before
+// VerifyPlacement (to set an ordering and serializations).
+func placed(t testing.TB, f *frame, where map[string]at, setup ...func(*planner.Compiled, *planner.Plan)) (*planner.Compiled, *planner.Plan) {
 	t.Helper()
 	c, err := planner.Compile(&f.g)
 	if err != nil {
@@ -131,6 +132,9 @@ func placed(t testing.TB, f *frame, where map[string]at) (*planner.Compiled, *pl
 				x.Placement.Aliased = true
 			}
 		}
+	}
+	for _, f := range setup {
+		f(c, p)
 	}
 	if err := planner.VerifyPlacement(c, p); err != nil {
 		t.Fatal(err)

@@ -17,6 +17,8 @@ import (
 //	  "version": 1,
 //	  "strategy": "firstfit",
 //	  "requirementsSource": "graph",
+//	  "ordering": "budget",
+//	  "budget": 150000000,
 //	  "order": [
 //	    "gbuffer",
 //	    ...
@@ -37,8 +39,22 @@ import (
 //	     "oldLayout": "UNDEFINED", "newLayout": "GENERAL"},
 //	    ...
 //	  ],
-//	  "stats": {"transientBytes": 1, "pooledBytes": 1, "lowerBound": 1, "dedicatedBytes": 0}
+//	  "serializations": [
+//	    {"first": "bloom.half", "second": "ssao", "last": "bloom.down", "next": "ssao", "bytes": 4194304},
+//	    ...
+//	  ],
+//	  "stats": {"transientBytes": 1, "pooledBytes": 1, "lowerBound": 1, "dedicatedBytes": 0, "executionBound": 1}
 //	}
+//
+// ordering (dag, execution or budget) is the rule the placement was made
+// under, budget the pooled-byte budget of a budget plan; serializations
+// (written for the execution and budget orderings) are the aliased pairs
+// the DAG leaves unordered: first's last use in execution order (last)
+// runs before second's first use (next), and the alias barrier there
+// orders them; bytes is what the two share. stats.executionBound is the
+// execution-order lower bound. A file without these fields (written before
+// they existed) reads as a DAG-order plan with no serializations and an
+// execution-order bound of 0.
 //
 // Beyond SPEC §5 the file carries what a Plan holds so that it reads back
 // whole: requirementsSource (Plan.Requirements: where the requirements came
@@ -51,14 +67,25 @@ import (
 const PlanFileVersion = 1
 
 type planFile struct {
-	Version            *int           `json:"version"`
-	Strategy           string         `json:"strategy"`
-	RequirementsSource string         `json:"requirementsSource,omitempty"`
-	Order              []string       `json:"order"`
-	Pools              []planPool     `json:"pools"`
-	Resources          []planResource `json:"resources"`
-	Barriers           []planBarrier  `json:"barriers"`
-	Stats              *planStats     `json:"stats"`
+	Version            *int                `json:"version"`
+	Strategy           string              `json:"strategy"`
+	RequirementsSource string              `json:"requirementsSource,omitempty"`
+	Ordering           *string             `json:"ordering,omitempty"`
+	Budget             *uint64             `json:"budget,omitempty"`
+	Order              []string            `json:"order"`
+	Pools              []planPool          `json:"pools"`
+	Resources          []planResource      `json:"resources"`
+	Barriers           []planBarrier       `json:"barriers"`
+	Serializations     []planSerialization `json:"serializations,omitempty"`
+	Stats              *planStats          `json:"stats"`
+}
+
+type planSerialization struct {
+	First  *string `json:"first"`
+	Second *string `json:"second"`
+	Last   *string `json:"last"`
+	Next   *string `json:"next"`
+	Bytes  *uint64 `json:"bytes"`
 }
 
 type planPool struct {
@@ -107,6 +134,7 @@ type planStats struct {
 	PooledBytes    *uint64 `json:"pooledBytes"`
 	LowerBound     *uint64 `json:"lowerBound"`
 	DedicatedBytes *uint64 `json:"dedicatedBytes"`
+	ExecutionBound *uint64 `json:"executionBound,omitempty"`
 }
 
 // WritePlan writes p, a plan of g, as a plan file (version 1): two-space
@@ -155,10 +183,17 @@ func WritePlan(w io.Writer, g *planner.Graph, p *planner.Plan) error {
 	if pf.RequirementsSource != "" {
 		field("requirementsSource", pf.RequirementsSource, false)
 	}
+	field("ordering", pf.Ordering, false)
+	if pf.Budget != nil {
+		field("budget", pf.Budget, false)
+	}
 	list("order", len(pf.Order), func(i int) any { return pf.Order[i] })
 	list("pools", len(pf.Pools), func(i int) any { return &pf.Pools[i] })
 	list("resources", len(pf.Resources), func(i int) any { return &pf.Resources[i] })
 	list("barriers", len(pf.Barriers), func(i int) any { return &pf.Barriers[i] })
+	if pf.Serializations != nil {
+		list("serializations", len(pf.Serializations), func(i int) any { return &pf.Serializations[i] })
+	}
 	field("stats", pf.Stats, true)
 	b.WriteString("}\n")
 	if _, err := w.Write(b.Bytes()); err != nil {
@@ -213,7 +248,29 @@ func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 	pf := &planFile{Version: &version, Strategy: p.Strategy, RequirementsSource: p.Requirements,
 		Order: make([]string, 0, len(g.Commands)), Pools: make([]planPool, len(p.Pools)),
 		Resources: make([]planResource, len(p.Resources)), Barriers: make([]planBarrier, len(p.Barriers)),
-		Stats: &planStats{&p.Stats.TransientBytes, &p.Stats.PooledBytes, &p.Stats.LowerBound, &p.Stats.DedicatedBytes}}
+		Stats: &planStats{&p.Stats.TransientBytes, &p.Stats.PooledBytes, &p.Stats.LowerBound, &p.Stats.DedicatedBytes, &p.Stats.ExecutionBound}}
+	ordering := p.Ordering.String()
+	if _, ok := planner.ParseOrdering(ordering); !ok {
+		return nil, fail("ordering %s has no name", ordering)
+	}
+	pf.Ordering = &ordering
+	if p.Ordering == planner.OrderBudget || p.Budget != 0 {
+		pf.Budget = &p.Budget
+	}
+	if p.Ordering != planner.OrderDAG || len(p.Serializations) > 0 {
+		pf.Serializations = make([]planSerialization, len(p.Serializations))
+	}
+	for k := range p.Serializations {
+		s, fs := &p.Serializations[k], &pf.Serializations[k]
+		first, ok1 := resName(s.First)
+		second, ok2 := resName(s.Second)
+		last, ok3 := cmdName(s.Last)
+		next, ok4 := cmdName(s.Next)
+		if !ok1 || !ok2 || !ok3 || !ok4 {
+			return nil, fail("serialization %d: resources %d, %d or commands %d, %d are not in the graph", k, s.First, s.Second, s.Last, s.Next)
+		}
+		*fs = planSerialization{&first, &second, &last, &next, &s.Bytes}
+	}
 	if p.Order == nil {
 		for i := range g.Commands {
 			pf.Order = append(pf.Order, g.Commands[i].Name)
@@ -381,6 +438,16 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 		ress[g.Resources[i].Name] = planner.ResourceID(i)
 	}
 	p := &planner.Plan{Strategy: pf.Strategy, Requirements: pf.RequirementsSource}
+	if pf.Ordering != nil {
+		o, ok := planner.ParseOrdering(*pf.Ordering)
+		if !ok {
+			return nil, fail("ordering", planner.RuleUnknownName, "unknown ordering %q (dag, execution or budget)", *pf.Ordering)
+		}
+		p.Ordering = o
+	}
+	if pf.Budget != nil {
+		p.Budget = *pf.Budget
+	}
 
 	// Order.
 	inOrder := make([]bool, len(g.Commands))
@@ -525,6 +592,40 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 		}
 	}
 
+	// Serializations.
+	for k := range pf.Serializations {
+		fs := &pf.Serializations[k]
+		item := fmt.Sprintf("serializations[%d]", k)
+		var x planner.Serialization
+		for _, f := range []struct {
+			field string
+			name  *string
+			res   *planner.ResourceID
+			cmd   *planner.CommandID
+		}{{"first", fs.First, &x.First, nil}, {"second", fs.Second, &x.Second, nil}, {"last", fs.Last, nil, &x.Last}, {"next", fs.Next, nil, &x.Next}} {
+			if f.name == nil {
+				return nil, fail(item+"."+f.field, planner.RuleMissingField, "no %s", f.field)
+			}
+			var ok bool
+			if f.res != nil {
+				if *f.res, ok = ress[*f.name]; !ok {
+					e := fail(item+"."+f.field, planner.RuleUnknownResource, "the graph has no resource of this name")
+					e.Resource = *f.name
+					return nil, e
+				}
+			} else if *f.cmd, ok = cmds[*f.name]; !ok {
+				e := fail(item+"."+f.field, planner.RuleUnknownCommand, "the graph has no command of this name")
+				e.Command = *f.name
+				return nil, e
+			}
+		}
+		if fs.Bytes == nil {
+			return nil, fail(item+".bytes", planner.RuleMissingField, "no bytes")
+		}
+		x.Bytes = *fs.Bytes
+		p.Serializations = append(p.Serializations, x)
+	}
+
 	// Stats.
 	st := pf.Stats
 	for _, f := range []struct {
@@ -539,6 +640,9 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 			return nil, fail("stats."+f.name, planner.RuleMissingField, "no %s", f.name)
 		}
 		*f.dst = *f.v
+	}
+	if st.ExecutionBound != nil {
+		p.Stats.ExecutionBound = *st.ExecutionBound
 	}
 	return p, nil
 }

@@ -105,6 +105,7 @@ func TestWritePlanFormat(t *testing.T) {
 	want := `{
   "version": 1,
   "strategy": "firstfit",
+  "ordering": "dag",
   "order": [
     "w",
     "r"
@@ -118,7 +119,7 @@ func TestWritePlanFormat(t *testing.T) {
   "barriers": [
     {"before": "r", "kind": "hazard", "type": "buffer", "resource": "b", "srcStages": ["COPY"], "srcAccess": ["TRANSFER_WRITE"], "dstStages": ["FRAGMENT_SHADER", "COMPUTE_SHADER"], "dstAccess": ["SHADER_STORAGE_READ"]}
   ],
-  "stats": {"transientBytes": 256, "pooledBytes": 256, "lowerBound": 256, "dedicatedBytes": 0}
+  "stats": {"transientBytes": 256, "pooledBytes": 256, "lowerBound": 256, "dedicatedBytes": 0, "executionBound": 0}
 }
 `
 	if got := writePlanString(t, g, p); got != want {
@@ -277,6 +278,16 @@ func FuzzReadPlan(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(b.Bytes())
+	og, op := orderedSample()
+	b.Reset()
+	if err := WritePlan(&b, og, op); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b.Bytes())
+	c, err := planner.Compile(g)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Add([]byte(`{"version": 1}`))
 	f.Add([]byte(`{"version": 1, "order": [], "resources": [], "stats": {}}`))
 	// The golden plans of the barriers package are for graphs this test
@@ -307,5 +318,8 @@ func FuzzReadPlan(f *testing.F) {
 		if !reflect.DeepEqual(back, p) {
 			t.Fatalf("round trip changed the plan:\n%+v\n%+v", p, back)
 		}
+		// Verify judges whatever was read without panicking.
+		_ = planner.Verify(c, p)
+		_ = planner.OrderedPairs(c, p)
 	})
 }

@@ -58,6 +58,17 @@ type Options struct {
 	// the memory types used to choose each pool group's type. Nil means
 	// ProfileH200.
 	Source RequirementsSource
+	// Order is the rule that decides which resources may share bytes:
+	// OrderDAG (the zero value), OrderExecution or OrderBudget.
+	Order Ordering
+	// Budget is the pooled-byte budget of OrderBudget (required there,
+	// > 0); other orders ignore it.
+	Budget uint64
+	// BudgetPilot, when set, is the strategy OrderBudget's search probes
+	// with (it places the same group many times); Strategy then places
+	// the result. Nil means Strategy throughout. A fast pilot keeps a slow
+	// strategy (exact) to a few runs per group.
+	BudgetPilot Strategy
 }
 
 func (o *Options) source() RequirementsSource {

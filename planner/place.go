@@ -27,6 +27,9 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 	if c == nil || c.Graph == nil {
 		return nil, &PlacementError{Detail: "the compiled graph is nil"}
 	}
+	if err := checkOrdering(&opts); err != nil { // order.go
+		return nil, err
+	}
 	g := c.Graph
 	src := opts.source()
 	limits, hasLimits := src.(LimitsSource)
@@ -35,6 +38,10 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 		Strategy:  opts.Strategy.Name(),
 		Order:     make([]CommandID, len(g.Commands)),
 		Resources: make([]ResourcePlan, len(g.Resources)),
+		Ordering:  opts.Order,
+	}
+	if opts.Order == OrderBudget {
+		p.Budget = opts.Budget
 	}
 	for i := range p.Order {
 		p.Order[i] = CommandID(i)
@@ -114,15 +121,24 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 	for i, cmd := range p.Order {
 		pos[cmd] = int64(i)
 	}
-	for _, grp := range groups {
-		if err := placeGroup(c, p, grp, pos, opts); err != nil {
-			return nil, err
+	if opts.Order == OrderDAG {
+		for _, grp := range groups {
+			if err := placeGroup(c, p, grp, pos, opts); err != nil {
+				return nil, err
+			}
 		}
+	} else if err := placeOrdered(c, p, groups, pos, opts); err != nil { // order.go
+		return nil, err
 	}
 	if err := sumStats(g, p); err != nil {
 		return nil, err
 	}
 	markAliased(p)
+	if opts.Order != OrderDAG {
+		if p.Serializations, err = findSerializations(c, p, pos); err != nil {
+			return nil, err
+		}
+	}
 	if err := VerifyPlacement(c, p); err != nil {
 		return nil, fmt.Errorf("planner: strategy %s produced an invalid plan (a bug): %w", opts.Strategy.Name(), err)
 	}
@@ -267,21 +283,28 @@ func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) erro
 			if p.Stats.LowerBound = addChecked(p.Stats.LowerBound, bound, &ok); !ok {
 				p.Stats.LowerBound = ^uint64(0)
 			}
+			addExecutionBound(p, prob.Items) // order.go
 			return nil
 		}
-		worst := 0
-		for i, r := range members {
-			a, b := &p.Resources[r].Requirements, &p.Resources[members[worst]].Requirements
-			if a.Alignment > b.Alignment || a.Alignment == b.Alignment && a.Size <= b.Size {
-				worst = i
-			}
-		}
-		rp := &p.Resources[members[worst]]
-		rp.Status = StatusDedicated
-		rp.Reason = fmt.Sprintf("alignment padding: with its %d-byte alignment, pooling it would cost more than its own allocation of %d bytes", rp.Requirements.Alignment, rp.Requirements.Size)
-		members = append(members[:worst:worst], members[worst+1:]...)
+		members = dedicateWorst(p, members)
 	}
 	return nil
+}
+
+// dedicateWorst makes the member with the largest alignment (the smallest
+// of those, the last of those) dedicated and returns the others.
+func dedicateWorst(p *Plan, members []ResourceID) []ResourceID {
+	worst := 0
+	for i, r := range members {
+		a, b := &p.Resources[r].Requirements, &p.Resources[members[worst]].Requirements
+		if a.Alignment > b.Alignment || a.Alignment == b.Alignment && a.Size <= b.Size {
+			worst = i
+		}
+	}
+	rp := &p.Resources[members[worst]]
+	rp.Status = StatusDedicated
+	rp.Reason = fmt.Sprintf("alignment padding: with its %d-byte alignment, pooling it would cost more than its own allocation of %d bytes", rp.Requirements.Alignment, rp.Requirements.Size)
+	return append(members[:worst:worst], members[worst+1:]...)
 }
 
 // solveGroup builds one group's problem, runs the strategy on it and

@@ -91,6 +91,26 @@ const (
 	OrderBudget
 )
 
+var orderingNames = [...]string{"dag", "execution", "budget"}
+
+func (o Ordering) String() string {
+	if int(o) < len(orderingNames) {
+		return orderingNames[o]
+	}
+	return fmt.Sprintf("Ordering(%d)", uint8(o))
+}
+
+// ParseOrdering maps an ordering name (dag, execution, budget) to its
+// Ordering.
+func ParseOrdering(name string) (Ordering, bool) {
+	for i, n := range orderingNames {
+		if n == name {
+			return Ordering(i), true
+		}
+	}
+	return 0, false
+}
+
 // Serialization is an aliased pair that the DAG leaves unordered: the plan
 // orders all uses of First before all uses of Second through the alias
 // barrier before Second's first use.
@@ -170,6 +190,10 @@ type Plan struct {
 	Pools        []Pool         // Pools[i].Index == i
 	Resources    []ResourcePlan // indexed by ResourceID
 	Barriers     []Barrier      // grouped by position of Before in Order, then as recorded
+	// Ordering is the rule the placement was made under; Budget is the
+	// pooled-byte budget of an OrderBudget plan (0 otherwise).
+	Ordering Ordering
+	Budget   uint64
 	// Serializations lists the aliased pairs the DAG leaves unordered
 	// (execution and budget orders only), ascending by (First, Second).
 	Serializations []Serialization

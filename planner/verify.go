@@ -100,6 +100,15 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 			}
 		}
 	}
+	// The aliasing order: the DAG's, and the plan's serializations once
+	// they check (verify_order.go); with a bad list, the DAG's alone.
+	ao, err := verifySerializations(c, p)
+	if err != nil {
+		if errs.add(err) {
+			return
+		}
+		ao = &AliasOrder{c: c}
+	}
 	var st Stats
 	sumsOK := true
 	used := make([]uint64, len(p.Pools)) // the end of each pool's highest resource
@@ -241,7 +250,7 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 			}
 			active[w] = o
 			w++
-			if c.Interferes(ResourceID(o), ResourceID(r)) {
+			if !ao.Before(ResourceID(o), ResourceID(r)) && !ao.Before(ResourceID(r), ResourceID(o)) {
 				if errs.add(&OverlapError{A: o, B: r, NameA: g.Resources[o].Name, NameB: g.Resources[r].Name, Pool: pl.Pool,
 					OffsetA: opl.Offset, SizeA: opl.Size, OffsetB: pl.Offset, SizeB: pl.Size}) {
 					return
@@ -283,8 +292,26 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 			return
 		}
 	}
-	if p.Stats.LowerBound > p.Stats.PooledBytes {
+	// The DAG bound holds for plans that alias only DAG-ordered pairs; the
+	// execution-order bound for every plan, and it is never above the DAG
+	// bound (resources live at one position pairwise interfere).
+	if len(p.Serializations) == 0 && p.Stats.LowerBound > p.Stats.PooledBytes {
 		if fail(-1, -1, "stats: lowerBound %d exceeds pooledBytes %d", p.Stats.LowerBound, p.Stats.PooledBytes) {
+			return
+		}
+	}
+	if p.Stats.ExecutionBound > p.Stats.PooledBytes || p.Stats.ExecutionBound > p.Stats.LowerBound {
+		if fail(-1, -1, "stats: executionBound %d exceeds pooledBytes %d or lowerBound %d",
+			p.Stats.ExecutionBound, p.Stats.PooledBytes, p.Stats.LowerBound) {
+			return
+		}
+	}
+	// An execution or budget plan is made for its order: its execution
+	// bound must be that order's (0: a file that does not record it). A
+	// DAG plan stays valid in any topological order a caller gives it, so
+	// its bound, that of the recorded order, is not recomputed.
+	if want, ok := executionBound(c, p); ok && p.Ordering != OrderDAG && p.Stats.ExecutionBound != 0 && p.Stats.ExecutionBound != want {
+		if fail(-1, -1, "stats: executionBound is %d, but the pooled resources' largest live totals in execution order add up to %d", p.Stats.ExecutionBound, want) {
 			return
 		}
 	}

@@ -131,12 +131,13 @@ func scopeOf(x *Barrier) scope {
 type barrierCheck struct {
 	c     *Compiled
 	p     *Plan
-	pos   []int32   // execution position of each command
-	start []int32   // barriers before the command at position k: start[k]:start[k+1]
-	sc    []scope   // per barrier
-	onRes [][]int32 // per resource, its buffer and image barriers, ascending
-	mem   []int32   // memory barriers, ascending (they cover every resource)
-	alias [][]int32 // per resource, its alias barriers
+	ao    *AliasOrder // the plan's aliasing order: the DAG's and the serializations
+	pos   []int32     // execution position of each command
+	start []int32     // barriers before the command at position k: start[k]:start[k+1]
+	sc    []scope     // per barrier
+	onRes [][]int32   // per resource, its buffer and image barriers, ascending
+	mem   []int32     // memory barriers, ascending (they cover every resource)
+	alias [][]int32   // per resource, its alias barriers
 
 	useBase []int32 // use i of resource r is trans[useBase[r]+i]
 	trans   []int32 // per use, the barrier that moves the image into its layout before it, or -1
@@ -206,7 +207,7 @@ func verifyBarriers(c *Compiled, p *Plan) error {
 // checks stop at its cap. Layouts, hazards and aliases run only when the
 // structure holds.
 func verifyBarriersAll(c *Compiled, p *Plan, errs *errList) {
-	v := &barrierCheck{c: c, p: p, errs: errs}
+	v := &barrierCheck{c: c, p: p, errs: errs, ao: NewAliasOrder(c, p)}
 	if err := v.structure(); err != nil {
 		errs.add(err)
 		return
@@ -600,9 +601,9 @@ func (v *barrierCheck) aliases() {
 			active[w] = o
 			w++
 			switch {
-			case c.Before(o, r):
+			case v.ao.Before(o, r):
 				old[r] = append(old[r], o)
-			case c.Before(r, o):
+			case v.ao.Before(r, o):
 				old[o] = append(old[o], r)
 			default:
 				if v.errs.add(&BarrierError{Resource: g.Resources[r].Name, Previous: g.Resources[o].Name, Barrier: -1, Rule: RuleAliasBarrier,
@@ -676,7 +677,7 @@ func (v *barrierCheck) aliasPairs(b ResourceID, olds []ResourceID) bool {
 		}
 		cover = cover[:0]
 		for _, later := range olds[:i] {
-			if c.Before(a, later) {
+			if v.ao.Before(a, later) {
 				cover = append(cover, clip(later))
 			}
 		}

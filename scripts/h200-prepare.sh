@@ -2,12 +2,19 @@
 # h200-prepare.sh, run HERE (in the repository), gets everything the Vulkan
 # test binary needs on the H200 device machine, which can fetch nothing:
 #   .gl/  the Vulkan loader (libvulkan1), as the device README says;
-#   .vk/  the Khronos validation layer (vulkan-validationlayers) and the
-#         self-contained test binary vulkan.test (go test -c ./vulkan).
+#   .vk/  the Khronos validation layer (vulkan-validationlayers), the
+#         self-contained test binaries vulkan.test (go test -c ./vulkan)
+#         and replay.test (./vulkan/replay), the CLI .vk/aliasplan,
+#         scripts/h200-replay.sh and the shared frames (.vk/frames).
 # Both folders are ignored through .git/info/exclude. Then run there:
 #   device run: command "bash scripts/h200-vulkan.sh", carry [".gl", ".vk"]
+#   device run: command "bash .vk/h200-replay.sh", carry [".gl", ".vk"]
+#               (REPLAY_FLAGS="--pool-prefers-dedicated ..." for planning flags)
+# The device copies the lead's checkout: run this there, or give the target
+# checkout as the first argument (e.g. scripts/h200-prepare.sh /work/main).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+src="$(cd "$(dirname "$0")/.." && pwd)"
+cd "${1:-$src}"
 for d in /.gl/ /.vk/; do
 	grep -qxF "$d" .git/info/exclude 2>/dev/null || echo "$d" >>.git/info/exclude
 done
@@ -19,5 +26,11 @@ apt-get $o update -qq
 (cd .gl && rm -f ./*.deb && apt-get $o download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
 # shellcheck disable=SC2086
 (cd .vk && rm -f vulkan-validationlayers_*.deb && apt-get $o download vulkan-validationlayers)
-GOARCH=amd64 go test -c -o .vk/vulkan.test ./vulkan
+dst="$(pwd)"
+(cd "$src" && GOARCH=amd64 go test -c -o "$dst/.vk/vulkan.test" ./vulkan &&
+	GOARCH=amd64 go test -c -ldflags='-s -w' -o "$dst/.vk/replay.test" ./vulkan/replay &&
+	GOARCH=amd64 go build -ldflags='-s -w' -o "$dst/.vk/aliasplan" ./cmd/aliasplan)
+cp "$src/scripts/h200-replay.sh" .vk/
+mkdir -p .vk/frames
+cp "$src"/../shared/data/frames/*.json .vk/frames/ 2>/dev/null || echo "h200-prepare: no shared frames beside $src" >&2
 du -sh .gl .vk

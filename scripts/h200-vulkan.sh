@@ -32,4 +32,10 @@ if grep -q -- '--- SKIP' "$out/vulkan-h200.log"; then
 	echo "h200-vulkan: a test skipped" | tee -a "$out/vulkan-h200.log"
 	status=1
 fi
+# REPLAY=1 also replays the frames (scripts/h200-replay.sh, from .vk where
+# h200-prepare.sh puts it; REPLAY_FLAGS, REPLAY_RUNS, ... pass through).
+if [ "${REPLAY:-0}" = 1 ]; then
+	cd ..
+	bash .vk/h200-replay.sh || status=1
+fi
 exit "$status"

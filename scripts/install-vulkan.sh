@@ -2,7 +2,9 @@
 # install-vulkan.sh makes sure the Vulkan runtime the GPU-gated tests of
 # ./vulkan need is present: the loader (libvulkan1), Mesa's software driver
 # lavapipe (mesa-vulkan-drivers) and the Khronos validation layer
-# (vulkan-validationlayers). It is idempotent: it checks first and calls
+# (vulkan-validationlayers), plus glslangValidator (glslang-tools), with
+# which vulkan/replay checks that its SPIR-V matches its GLSL. It is
+# idempotent: it checks first and calls
 # apt-get only for what is missing, so `make test` can run it every time.
 #
 # No Vulkan headers or -dev packages are needed: the Go package loads
@@ -14,7 +16,7 @@
 # failed.
 set -euo pipefail
 
-pkgs=(libvulkan1 mesa-vulkan-drivers vulkan-validationlayers)
+pkgs=(libvulkan1 mesa-vulkan-drivers vulkan-validationlayers glslang-tools)
 
 installed() {
 	# dpkg-query prints "install ok installed" for a fully installed package.

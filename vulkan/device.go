@@ -34,6 +34,12 @@ type Config struct {
 	Device string
 	// AppName names the application to the driver; "" means "aliasplan".
 	AppName string
+	// Replay also enables what package vulkan/replay records: Vulkan 1.3
+	// dynamic rendering, separate depth/stencil layouts, independent
+	// blending, and stores and atomics in vertex and fragment shaders.
+	// Open fails with ErrUnsupported, naming what is missing, on a device
+	// without them.
+	Replay bool
 }
 
 // Info describes an open device.
@@ -83,6 +89,9 @@ type Device struct {
 
 	msgs messages
 	live liveCounts
+
+	replay    bool
+	rendering *vkext.Rendering
 }
 
 // liveCounts counts the objects created through this package and not yet
@@ -150,6 +159,12 @@ func (d *Device) open(cfg Config) error {
 	if err != nil {
 		return err
 	}
+	if cfg.Replay {
+		if err := d.replaySupported(choice); err != nil {
+			return err
+		}
+	}
+	d.replay = cfg.Replay
 	return d.createDevice(choice)
 }
 
@@ -432,7 +447,16 @@ func (d *Device) createDevice(choice apiChoice) error {
 	if choice.Sync2Ext {
 		exts = append(exts, extSync2+"\x00")
 	}
+	if d.replay {
+		exts = append(exts, extRobustness2+"\x00")
+	}
 	chain := vkext.Sync2Chain()
+	var features []vk.PhysicalDeviceFeatures
+	if d.replay {
+		chain.Free()
+		chain = vkext.ReplayChain()
+		features = replayFeatures()
+	}
 	defer chain.Free()
 	queue := vk.DeviceQueueCreateInfo{
 		SType:            vk.StructureTypeDeviceQueueCreateInfo,
@@ -447,6 +471,7 @@ func (d *Device) createDevice(choice apiChoice) error {
 		PQueueCreateInfos:       []vk.DeviceQueueCreateInfo{queue},
 		EnabledExtensionCount:   uint32(len(exts)),
 		PpEnabledExtensionNames: exts,
+		PEnabledFeatures:        features,
 	}
 	var dev vk.Device
 	r := vk.CreateDevice(d.physical, &info, nil, &dev)
@@ -460,6 +485,11 @@ func (d *Device) createDevice(choice apiChoice) error {
 		return fmt.Errorf("%w: %q: %v", ErrUnsupported, d.info.Name, err)
 	}
 	d.dext = dext
+	if d.replay {
+		if d.rendering, err = d.ext.LoadRendering(unsafe.Pointer(dev)); err != nil {
+			return fmt.Errorf("%w: %q: %v", ErrUnsupported, d.info.Name, err)
+		}
+	}
 	// Out-parameters are locals: a pointer into d would make cgo check all
 	// of d, which holds Go pointers.
 	var q vk.Queue

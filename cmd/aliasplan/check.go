@@ -16,7 +16,10 @@ Reads a graph file and a plan file made for it and verifies the plan with
 planner.Verify, which checks the plan itself, not how it was made: no two
 interfering resources overlap, alignment, pool bounds and classes,
 statuses, stats, the execution order, and barrier coverage (hazards,
-layout changes, aliasing). When the plan's requirements came from a
+layout changes, aliasing). Plans made under the execution or budget
+ordering list their serializations (aliased pairs the DAG leaves
+unordered): each must be ordered by the execution order and by the alias
+barrier before the second resource's first use. When the plan's requirements came from a
 built-in profile, the ones the graph does not give are estimated again
 and compared. Every violation is listed, up to the cap.
 The file formats: docs/formats.md.
@@ -84,8 +87,14 @@ func check(files []string, max int, stdout, stderr io.Writer) error {
 			pooled++
 		}
 	}
-	fmt.Fprintf(stdout, "%s: ok: %s (%d pooled) in %s of %s, %s\n", planName, plural(len(plan.Resources), "resource"),
-		pooled, plural(len(plan.Pools), "pool"), mib(plan.Stats.PooledBytes), plural(len(plan.Barriers), "barrier"))
+	ordering := ""
+	if plan.Ordering != planner.OrderDAG {
+		// Serialized pairs are proved like the rest: execution order and
+		// alias barrier.
+		ordering = fmt.Sprintf(", %s order with %s", plan.Ordering, plural(len(plan.Serializations), "serialization"))
+	}
+	fmt.Fprintf(stdout, "%s: ok: %s (%d pooled) in %s of %s, %s%s\n", planName, plural(len(plan.Resources), "resource"),
+		pooled, plural(len(plan.Pools), "pool"), mib(plan.Stats.PooledBytes), plural(len(plan.Barriers), "barrier"), ordering)
 	return nil
 }
 

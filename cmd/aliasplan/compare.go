@@ -11,7 +11,9 @@ import (
 )
 
 // parseCompare reads --compare: a comma-separated list of strategy names,
-// each at most once, in the order the page shows them.
+// each at most once, in the order the page shows them. An entry may name
+// an ordering too, STRATEGY:ORDER (firstfit:execution); without one it
+// takes the main plan's (--order, --budget).
 func parseCompare(list string) ([]string, error) {
 	var names []string
 	for _, n := range strings.Split(list, ",") {
@@ -19,8 +21,12 @@ func parseCompare(list string) ([]string, error) {
 		if n == "" {
 			return nil, fmt.Errorf("%q: empty name in the list", list)
 		}
-		if !slices.Contains(strategyNames, n) {
-			return nil, fmt.Errorf("unknown strategy %q (want a comma-separated list of %s)", n, strings.Join(strategyNames, ", "))
+		strat, order, hasOrder := strings.Cut(n, ":")
+		if !slices.Contains(strategyNames, strat) {
+			return nil, fmt.Errorf("unknown strategy %q (want a comma-separated list of %s, each optionally :dag, :execution or :budget)", strat, strings.Join(strategyNames, ", "))
+		}
+		if _, ok := planner.ParseOrdering(order); hasOrder && !ok {
+			return nil, fmt.Errorf("%q: unknown ordering %q (want dag, execution or budget)", n, order)
 		}
 		if slices.Contains(names, n) {
 			return nil, fmt.Errorf("strategy %q listed twice", n)
@@ -30,22 +36,35 @@ func parseCompare(list string) ([]string, error) {
 	return names, nil
 }
 
-// planEach plans g once per strategy in names with the options of the main
-// plan, reusing the main plan (made by strategy primary) where its name
-// comes up.
+// planEach plans g once per entry in names (STRATEGY or STRATEGY:ORDER)
+// with the options of the main plan, reusing the main plan (made by
+// strategy primary) where its strategy and ordering come up. An entry
+// ORDER budget takes the main plan's --budget, and needs one.
 func planEach(g *planner.Graph, opts aliasplan.Options, names []string, primary string, main *planner.Plan, ex exactFlags, stderr io.Writer) ([]*planner.Plan, error) {
 	plans := make([]*planner.Plan, len(names))
 	for i, n := range names {
-		if n == primary {
+		strat, orderName, hasOrder := strings.Cut(n, ":")
+		order := main.Ordering
+		if hasOrder {
+			order, _ = planner.ParseOrdering(orderName)
+		}
+		if strat == primary && order == main.Ordering {
 			plans[i] = main
 			continue
 		}
-		s, err := newStrategy(n, ex, stderr)
+		s, err := newStrategy(strat, ex, stderr)
 		if err != nil {
 			return nil, err
 		}
 		o := opts
 		o.Strategy = s
+		o.Order, o.Budget = order, 0
+		if order == planner.OrderBudget {
+			if opts.Budget == 0 {
+				return nil, usageErrorf("plan", "--compare %s: give --budget SIZE too", n)
+			}
+			o.Budget = opts.Budget
+		}
 		p, err := aliasplan.New(o).Plan(g)
 		if err != nil {
 			return nil, fmt.Errorf("--compare %s: %w", n, err)
@@ -59,12 +78,20 @@ func planEach(g *planner.Graph, opts aliasplan.Options, names []string, primary 
 // bound, one line each, after the text summary.
 func compareText(w io.Writer, names []string, plans []*planner.Plan) {
 	fmt.Fprintln(w, "compared in the page:")
+	width := 10
+	for _, n := range names {
+		width = max(width, len(n))
+	}
 	for i, p := range plans {
 		st := p.Stats
 		gap := "–"
 		if st.LowerBound > 0 && st.PooledBytes >= st.LowerBound {
 			gap = fmt.Sprintf("+%.1f%%", 100*float64(st.PooledBytes-st.LowerBound)/float64(st.LowerBound))
 		}
-		fmt.Fprintf(w, "  %-10s pooled %12s   lower bound %12s   %s\n", names[i], mib(st.PooledBytes), mib(st.LowerBound), gap)
+		line := fmt.Sprintf("  %-*s pooled %12s   lower bound %12s   %s", width, names[i], mib(st.PooledBytes), mib(st.LowerBound), gap)
+		if p.Ordering != planner.OrderDAG {
+			line += fmt.Sprintf("   execution bound %s, %s", mib(st.ExecutionBound), plural(len(p.Serializations), "serialization"))
+		}
+		fmt.Fprintln(w, line)
 	}
 }

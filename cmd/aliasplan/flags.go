@@ -183,3 +183,33 @@ func profileNames() string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// orderFlags choose the ordering mode: --order dag|execution|budget and
+// --budget SIZE (a budget alone selects the budget order).
+type orderFlags struct {
+	order  string
+	budget sizeValue
+}
+
+func (o *orderFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&o.order, "order", "dag", "")
+	fs.Var(&o.budget, "budget", "")
+}
+
+// resolve returns the ordering and budget the flags ask for.
+func (o *orderFlags) resolve(cmd string) (planner.Ordering, uint64, error) {
+	ord, ok := planner.ParseOrdering(o.order)
+	if !ok {
+		return 0, 0, usageErrorf(cmd, "--order %q: want dag, execution or budget", o.order)
+	}
+	b := uint64(o.budget)
+	switch {
+	case b != 0 && ord == planner.OrderDAG:
+		ord = planner.OrderBudget
+	case b != 0 && ord == planner.OrderExecution:
+		return 0, 0, usageErrorf(cmd, "--budget with --order execution: a budget keeps the DAG order where it suffices (leave out --order)")
+	case b == 0 && ord == planner.OrderBudget:
+		return 0, 0, usageErrorf(cmd, "--order budget needs --budget SIZE")
+	}
+	return ord, b, nil
+}

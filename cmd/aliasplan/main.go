@@ -18,7 +18,7 @@ import (
 // Exit statuses.
 const (
 	exitOK         = 0
-	exitViolations = 1 // check: the plan breaks a rule
+	exitViolations = 1 // check: the plan breaks a rule; replay: digests differ or validation reported
 	exitBadInput   = 2 // bad input, bad usage, or any other failure
 )
 
@@ -35,6 +35,8 @@ Usage:
   aliasplan bench FILES...           every strategy on every graph (.json) and
                                      problem (.csv): peak, lower bound, gap, time
   aliasplan sample                   write the embedded sample frame as a graph file
+  aliasplan replay [GRAPH.json]      run the frame's real work on the Vulkan device,
+                                     aliased and unaliased: digests, GPU time
 
 Strategies: firstfit (default), bestfit, exact.
 Run 'aliasplan COMMAND -h' for a command's flags.
@@ -73,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // subcommands lists the commands, in help order.
-var subcommands = []string{"plan", "solve", "check", "bench", "sample"}
+var subcommands = []string{"plan", "solve", "check", "bench", "sample", "replay"}
 
 // newSubcommand returns the named command with its flags defined, or nil.
 func newSubcommand(name string) *command {
@@ -88,6 +90,8 @@ func newSubcommand(name string) *command {
 		return benchCommand()
 	case "sample":
 		return sampleCommand()
+	case "replay":
+		return replayCommand()
 	}
 	return nil
 }
@@ -96,9 +100,13 @@ func newSubcommand(name string) *command {
 func report(err error, stderr io.Writer) int {
 	var ue *usageError
 	var ve *violationsError
+	var rf *replayFailedError
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &rf):
+		fmt.Fprintf(stderr, "aliasplan: %s\n", rf.msg)
+		return exitViolations
 	case errors.Is(err, errHelp):
 		return exitOK
 	case errors.As(err, &ue):

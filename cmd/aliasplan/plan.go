@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -33,8 +34,16 @@ Flags:
                             (comma-separated, e.g. firstfit,bestfit,exact) one
                             above the other on one time axis, with their pooled
                             bytes, peaks and bounds; -o, --svg and the summary
-                            stay those of --strategy
+                            stay those of --strategy; an entry may name an
+                            ordering, e.g. firstfit:dag,firstfit:execution
   --strategy NAME           firstfit (default), bestfit or exact
+  --order dag|execution     which resources may share bytes: only those the
+                            dependency DAG orders (dag, default), or those the
+                            execution order orders, each such pair then
+                            ordered by its alias barrier (execution)
+  --budget SIZE             keep the DAG order and serialize only the pairs
+                            needed to pool at most SIZE bytes; fails, stating
+                            the smallest size reachable, when nothing fits
   --format text|json        summary format (default text)
   --max-pool-size SIZE      cap each pool, e.g. 256MiB (default 0: no cap, or
                             the device's maxMemoryAllocationSize)
@@ -62,11 +71,19 @@ type planArgs struct {
 	poolPrefers                                  bool
 	src                                          sourceFlags
 	ex                                           exactFlags
+	ord                                          orderFlags
 }
 
 func planCommand() *command {
 	cmd := newCommand("plan", planHelp)
-	fs := cmd.fs
+	a := registerPlanFlags(cmd.fs)
+	cmd.run = a.run
+	return cmd
+}
+
+// registerPlanFlags defines plan's flags on fs. replay defines the same
+// ones (then its own), so a planning option added here applies to both.
+func registerPlanFlags(fs *flag.FlagSet) *planArgs {
 	a := &planArgs{threshold: sizeValue(planner.DefaultDedicatedThreshold)}
 	fs.StringVar(&a.out, "o", "", "")
 	fs.StringVar(&a.svg, "svg", "", "")
@@ -80,12 +97,34 @@ func planCommand() *command {
 	fs.StringVar(&a.resolution, "resolution", "1920x1080", "")
 	a.src.register(fs, true)
 	a.ex.register(fs, 10*time.Second)
-	cmd.run = a.run
-	return cmd
+	a.ord.register(fs)
+	return a
+}
+
+// options turns the planning flags into the planner's options for
+// source; plan and replay both plan through it.
+func (a *planArgs) options(cmd string, source *requirementsSource, stderr io.Writer) (aliasplan.Options, error) {
+	order, budget, err := a.ord.resolve(cmd)
+	if err != nil {
+		return aliasplan.Options{}, err
+	}
+	strat, err := newStrategy(a.strategy, a.ex, stderr)
+	if err != nil {
+		return aliasplan.Options{}, usageErrorf(cmd, "--strategy: %v", err)
+	}
+	opts := aliasplan.Options{Strategy: strat, MaxPoolSize: uint64(a.maxPool), DedicatedThreshold: uint64(a.threshold), Source: source,
+		PoolPrefersDedicated: a.poolPrefers, Order: order, Budget: budget}
+	if opts.MaxPoolSize == 0 {
+		opts.MaxPoolSize = source.maxAllocation
+	}
+	if a.threshold == 0 {
+		opts.DedicatedThreshold = aliasplan.NoDedicatedThreshold
+	}
+	return opts, nil
 }
 
 func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
-	out, svg, html, summaryFormat, strategy := a.out, a.svg, a.html, a.format, a.strategy
+	out, svg, html, summaryFormat := a.out, a.svg, a.html, a.format
 	if len(files) > 1 {
 		return usageErrorf("plan", "want at most one graph file, got %d", len(files))
 	}
@@ -95,6 +134,10 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 	w, h, err := parseResolution(a.resolution)
 	if err != nil {
 		return usageErrorf("plan", "--resolution: %v", err)
+	}
+	order, _, err := a.ord.resolve("plan")
+	if err != nil {
+		return err
 	}
 	var compare []string
 	if a.compare != "" {
@@ -128,23 +171,30 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer source.close()
-	strat, err := newStrategy(strategy, a.ex, stderr)
+	opts, err := a.options("plan", source, stderr)
 	if err != nil {
-		return usageErrorf("plan", "--strategy: %v", err)
+		return err
 	}
-	opts := aliasplan.Options{Strategy: strat, MaxPoolSize: uint64(a.maxPool), DedicatedThreshold: uint64(a.threshold), Source: source,
-		PoolPrefersDedicated: a.poolPrefers}
-	if opts.MaxPoolSize == 0 {
-		opts.MaxPoolSize = source.maxAllocation
-	}
-	if a.threshold == 0 {
-		opts.DedicatedThreshold = aliasplan.NoDedicatedThreshold
-	}
+	strat := opts.Strategy
 	start := time.Now()
 	c, plan, err := aliasplan.New(opts).PlanCompiled(g)
 	elapsed := time.Since(start)
 	if err != nil {
 		return inFile(file, err)
+	}
+	// What the serializations bought: the same frame under the DAG order.
+	var dagPooled uint64
+	if order != planner.OrderDAG {
+		o := opts
+		o.Order, o.Budget = planner.OrderDAG, 0
+		if o.Strategy, err = newStrategy(a.strategy, a.ex, io.Discard); err != nil {
+			return usageErrorf("plan", "--strategy: %v", err)
+		}
+		dag, err := aliasplan.New(o).Plan(g)
+		if err != nil {
+			return inFile(file, err)
+		}
+		dagPooled = dag.Stats.PooledBytes
 	}
 
 	var compared []*planner.Plan
@@ -183,7 +233,10 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	s := summarize(input, g, plan, source.MemoryTypes(), elapsed)
-	if e, ok := strat.(*exactRun); ok {
+	s.Ordering = summarizeOrdering(c, plan, dagPooled)
+	// Under a budget the exact strategy solves relaxed problems whose
+	// optimality says nothing of the plan's: no claim then.
+	if e, ok := strat.(*exactRun); ok && order != planner.OrderBudget {
 		s.Exact = &exactSummary{Optimal: e.optimal(), Nodes: e.nodes()}
 	}
 	if summaryFormat == "json" {

@@ -20,12 +20,46 @@ type summary struct {
 	Seconds      float64 `json:"seconds"`      // time to plan: compile, place, barriers, verify
 	Commands     int     `json:"commands"`
 
-	Resources statusCounts    `json:"resources"`
-	Pools     []poolSummary   `json:"pools"`
-	Barriers  barrierCounts   `json:"barriers"`
-	Memory    memorySummary   `json:"memory"`
-	Exact     *exactSummary   `json:"exact,omitempty"`
-	Unpooled  []unpooledEntry `json:"unpooled"`
+	Resources statusCounts     `json:"resources"`
+	Pools     []poolSummary    `json:"pools"`
+	Barriers  barrierCounts    `json:"barriers"`
+	Memory    memorySummary    `json:"memory"`
+	Exact     *exactSummary    `json:"exact,omitempty"`
+	Unpooled  []unpooledEntry  `json:"unpooled"`
+	Ordering  *orderingSummary `json:"ordering,omitempty"`
+}
+
+// orderingSummary is what the ordering mode did (SPEC §2).
+type orderingSummary struct {
+	Mode   string `json:"mode"`             // dag, execution or budget
+	Budget uint64 `json:"budget,omitempty"` // budget mode's pooled-byte budget
+	// Serializations is how many aliased pairs the DAG leaves unordered;
+	// SharedBytes the bytes those pairs share (a byte reused along a chain
+	// counts once per pair).
+	Serializations int    `json:"serializations"`
+	SharedBytes    uint64 `json:"sharedBytes"`
+	// DAGPooledBytes is the same frame's pooled bytes under --order dag and
+	// BoughtBytes what the serializations bought: that minus this plan's.
+	DAGPooledBytes uint64 `json:"dagPooledBytes,omitempty"`
+	BoughtBytes    int64  `json:"boughtBytes"`
+	// OrderedPairs counts the command pairs the DAG leaves unordered (free
+	// to overlap on the GPU) that the serializations order.
+	OrderedPairs int64 `json:"orderedPairs"`
+}
+
+// summarizeOrdering describes p's ordering; dagPooled is the frame's
+// pooled bytes under the DAG order (0 when p is that plan).
+func summarizeOrdering(c *planner.Compiled, p *planner.Plan, dagPooled uint64) *orderingSummary {
+	o := &orderingSummary{Mode: p.Ordering.String(), Budget: p.Budget, Serializations: len(p.Serializations)}
+	for _, x := range p.Serializations {
+		o.SharedBytes += x.Bytes
+	}
+	if p.Ordering != planner.OrderDAG {
+		o.DAGPooledBytes = dagPooled
+		o.BoughtBytes = int64(dagPooled) - int64(p.Stats.PooledBytes)
+		o.OrderedPairs = planner.OrderedPairs(c, p)
+	}
+	return o
 }
 
 type statusCounts struct {
@@ -55,6 +89,7 @@ type memorySummary struct {
 	TransientBytes uint64  `json:"transientBytes"` // without aliasing
 	PooledBytes    uint64  `json:"pooledBytes"`
 	LowerBound     uint64  `json:"lowerBound"`
+	ExecutionBound uint64  `json:"executionBound"` // the bound under --order execution
 	DedicatedBytes uint64  `json:"dedicatedBytes"`
 	SavedBytes     int64   `json:"savedBytes"`   // transient − pooled
 	SavedPercent   float64 `json:"savedPercent"` // of transient
@@ -124,6 +159,7 @@ func summarize(input string, g *planner.Graph, p *planner.Plan, types []planner.
 	st := p.Stats
 	m := &s.Memory
 	m.TransientBytes, m.PooledBytes, m.LowerBound, m.DedicatedBytes = st.TransientBytes, st.PooledBytes, st.LowerBound, st.DedicatedBytes
+	m.ExecutionBound = st.ExecutionBound
 	// Pooling never costs more than the resources alone (SPEC §3), but a
 	// plan file may say otherwise: the difference is taken without wrapping.
 	if st.TransientBytes >= st.PooledBytes {
@@ -191,6 +227,22 @@ func (s *summary) text(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "strategy      %s\n", strat)
+	if o := s.Ordering; o != nil {
+		line := o.Mode
+		if o.Mode == "budget" {
+			line += " of " + mib(o.Budget)
+		}
+		if o.Mode != "dag" {
+			line += fmt.Sprintf(", %s sharing %s", plural(o.Serializations, "serialization"), mib(o.SharedBytes))
+			if o.BoughtBytes >= 0 {
+				line += fmt.Sprintf(", bought %s against --order dag (%s)", mib(uint64(o.BoughtBytes)), mib(o.DAGPooledBytes))
+			} else {
+				line += fmt.Sprintf(", %s more than --order dag (%s)", mib(uint64(-o.BoughtBytes)), mib(o.DAGPooledBytes))
+			}
+			line += fmt.Sprintf(", ordering %s the DAG left unordered", plural(int(o.OrderedPairs), "command pair"))
+		}
+		fmt.Fprintf(w, "ordering      %s\n", line)
+	}
 
 	fmt.Fprintf(w, "\nresources\n")
 	names := func(status string) string {
@@ -234,12 +286,23 @@ func (s *summary) text(w io.Writer) {
 	row("transient without aliasing", m.TransientBytes, commas(m.TransientBytes)+" bytes")
 	row("pooled", m.PooledBytes, commas(m.PooledBytes)+" bytes")
 	row("lower bound", m.LowerBound, commas(m.LowerBound)+" bytes")
+	row("execution-order bound", m.ExecutionBound, commas(m.ExecutionBound)+" bytes (the bound under --order execution)")
 	if m.SavedBytes >= 0 {
 		row("saving", uint64(m.SavedBytes), fmt.Sprintf("%.1f%% of transient", m.SavedPercent))
 	} else {
 		row("saving (negative)", uint64(-m.SavedBytes), fmt.Sprintf("%.1f%% of transient", m.SavedPercent))
 	}
-	row("above lower bound", m.PooledBytes-min(m.LowerBound, m.PooledBytes), fmt.Sprintf("%.1f%% of the bound", m.GapPercent))
+	if s.Ordering != nil && s.Ordering.Mode != "dag" {
+		// Serialized plans may go below the DAG bound: measure against
+		// the execution order's.
+		gap := 0.0
+		if m.ExecutionBound > 0 {
+			gap = 100 * (float64(m.PooledBytes) - float64(m.ExecutionBound)) / float64(m.ExecutionBound)
+		}
+		row("above execution bound", m.PooledBytes-min(m.ExecutionBound, m.PooledBytes), fmt.Sprintf("%.1f%% of that bound", gap))
+	} else {
+		row("above lower bound", m.PooledBytes-min(m.LowerBound, m.PooledBytes), fmt.Sprintf("%.1f%% of the bound", m.GapPercent))
+	}
 	row("dedicated and host-visible", m.DedicatedBytes, commas(m.DedicatedBytes)+" bytes")
 
 	fmt.Fprintf(w, "\nbarriers      %d: %d hazard, %d alias\n", s.Barriers.Hazard+s.Barriers.Alias, s.Barriers.Hazard, s.Barriers.Alias)

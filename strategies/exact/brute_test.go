@@ -3,6 +3,7 @@ package exact
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 
 	"github.com/aliasplan/aliasplan/planner"
@@ -121,4 +122,75 @@ func TestBruteForce(t *testing.T) {
 			t.Fatalf("case %d (n=%d graph=%v): peak %d optimal %v, brute force %d; items %+v", c, n, graph, res.Peak, res.Optimal, want, p.Items)
 		}
 	}
+}
+
+// TestBruteForceBranchings decides, on small random problems, the
+// brute-force optimum and one byte less with each branching of the search
+// (next item and level) directly: every component must fit the optimum,
+// and some component must be proven not to fit one byte less. A rule that
+// prunes a solution it should keep fails the first; one that accepts an
+// overlap fails CheckSolution or the second.
+func TestBruteForceBranchings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 12))
+	cases := 150
+	if testing.Short() || invariants {
+		cases = 50
+	}
+	for c := 0; c < cases; c++ {
+		n := 2 + rng.IntN(9)
+		graph := c%2 == 1
+		p := randomSmall(rng, n, graph)
+		want := bruteForce(p)
+		for _, skyline := range []bool{false, true} {
+			tooSmall := false
+			for _, items := range components(p, nil) {
+				sectioned := p.Intervals() || windowsValid(p, items, nil)
+				m := buildModel(p, items, sectioned, nil)
+				s := newSearch(m)
+				s.skyline = skyline
+				if st := s.run(want, 1<<40); st != found {
+					t.Fatalf("case %d (skyline %v): a component does not fit the optimum %d: %d; items %+v", c, skyline, want, st, p.Items)
+				}
+				sol := &planner.Solution{Pool: make([]int32, len(p.Items)), Offset: make([]uint64, len(p.Items)), PoolSizes: []uint64{want}}
+				for mi, pi := range m.orig {
+					k := sort.Search(len(items), func(k int) bool { return items[k] >= pi })
+					sol.Offset[k] = s.off[mi]
+					if s.off[mi]+m.size[mi] > want {
+						t.Fatalf("case %d (skyline %v): item %d ends above %d", c, skyline, pi, want)
+					}
+				}
+				q, err := subProblem(p, items)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sol.Offset = sol.Offset[:len(items)]
+				sol.Pool = sol.Pool[:len(items)]
+				sol.PoolSizes[0] = 0
+				for k, it := range q.Items {
+					sol.PoolSizes[0] = max(sol.PoolSizes[0], sol.Offset[k]+it.Size)
+				}
+				if err := planner.CheckSolution(q, sol); err != nil {
+					t.Fatalf("case %d (skyline %v): %v", c, skyline, err)
+				}
+				if want > 0 && s.run(want-1, 1<<40) == exhausted {
+					tooSmall = true
+				}
+			}
+			if !tooSmall {
+				t.Fatalf("case %d (skyline %v): no component proven not to fit %d; items %+v", c, skyline, want-1, p.Items)
+			}
+		}
+	}
+}
+
+// subProblem is p restricted to items (ascending).
+func subProblem(p *planner.Problem, items []int32) (*planner.Problem, error) {
+	sub := make([]planner.Item, len(items))
+	for k, i := range items {
+		sub[k] = p.Items[i]
+	}
+	if p.Intervals() {
+		return planner.NewIntervalProblem(sub, 0)
+	}
+	return planner.NewGraphProblem(sub, 0, func(a, b int) bool { return p.Interferes(int(items[a]), int(items[b])) })
 }

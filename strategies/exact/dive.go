@@ -43,7 +43,9 @@ func newDiver(m *model) *diver {
 
 // dive places every item greedily, preferring by better among the
 // candidates of a point, and returns the peak; d.off holds the offsets.
-func (d *diver) dive(better func(a, b int32) bool) uint64 {
+// Each step (an item placed or a point raised) is charged to mt; ok is
+// false when mt runs out, and then the offsets are incomplete.
+func (d *diver) dive(better func(a, b int32) bool, mt *meter) (peak uint64, ok bool) {
 	m := d.m
 	for i := range d.done {
 		d.done[i] = false
@@ -55,8 +57,10 @@ func (d *diver) dive(better func(a, b int32) bool) uint64 {
 		d.head[t] = 0
 		d.updateEnd(t)
 	}
-	var peak uint64
 	for left := len(m.size); left > 0; {
+		if mt.tick(1) {
+			return peak, false
+		}
 		f, t := d.tree.min()
 		if f == math.MaxUint64 {
 			break
@@ -104,7 +108,7 @@ func (d *diver) dive(better func(a, b int32) bool) uint64 {
 		d.updateEnd(t)
 		left--
 	}
-	return peak
+	return peak, true
 }
 
 // updateEnd skips placed items at the head of section t's start list and

@@ -22,7 +22,9 @@
 // decision searches, "does it fit in capacity C?", with C at the proven
 // lower bound and, now and then, halfway to the incumbent; each search is
 // a depth-first search with constraint propagation, restarted with new
-// candidate orders under a growing node budget (the Luby sequence). An
+// candidate orders under a growing node budget (the Luby sequence). Most
+// restarts branch on what lies at the lowest level of one section (a
+// member or none), the others on the next item of the canonical order. An
 // exhausted search raises the lower bound; a successful one lowers the
 // incumbent. It stops when they meet (proven optimal) or the budget is
 // spent. docs/exact.md describes every rule and why none of them removes
@@ -49,7 +51,16 @@
 // section of m members (k: distinct lower bounds among them), repeated
 // until no domain changes; memory is O(Σ sections per item). Components
 // with more than 2 million item-section memberships or 20 000 items get
-// the greedy incumbents and dives only, and their gap is reported as is.
+// the greedy incumbents and dives only, and their gap is reported as is;
+// graph components with more than 4M interfering pairs get the greedy
+// incumbent only (no neighbour lists: no quadratic memory).
+//
+// Everything before the first search node (components, model, cliques,
+// dives) charges a step meter that reads the clock (time limit) or counts
+// against the node budget; when it runs out, Solve returns the greedy
+// incumbent with the planner's bound and Result.Stopped says so. The
+// time limit therefore holds at every size, the greedy strategies, the
+// planner's lower bound and the final check apart.
 //
 // # Pools
 //
@@ -64,5 +75,6 @@
 // and belongs to the caller, and has passed planner.CheckSolution. A
 // Strategy holds only its options, so one value may serve concurrent
 // calls. The search runs on the calling goroutine (the greedy strategies
-// it calls may use more, and join them).
+// it calls may use more, and on problems of 2048 items or more the lower
+// bound runs on one more goroutine beside them; all are joined).
 package exact

@@ -11,6 +11,10 @@ import (
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
 )
 
+// concurrentBoundItems is the size from which the lower bound runs beside
+// the greedy strategies (below it, a goroutine costs more than it saves).
+const concurrentBoundItems = 2048
+
 // Limits of the propagating search: larger components get dives only.
 const (
 	maxSearchSpans = 2_000_000 // Σ sections per item: member lists and per-node work
@@ -39,10 +43,14 @@ type driver struct {
 	comps  []*comp
 	bound  uint64
 	greed  *planner.Solution
+	now    func() time.Time // the clock (a test may replace it)
+	// stopped says what the budget interrupted ("" when nothing was):
+	// see Result.Stopped.
+	stopped string
 }
 
-func newDriver(p *planner.Problem, opts Options) *driver {
-	d := &driver{p: p, opts: opts, start: time.Now()}
+func newDriver(p *planner.Problem, opts Options, now func() time.Time) *driver {
+	d := &driver{p: p, opts: opts, now: now, start: now()}
 	d.lastP = d.start
 	switch {
 	case opts.NodeLimit > 0:
@@ -68,8 +76,12 @@ func (d *driver) nodes() int64 {
 	return n
 }
 
+// expired reports whether the time limit has passed (never under a node
+// limit: the shakes' node charge is checked before each run).
+func (d *driver) expired() bool { return d.timed() && !d.now().Before(d.dead) }
+
 func (d *driver) out() bool {
-	return d.nodes() >= d.limit || (d.timed() && !time.Now().Before(d.dead))
+	return d.nodes() >= d.limit || (d.timed() && !d.now().Before(d.dead))
 }
 
 // peak and lower are the component figures combined: components share the
@@ -97,7 +109,7 @@ func (d *driver) best() uint64 {
 
 // stop is the searches' periodic check: progress and the time limit.
 func (d *driver) stop() bool {
-	now := time.Now()
+	now := d.now()
 	if d.opts.Progress != nil && now.Sub(d.lastP) >= time.Second {
 		d.lastP = now
 		d.opts.Progress(Progress{Best: d.best(), Bound: d.lower(), Nodes: d.nodes(), Elapsed: now.Sub(d.start)})
@@ -110,17 +122,33 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 	n := len(p.Items)
 	if n == 0 {
 		sol := &planner.Solution{Pool: []int32{}, Offset: []uint64{}, PoolSizes: []uint64{}}
-		return sol, Result{Optimal: true, Elapsed: time.Since(d.start)}, nil
+		return sol, Result{Optimal: true, Elapsed: d.now().Sub(d.start)}, nil
 	}
-	d.bound = planner.LowerBound(p)
+	// The lower bound needs only the problem: on a large one it runs
+	// beside the greedy strategies (on the other core, where there is
+	// one) and is joined before anything reads it, so that it does not
+	// add to the time a limit allows.
+	var boundDone chan struct{}
+	if n >= concurrentBoundItems {
+		boundDone = make(chan struct{})
+		go func() {
+			defer close(boundDone)
+			d.bound = planner.LowerBound(p)
+		}()
+	} else {
+		d.bound = planner.LowerBound(p)
+	}
 
 	// The first incumbent: the better greedy (first fit is the default
 	// strategy, so the result is never worse than it).
 	ff, err := firstfit.New().Place(p)
-	if err != nil {
-		return nil, Result{}, err
+	var bf *planner.Solution
+	if err == nil {
+		bf, err = bestfit.New().Place(p)
 	}
-	bf, err := bestfit.New().Place(p)
+	if boundDone != nil {
+		<-boundDone
+	}
 	if err != nil {
 		return nil, Result{}, err
 	}
@@ -132,13 +160,32 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 		return d.greed, d.result(d.greed.Peak()), nil
 	}
 
-	for _, items := range components(p) {
-		sectioned := p.Intervals() || windowsValid(p, items)
-		m := buildModel(p, items, sectioned)
+	// Everything before the first search node is metered: on large
+	// problems it costs more than the budget, and then the greedy
+	// solution is the answer.
+	mt := newMeter(d)
+	if mt.late() {
+		// The greedy strategies and the bound used the whole budget.
+		d.stopped = "model"
+		return d.greed, d.result(d.greed.Peak()), nil
+	}
+	parts := components(p, mt)
+	for _, items := range parts {
+		sectioned := p.Intervals() || windowsValid(p, items, mt)
+		var m *model
+		if !mt.over {
+			m = buildModel(p, items, sectioned, mt)
+		}
+		if m == nil {
+			d.comps = nil
+			d.stopped = "model"
+			return d.greed, d.result(d.greed.Peak()), nil
+		}
 		c := &comp{m: m, lower: m.maxLoad, peak: math.MaxUint64}
 		for i := range m.size {
 			c.lower = max(c.lower, m.size[i])
 		}
+		c.lower = roundUp(c.lower, m.gran)
 		if len(d.greed.PoolSizes) == 1 {
 			// The greedy placement restricted to the component.
 			c.best = make([]uint64, len(m.size))
@@ -148,14 +195,27 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 				c.peak = max(c.peak, c.best[mi]+m.size[mi])
 			}
 		}
-		if m.spans <= maxSearchSpans && len(m.size) <= maxSearchItems {
+		if !m.big && m.spans <= maxSearchSpans && len(m.size) <= maxSearchItems {
+			// Member lists and their size order: charged before.
+			if mt.tick(2 * m.spans) {
+				d.comps = nil
+				d.stopped = "model"
+				return d.greed, d.result(d.greed.Peak()), nil
+			}
 			c.s = newSearch(m)
 			c.s.stop = d.stop
 		}
 		d.comps = append(d.comps, c)
 	}
-	d.dive()
-	d.improve()
+	if parts == nil {
+		d.stopped = "model"
+		return d.greed, d.result(d.greed.Peak()), nil
+	}
+	if !d.dive(mt) {
+		d.stopped = "dives"
+	} else {
+		d.improve()
+	}
 
 	// The component solutions share one pool.
 	top := d.peak()
@@ -187,18 +247,25 @@ func (d *driver) searchable() bool {
 }
 
 func (d *driver) result(peak uint64) Result {
-	r := Result{Peak: peak, Bound: min(d.lower(), peak), Nodes: d.nodes(), Elapsed: time.Since(d.start)}
+	r := Result{Peak: peak, Bound: min(d.lower(), peak), Nodes: d.nodes(), Elapsed: d.now().Sub(d.start)}
 	r.Optimal = r.Peak == r.Bound
+	if !r.Optimal {
+		r.Stopped = d.stopped
+		if r.Stopped == "" {
+			r.Stopped = "search"
+		}
+	}
 	return r
 }
 
 // dive gives every interval component a greedy placement by canonical
 // dives, in two candidate orders and both time directions. Dives are not
-// counted as nodes: four cost about as much as the greedy strategies.
-func (d *driver) dive() {
+// counted as nodes (four cost about as much as the greedy strategies) but
+// charged to mt; it returns false when mt runs out.
+func (d *driver) dive(mt *meter) bool {
 	for _, c := range d.comps {
 		m := c.m
-		if len(m.nbr) > 0 || m.nsec == 0 {
+		if len(m.nbr) > 0 || m.big || m.nsec == 0 {
 			continue
 		}
 		for dir := 0; dir < 2; dir++ {
@@ -206,12 +273,15 @@ func (d *driver) dive() {
 			if dir == 1 {
 				mm = m.reversed()
 			}
+			if mt.tick(int64(m.nsec + len(m.size))) {
+				return false
+			}
 			dv := newDiver(mm)
 			for _, better := range diveOrders(mm) {
-				if d.timed() && !time.Now().Before(d.dead) {
-					return
+				peak, ok := dv.dive(better, mt)
+				if !ok {
+					return false
 				}
-				peak := dv.dive(better)
 				if peak < c.peak {
 					c.peak = peak
 					c.best = append(c.best[:0], dv.off...)
@@ -219,6 +289,7 @@ func (d *driver) dive() {
 			}
 		}
 	}
+	return true
 }
 
 // diveOrders are the candidate preferences of the dives: the longest
@@ -256,7 +327,8 @@ func (d *driver) improve() {
 		// reach.
 		C := L
 		if k%4 == 0 && U-L > 1 {
-			C = L + (U-L)/2
+			// Peaks are multiples of every component's granularity.
+			C = max(L, alignDown(L+(U-L)/2, d.gran()))
 		}
 		if k%4 == 1 {
 			d.shakeAll(uint64(k), 8*int(luby(k)))
@@ -276,8 +348,15 @@ func (d *driver) improve() {
 			// A run that finds a placement rarely backtracks much: most
 			// runs end within about n nodes or not at all, so short runs,
 			// many orders.
+			// Seven restarts in eight branch on levels, the eighth on the
+			// next item, each kind with its own Luby sequence.
 			n := int64(len(c.m.size))
-			budget := luby(k) * (n + n/4 + 64)
+			c.s.skyline = k%8 != 0
+			kk := k / 8
+			if c.s.skyline {
+				kk = k - k/8
+			}
+			budget := luby(kk) * (n + n/4 + 64)
 			budget = min(budget, d.limit-d.nodes())
 			if budget <= 0 {
 				return
@@ -291,7 +370,8 @@ func (d *driver) improve() {
 			}
 			if st == exhausted {
 				// Every capacity below need fails the same way.
-				c.lower = max(c.lower, min(c.s.need, c.peak), satAdd(C, 1))
+				// Peaks are multiples of the granularity.
+				c.lower = max(c.lower, min(roundUp(max(c.s.need, satAdd(C, 1)), c.m.gran), c.peak))
 			}
 			break // the component does not fit C (yet): C is out of reach
 		}
@@ -315,7 +395,10 @@ func (d *driver) shakeAll(seed uint64, runs int) {
 		}
 		rng := rand.New(rand.NewPCG(seed, 0x5ca1e))
 		for r := 0; r < runs && !d.out() && d.nodes()+int64(len(m.size)) <= d.limit; r++ {
-			peak := c.shake.run(rng)
+			peak, ok := c.shake.run(rng, d.expired)
+			if !ok {
+				return
+			}
 			d.shaken += int64(len(m.size))
 			if peak < c.peak {
 				c.peak = peak
@@ -364,6 +447,20 @@ func (c *comp) order() []int32 {
 	}
 	return o
 }
+
+// gran is the granularity all components share: the smallest (they are
+// powers of two).
+func (d *driver) gran() uint64 {
+	g := uint64(1) << 63
+	for _, c := range d.comps {
+		g = min(g, c.m.gran)
+	}
+	return g
+}
+
+// roundUp rounds x up to a multiple of the power of two g, saturating
+// to the largest multiple.
+func roundUp(x, g uint64) uint64 { return alignUp(x, g) }
 
 // luby returns the k-th term (k ≥ 1) of the Luby sequence 1 1 2 1 1 2 4 …
 func luby(k int) int64 {

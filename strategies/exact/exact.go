@@ -41,6 +41,12 @@ type Result struct {
 	// Optimal is true only when proven: Peak == Bound, or the search
 	// showed that nothing smaller fits.
 	Optimal bool
+	// Stopped says, when the peak is not proven optimal, what the budget
+	// (time or nodes) interrupted: "model" (finding components and
+	// building the search's model: the peak is the greedy incumbent's),
+	// "dives" (the greedy dives of interval components), or "search".
+	// Empty when Optimal.
+	Stopped string
 	Nodes   int64
 	Elapsed time.Duration
 }
@@ -55,8 +61,11 @@ func (r Result) Gap() float64 {
 
 func (r Result) String() string {
 	opt := ""
-	if r.Optimal {
+	switch {
+	case r.Optimal:
 		opt = ", optimal"
+	case r.Stopped != "":
+		opt = ", stopped in " + r.Stopped
 	}
 	return fmt.Sprintf("peak %d, bound %d, gap %.4f%%%s, %d nodes, %v",
 		r.Peak, r.Bound, 100*r.Gap(), opt, r.Nodes, r.Elapsed.Round(time.Microsecond))
@@ -90,7 +99,12 @@ func (s *Strategy) Place(p *planner.Problem) (*planner.Solution, error) {
 // bound and whether the peak is optimal. The solution has passed
 // planner.CheckSolution; a failure there is a bug, returned as an error.
 func (s *Strategy) Solve(p *planner.Problem) (*planner.Solution, Result, error) {
-	d := newDriver(p, s.opts)
+	return s.solve(p, time.Now)
+}
+
+// solve is Solve with a clock, which tests replace.
+func (s *Strategy) solve(p *planner.Problem, now func() time.Time) (*planner.Solution, Result, error) {
+	d := newDriver(p, s.opts, now)
 	sol, res, err := d.solve()
 	if err != nil {
 		return nil, res, err

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/strategies/exact"
@@ -135,38 +134,6 @@ func TestMaxPoolSize(t *testing.T) {
 	sol, res, _ = exact.New(exact.Options{NodeLimit: 1000}).Solve(p2)
 	if len(sol.PoolSizes) != 1 || res.Peak != 30 {
 		t.Errorf("pools %v, report %v", sol.PoolSizes, res)
-	}
-}
-
-// TestProgress: reports come at most once a second, with sane figures.
-func TestProgress(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs for over a second")
-	}
-	p := randomProblem(5, 400, true)
-	var times []time.Time
-	var last exact.Progress
-	s := exact.New(exact.Options{TimeLimit: 2500 * time.Millisecond, Progress: func(pr exact.Progress) {
-		times = append(times, time.Now())
-		last = pr
-	}})
-	_, res, err := s.Solve(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Optimal {
-		t.Skip("solved before the first report")
-	}
-	if len(times) == 0 {
-		t.Fatal("no progress report in 2.5 s")
-	}
-	for k := 1; k < len(times); k++ {
-		if d := times[k].Sub(times[k-1]); d < 990*time.Millisecond {
-			t.Errorf("reports %v apart", d)
-		}
-	}
-	if last.Bound > last.Best || last.Best < res.Peak || last.Nodes > res.Nodes {
-		t.Errorf("last report %+v, result %v", last, res)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/fnv"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 
@@ -39,9 +40,11 @@ type model struct {
 	cliques [][]int32
 
 	// members of section t: mem[memStart[t]:memStart[t+1]], ascending;
-	// nil until buildMembers.
+	// nil until buildMembers. bySize holds the same lists in order of
+	// size (then index).
 	memStart []int32
 	mem      []int32
+	bySize   []int32
 
 	// Interfering pairs that share no section: nbr[nbrStart[i]:nbrStart[i+1]].
 	// Empty for interval problems.
@@ -57,19 +60,30 @@ type model struct {
 	count   []int32  // number of members of each section
 	maxLoad uint64   // the largest load: a lower bound for the component
 	spans   int64    // sum of the items' section counts: the cost of a full scan
+	// gran: the largest power of two that divides every size; align
+	// holds max(alignment, gran).
+	gran uint64
+	// big: a graph component with too many pairs outside its sections
+	// for neighbour lists (maxModelPairs); it has no nbr, twins or
+	// cliques, and only its greedy placement.
+	big bool
 }
 
 // components splits p into groups of items such that items of different
 // groups never interfere; each group is ascending. Interval problems are
 // cut at times no lifetime crosses; graph problems by connected components
-// of the interference graph.
-func components(p *planner.Problem) [][]int32 {
+// of the interference graph. It returns nil when mt runs out.
+func components(p *planner.Problem, mt *meter) [][]int32 {
 	n := len(p.Items)
 	if n == 0 {
 		return nil
 	}
 	var out [][]int32
 	if p.Intervals() {
+		// Charged before the sort, so that a spent budget skips it.
+		if mt.tick(nlogn(n)) {
+			return nil
+		}
 		idx := make([]int32, n)
 		for i := range idx {
 			idx[i] = int32(i)
@@ -112,6 +126,9 @@ func components(p *planner.Problem) [][]int32 {
 			for len(stack) > 0 {
 				i := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
+				if mt.tick(int64(len(p.Row(int(i)))) + 1) {
+					return nil
+				}
 				for j := range p.Neighbors(int(i)) {
 					if comp[j] < 0 {
 						comp[j] = c
@@ -134,7 +151,11 @@ func components(p *planner.Problem) [][]int32 {
 // are sets of pairwise interfering items. Compile's problems have this
 // property (an item entirely before another ends before it starts), but
 // Problem does not promise it. Cost O(n log n + overlapping pairs · log d).
-func windowsValid(p *planner.Problem, items []int32) bool {
+// When mt runs out it returns false (the caller sees mt.over).
+func windowsValid(p *planner.Problem, items []int32, mt *meter) bool {
+	if mt.tick(nlogn(len(items))) {
+		return false
+	}
 	idx := append([]int32(nil), items...)
 	sort.Slice(idx, func(a, b int) bool {
 		x, y := &p.Items[idx[a]], &p.Items[idx[b]]
@@ -146,6 +167,9 @@ func windowsValid(p *planner.Problem, items []int32) bool {
 	var active []int32
 	for _, i := range idx {
 		it := &p.Items[i]
+		if mt.tick(int64(len(active)) + 1) {
+			return false
+		}
 		w := 0
 		for _, j := range active {
 			if p.Items[j].End > it.Start {
@@ -163,9 +187,15 @@ func windowsValid(p *planner.Problem, items []int32) bool {
 
 // buildModel builds the model of one component (ascending problem indexes).
 // sectioned selects time sections; without it every item gets a section of
-// its own.
-func buildModel(p *planner.Problem, items []int32, sectioned bool) *model {
+// its own. It returns nil when mt runs out. A graph component with more
+// than maxModelPairs interfering pairs gets a model marked big, without
+// neighbour lists (they would cost memory quadratic in its size): the
+// search is not for it.
+func buildModel(p *planner.Problem, items []int32, sectioned bool, mt *meter) *model {
 	n := len(items)
+	if mt.tick(nlogn(n)) {
+		return nil
+	}
 	m := &model{nsec: 0}
 	// Section boundaries.
 	starts := make([]int64, n)
@@ -234,6 +264,14 @@ func buildModel(p *planner.Problem, items []int32, sectioned bool) *model {
 		}
 		return items[x] < items[y]
 	})
+	// The granularity: every size is a multiple of g, the largest power
+	// of two dividing them all, so every canonical offset is a multiple
+	// of max(alignment, g) (docs/exact.md) and the search may use that
+	// as the alignment.
+	m.gran = uint64(1) << 63
+	for _, i := range items {
+		m.gran = min(m.gran, p.Items[i].Size&-p.Items[i].Size)
+	}
 	m.orig = make([]int32, n)
 	m.size = make([]uint64, n)
 	m.align = make([]uint64, n)
@@ -243,7 +281,7 @@ func buildModel(p *planner.Problem, items []int32, sectioned bool) *model {
 		it := &p.Items[items[k]]
 		m.orig[mi] = items[k]
 		m.size[mi] = it.Size
-		m.align[mi] = it.Alignment
+		m.align[mi] = max(it.Alignment, m.gran)
 		m.sa[mi] = int32(starts[k])
 		m.sb[mi] = int32(ends[k])
 		m.spans += ends[k] - starts[k]
@@ -280,7 +318,8 @@ func buildModel(p *planner.Problem, items []int32, sectioned bool) *model {
 	for _, l := range m.load {
 		m.maxLoad = max(m.maxLoad, l)
 	}
-	// Neighbours that share no section (graph problems only).
+	// Neighbours that share no section (graph problems only): the one
+	// place that reads the problem's interference row by row.
 	m.nbrStart = make([]int32, n+1)
 	if !p.Intervals() {
 		inv := make([]int32, len(p.Items))
@@ -288,16 +327,29 @@ func buildModel(p *planner.Problem, items []int32, sectioned bool) *model {
 			inv[pi] = int32(mi)
 		}
 		for mi := 0; mi < n; mi++ {
-			for pj := range p.Neighbors(int(m.orig[mi])) {
+			pi := int(m.orig[mi])
+			deg := p.Degree(pi)
+			if mt.tick(int64(len(p.Row(pi)) + deg)) {
+				return nil
+			}
+			if len(m.nbr)+deg > maxModelPairs {
+				m.big = true
+				m.nbr, m.nbrStart = nil, make([]int32, n+1)
+				break
+			}
+			for pj := range p.Neighbors(pi) {
 				mj := inv[pj]
 				if m.sb[mi] <= m.sa[mj] || m.sb[mj] <= m.sa[mi] {
 					m.nbr = append(m.nbr, mj)
 				}
 			}
 			m.nbrStart[mi+1] = int32(len(m.nbr))
-			row := m.nbr[m.nbrStart[mi]:]
-			sort.Slice(row, func(a, b int) bool { return row[a] < row[b] })
+			own := m.nbr[m.nbrStart[mi]:]
+			sort.Slice(own, func(a, b int) bool { return own[a] < own[b] })
 		}
+	}
+	if m.big {
+		return m
 	}
 	// Twins: adjacent in model order by construction.
 	m.twin = make([]int32, n)
@@ -316,8 +368,8 @@ func buildModel(p *planner.Problem, items []int32, sectioned bool) *model {
 		m.twin[i] = int32(j)
 	}
 	m.ntime = m.nsec
-	if len(m.nbr) > 0 && n <= maxCliqueItems {
-		m.addCliques()
+	if len(m.nbr) > 0 && n <= maxCliqueItems && !m.addCliques(mt) {
+		return nil
 	}
 	return m
 }
@@ -325,56 +377,77 @@ func buildModel(p *planner.Problem, items []int32, sectioned bool) *model {
 // maxCliqueItems bounds the clique search (an n² bit matrix).
 const maxCliqueItems = 4000
 
+// maxModelPairs bounds a model's neighbour lists (4 bytes a pair and as
+// many in the shaker): larger graph components are placed greedily.
+const maxModelPairs = 4 << 20
+
+// nlogn is the step charge of sorting n things.
+func nlogn(n int) int64 { return int64(n) * int64(bits.Len(uint(n))+1) }
+
 // addCliques adds, as extra sections, greedy heavy cliques of the
 // interference graph that no time section contains: one grown from each
 // item, heaviest neighbour first, duplicates dropped. They carry the
 // interference that lifetimes miss (for a render graph, most of it), so
-// the section rules see the sets that make the lower bound.
-func (m *model) addCliques() {
+// the section rules see the sets that make the lower bound. It returns
+// false when mt runs out.
+//
+// The bit matrix is indexed by rank in the order of decreasing size, so
+// the heaviest candidate is the lowest set bit: a clique of k members
+// costs O(k·n/64).
+func (m *model) addCliques(mt *meter) bool {
 	n := len(m.size)
 	words := (n + 63) / 64
-	adj := make([]uint64, n*words)
-	row := func(i int) []uint64 { return adj[i*words : (i+1)*words] }
-	for i := 0; i < n; i++ {
-		r := row(i)
-		for _, j := range m.neighbours(i) {
-			r[j/64] |= 1 << (j % 64)
-		}
-		// Time-overlapping items interfere too.
-		for j := 0; j < n; j++ {
-			if j != i && m.sa[j] < m.sb[i] && m.sa[i] < m.sb[j] {
-				r[j/64] |= 1 << (j % 64)
-			}
-		}
-	}
-	bySize := make([]int32, n)
+	bySize := make([]int32, n) // rank → item
 	for i := range bySize {
 		bySize[i] = int32(i)
 	}
 	sort.SliceStable(bySize, func(a, b int) bool { return m.size[bySize[a]] > m.size[bySize[b]] })
+	rank := make([]int32, n)
+	for r, i := range bySize {
+		rank[i] = int32(r)
+	}
+	adj := make([]uint64, n*words)
+	row := func(r int32) []uint64 { return adj[int(r)*words : (int(r)+1)*words] }
+	for i := 0; i < n; i++ {
+		if mt.tick(int64(n + len(m.neighbours(i)))) {
+			return false
+		}
+		r := row(rank[i])
+		for _, j := range m.neighbours(i) {
+			rj := rank[j]
+			r[rj/64] |= 1 << (rj % 64)
+		}
+		// Time-overlapping items interfere too.
+		for j := 0; j < n; j++ {
+			if j != i && m.sa[j] < m.sb[i] && m.sa[i] < m.sb[j] {
+				rj := rank[j]
+				r[rj/64] |= 1 << (rj % 64)
+			}
+		}
+	}
 	seen := map[uint64][][]int32{} // cliques by hash
 	cand := make([]uint64, words)
 	var members []int32
 	xcount := make([]int32, n+1)
 	budget := 4*m.spans + int64(4*n)
 	for _, seed := range bySize {
-		copy(cand, row(int(seed)))
+		copy(cand, row(rank[seed]))
 		members = append(members[:0], seed)
-		for {
-			// The heaviest remaining candidate: scan by size.
-			v := int32(-1)
-			for _, k := range bySize {
-				if cand[k/64]&(1<<(k%64)) != 0 {
-					v = k
-					break
-				}
+		for w0 := 0; ; {
+			if mt.tick(int64(words)) {
+				return false
 			}
-			if v < 0 {
+			// The heaviest remaining candidate: the lowest rank.
+			for w0 < words && cand[w0] == 0 {
+				w0++
+			}
+			if w0 == words {
 				break
 			}
+			v := bySize[w0*64+bits.TrailingZeros64(cand[w0])]
 			members = append(members, v)
-			r := row(int(v))
-			for w := range cand {
+			r := row(rank[v])
+			for w := w0; w < words; w++ {
 				cand[w] &= r[w]
 			}
 		}
@@ -426,6 +499,7 @@ func (m *model) addCliques() {
 		m.spans += int64(len(c))
 	}
 	m.nsec = m.ntime + len(m.cliques)
+	return true
 }
 
 // extra returns item i's clique sections.
@@ -502,7 +576,20 @@ func (m *model) buildMembers() {
 	for q, c := range m.cliques {
 		copy(m.mem[m.memStart[m.ntime+q]:], c)
 	}
+	m.bySize = append([]int32(nil), m.mem...)
+	for t := 0; t < m.nsec; t++ {
+		l := m.bySize[m.memStart[t]:m.memStart[t+1]]
+		sort.Slice(l, func(a, b int) bool {
+			if m.size[l[a]] != m.size[l[b]] {
+				return m.size[l[a]] < m.size[l[b]]
+			}
+			return l[a] < l[b]
+		})
+	}
 }
+
+// membersBySize returns the members of section t in order of size.
+func (m *model) membersBySize(t int) []int32 { return m.bySize[m.memStart[t]:m.memStart[t+1]] }
 
 func (m *model) neighbours(i int) []int32 { return m.nbr[m.nbrStart[i]:m.nbrStart[i+1]] }
 

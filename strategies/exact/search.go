@@ -87,6 +87,12 @@ type search struct {
 	// need is the smallest capacity at which some pruned node would have
 	// survived: after an exhausted run, no placement needs less.
 	need uint64
+	// work counts the propagation's elementary steps; the clock is read
+	// when it passes nextCheck.
+	work, nextCheck int64
+	// skyline selects branchLevel over branchNext where no tight section
+	// lies at the lowest level.
+	skyline bool
 }
 
 func newSearch(m *model) *search {
@@ -309,12 +315,17 @@ func (s *search) out() bool {
 // propagate runs the section rules until nothing changes.
 func (s *search) propagate() bool {
 	for head := 0; head < len(s.queue); head++ {
-		if head&63 == 63 && s.stop != nil && s.stop() {
+		// The clock is read by work done, not by sections: one section
+		// of a large clique costs as much as thousands of small ones.
+		if s.work >= s.nextCheck && s.stop != nil && s.stop() {
 			// Out of time in a long propagation: the caller sees a failure
 			// and, through halted, reports it as aborted.
 			s.halted = true
 			s.limit = s.nodes
 			return s.fail(math.MaxUint64)
+		}
+		if s.work >= s.nextCheck {
+			s.nextCheck = s.work + checkWork
 		}
 		t := s.queue[head]
 		s.inQueue[t] = false
@@ -461,6 +472,7 @@ func (s *search) propagateSection(t int32) bool {
 	// Compulsory parts: [hi, lo+size) of a member is occupied whatever its
 	// offset; no other member may overlap it.
 	ncp, nfixed := 0, 0
+	s.work += int64(len(recs))
 	for i := range recs {
 		if recs[i].hi < recs[i].lo+recs[i].size {
 			ncp++
@@ -470,6 +482,7 @@ func (s *search) propagateSection(t int32) bool {
 		}
 	}
 	if ncp > 0 {
+		s.work += int64(ncp) * int64(len(recs))
 		for i := range recs {
 			a, b := recs[i].hi, recs[i].lo+recs[i].size
 			if a >= b {
@@ -577,6 +590,7 @@ func (s *search) bestFill(recs []mrec, a, b uint64) uint64 {
 	if len(sz) > maxExact {
 		return gap
 	}
+	s.work += 2 << (len(sz) / 2)
 	return maxSubsetSum(sz, gap, &s.mitm)
 }
 
@@ -741,7 +755,11 @@ func (s *search) dfs(lo, hi int32) status {
 				}
 			}
 		}
-		st = s.branchNext(lo, hi, best)
+		if s.skyline {
+			st = s.branchLevel(lo, hi, best, fstar)
+		} else {
+			st = s.branchNext(lo, hi, best)
+		}
 	}
 	if st != found {
 		s.unwind(mark)
@@ -782,6 +800,107 @@ func (s *search) branchPoint(lo, hi, t int32, f uint64) status {
 		s.unwind(mark)
 	}
 	return exhausted
+}
+
+// branchLevel branches on what lies at level f in section t (any live
+// section whose ef is f): one of its members whose lo is f, or none of
+// them; in the last child every such member rests on a remaining item,
+// so lies at least the smallest remaining interfering size above f.
+func (s *search) branchLevel(lo, hi, t int32, f uint64) status {
+	m := s.m
+	base := len(s.cands)
+	for _, j := range m.members(int(t)) {
+		if !s.placed[j] && s.lo[j] == f {
+			s.cands = append(s.cands, j)
+		}
+	}
+	if len(s.cands)-base > 1 {
+		if t < int32(m.ntime) {
+			s.orderByFit(s.cands[base:], t, f)
+		} else {
+			s.orderCands(s.cands[base:])
+		}
+	}
+	defer func() { s.cands = s.cands[:base] }()
+	mark := len(s.trail)
+	for k := base; k <= len(s.cands); k++ {
+		if s.out() {
+			return aborted
+		}
+		s.nodes++
+		st := exhausted
+		if k < len(s.cands) {
+			if s.place(s.cands[k], f) && s.propagate() {
+				st = s.dfs(lo, hi)
+			}
+		} else if s.liftAll(s.cands[base:], f) && s.propagate() {
+			st = s.dfs(lo, hi)
+		}
+		if st == exhausted && s.halted {
+			st = aborted
+		}
+		if st != exhausted {
+			return st
+		}
+		s.unwind(mark)
+	}
+	return exhausted
+}
+
+// orderByFit orders the candidates for level f of time section t: those
+// that fill the run of sections at level f to an end first (a boundary
+// shared with a neighbour), then those whose top meets a neighbouring
+// floor, then by rank.
+func (s *search) orderByFit(cands []int32, t int32, f uint64) {
+	m := s.m
+	a, b := t, t+1 // the run at level f around t: [a, b)
+	for a > 0 && s.live(a-1) && s.ef[a-1] == f {
+		a--
+	}
+	for int(b) < m.ntime && s.live(b) && s.ef[b] == f {
+		b++
+	}
+	var left, right uint64 = math.MaxUint64, math.MaxUint64
+	if a > 0 {
+		left = s.ef[a-1]
+	}
+	if int(b) < m.ntime {
+		right = s.ef[b]
+	}
+	score := func(j int32) int {
+		sc := 0
+		if m.sa[j] == a {
+			sc += 2
+			if f+m.size[j] == left {
+				sc++
+			}
+		}
+		if m.sb[j] == b {
+			sc += 2
+			if f+m.size[j] == right {
+				sc++
+			}
+		}
+		return sc
+	}
+	sort.Slice(cands, func(x, y int) bool {
+		sx, sy := score(cands[x]), score(cands[y])
+		if sx != sy {
+			return sx > sy
+		}
+		return s.rank[cands[x]] < s.rank[cands[y]]
+	})
+}
+
+// liftAll records that none of cands (remaining, lo == f) lies at f.
+func (s *search) liftAll(cands []int32, f uint64) bool {
+	for _, k := range cands {
+		below := s.minInterfering(k)
+		if below == math.MaxUint64 || !s.setLo(k, satAdd(f, below)) {
+			return s.fail(satAdd(s.c, 1))
+		}
+	}
+	return true
 }
 
 // branchNext branches on the next item of the canonical order: the
@@ -906,12 +1025,24 @@ func (s *search) liftFloating(lo, hi int32, f uint64) (lifted, ok bool) {
 func (s *search) minInterfering(j int32) uint64 {
 	m := s.m
 	below := uint64(math.MaxUint64)
-	for u := m.sa[j]; u < m.sb[j]; u++ {
-		for _, k := range m.members(int(u)) {
+	// In each section the first remaining member in order of size is
+	// the smallest there.
+	smallest := func(u int32) {
+		for _, k := range m.membersBySize(int(u)) {
+			if m.size[k] >= below {
+				return
+			}
 			if k != j && !s.placed[k] {
-				below = min(below, m.size[k])
+				below = m.size[k]
+				return
 			}
 		}
+	}
+	for u := m.sa[j]; u < m.sb[j]; u++ {
+		smallest(u)
+	}
+	for _, u := range m.extra(j) {
+		smallest(u)
 	}
 	for _, k := range m.neighbours(int(j)) {
 		if !s.placed[k] {
@@ -1101,6 +1232,10 @@ func (s *search) unwind(mark int) {
 
 // alignDown rounds x down to a multiple of the power of two a.
 func alignDown(x, a uint64) uint64 { return x &^ (a - 1) }
+
+// checkWork is the propagation work between two clock readings: well
+// under a millisecond.
+const checkWork = 1 << 14
 
 // maxExact caps the candidates of an exact best fill: 2^(maxExact/2)
 // subset sums a side.

@@ -41,8 +41,10 @@ func newShaker(p *planner.Problem, m *model) *shaker {
 }
 
 // run places every item once with noise from rng and returns the peak;
-// sh.off holds the offsets.
-func (sh *shaker) run(rng *rand.Rand) uint64 {
+// sh.off holds the offsets. It asks stop every 64 items (a run over a
+// dense component of a thousand items takes milliseconds) and, when stop
+// says so, gives up: ok is false and the offsets are incomplete.
+func (sh *shaker) run(rng *rand.Rand, stop func() bool) (peak uint64, ok bool) {
 	m := sh.m
 	for i := range sh.order {
 		sh.order[i] = int32(i)
@@ -50,8 +52,10 @@ func (sh *shaker) run(rng *rand.Rand) uint64 {
 		sh.placed[i] = false
 	}
 	sort.Slice(sh.order, func(a, b int) bool { return sh.weight[sh.order[a]] > sh.weight[sh.order[b]] })
-	var peak uint64
-	for _, i := range sh.order {
+	for k, i := range sh.order {
+		if k&63 == 63 && stop() {
+			return peak, false
+		}
 		rs := sh.ranges[:0]
 		for _, j := range sh.adj[i] {
 			if sh.placed[j] {
@@ -73,5 +77,5 @@ func (sh *shaker) run(rng *rand.Rand) uint64 {
 		sh.placed[i] = true
 		peak = max(peak, x+m.size[i])
 	}
-	return peak
+	return peak, true
 }

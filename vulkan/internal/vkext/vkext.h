@@ -281,4 +281,99 @@ void apPipelineBarrier2(const apDeviceFns *fns, apHandle cmd,
 	uint32_t nb, const apBufferMemoryBarrier2 *b,
 	uint32_t ni, const apImageMemoryBarrier2 *i);
 
+// Dynamic rendering (core 1.3) and the device features replay enables;
+// used by package vulkan/replay.
+enum {
+	apSTypeRenderingInfo = 1000044000,
+	apSTypeRenderingAttachmentInfo = 1000044001,
+	apSTypePipelineRenderingCreateInfo = 1000044002,
+	apSTypeDynamicRenderingFeatures = 1000044003,
+	apSTypeSeparateDepthStencilLayoutsFeatures = 1000241000,
+	apSTypeRobustness2Features = 1000286000,
+};
+
+typedef union apClearValue {
+	float color[4];
+	uint32_t ucolor[4];
+	struct {
+		float depth;
+		uint32_t stencil;
+	} ds;
+} apClearValue;
+
+typedef struct apRenderingAttachmentInfo {
+	int32_t sType;
+	const void *pNext;
+	apHandle imageView;
+	int32_t imageLayout;
+	uint32_t resolveMode;
+	apHandle resolveImageView;
+	int32_t resolveImageLayout;
+	int32_t loadOp;
+	int32_t storeOp;
+	apClearValue clearValue;
+} apRenderingAttachmentInfo;
+
+typedef struct apRect2D {
+	int32_t x, y;
+	uint32_t width, height;
+} apRect2D;
+
+typedef struct apRenderingInfo {
+	int32_t sType;
+	const void *pNext;
+	uint32_t flags;
+	apRect2D renderArea;
+	uint32_t layerCount;
+	uint32_t viewMask;
+	uint32_t colorAttachmentCount;
+	const apRenderingAttachmentInfo *pColorAttachments;
+	const apRenderingAttachmentInfo *pDepthAttachment;
+	const apRenderingAttachmentInfo *pStencilAttachment;
+} apRenderingInfo;
+
+typedef struct apPipelineRenderingCreateInfo {
+	int32_t sType;
+	const void *pNext;
+	uint32_t viewMask;
+	uint32_t colorAttachmentCount;
+	const int32_t *pColorAttachmentFormats;
+	int32_t depthAttachmentFormat;
+	int32_t stencilAttachmentFormat;
+} apPipelineRenderingCreateInfo;
+
+typedef struct apPhysicalDeviceDynamicRenderingFeatures {
+	int32_t sType;
+	void *pNext;
+	apBool32 dynamicRendering;
+} apPhysicalDeviceDynamicRenderingFeatures;
+
+typedef struct apPhysicalDeviceSeparateDepthStencilLayoutsFeatures {
+	int32_t sType;
+	void *pNext;
+	apBool32 separateDepthStencilLayouts;
+} apPhysicalDeviceSeparateDepthStencilLayoutsFeatures;
+
+typedef struct apPhysicalDeviceRobustness2Features {
+	int32_t sType;
+	void *pNext;
+	apBool32 robustBufferAccess2;
+	apBool32 robustImageAccess2;
+	apBool32 nullDescriptor;
+} apPhysicalDeviceRobustness2Features;
+
+typedef struct apRenderingFns {
+	void (*begin)(apHandle, const apRenderingInfo *);
+	void (*end)(apHandle);
+} apRenderingFns;
+
+int apLoadRendering(const apInstanceFns *ifns, apHandle device, apRenderingFns *fns);
+int apRenderingSupported(const apInstanceFns *fns, apHandle physical);
+void *apNewReplayChain(void);
+void *apNewPipelineRendering(uint32_t n, const int32_t *formats, int32_t depth, int32_t stencil);
+void apBeginRendering(const apRenderingFns *fns, apHandle cmd, const apRect2D *area,
+	uint32_t nColor, const apRenderingAttachmentInfo *color,
+	const apRenderingAttachmentInfo *depth, const apRenderingAttachmentInfo *stencil);
+void apEndRendering(const apRenderingFns *fns, apHandle cmd);
+
 #endif

@@ -273,13 +273,19 @@ func (m *model) groupBounds(c *planner.Compiled) error {
 			q := &m.p.Resources[r].Placement
 			items[i] = planner.Item{Size: q.Size, Alignment: q.Alignment, Start: int64(m.first[r]), End: int64(m.last[r] + 1)}
 		}
-		prob, err := planner.NewGraphProblem(items, 0, func(i, j int) bool {
-			return c.Interferes(members[i], members[j])
-		})
-		if err != nil {
-			return fmt.Errorf("picture: lower bound: %w", err)
+		if m.p.Ordering != planner.OrderDAG {
+			// A serialized plan may go below the DAG bound: its floor is
+			// the execution order's, the largest total live at once.
+			gb.bound = planner.MaxLoad(items)
+		} else {
+			prob, err := planner.NewGraphProblem(items, 0, func(i, j int) bool {
+				return c.Interferes(members[i], members[j])
+			})
+			if err != nil {
+				return fmt.Errorf("picture: lower bound: %w", err)
+			}
+			gb.bound = planner.LowerBound(prob)
 		}
-		gb.bound = planner.LowerBound(prob)
 		rest := gb.bound
 		for _, pi := range gb.pools {
 			size := m.p.Pools[pi].Size

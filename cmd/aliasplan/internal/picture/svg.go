@@ -11,7 +11,10 @@ import (
 
 const (
 	barrierColour = "#d62728"
-	boundColour   = "#1f4e9c"
+	// serialColour marks an alias barrier that orders a serialized pair
+	// (one the DAG leaves unordered: execution and budget orderings).
+	serialColour = "#ff7f0e"
+	boundColour  = "#1f4e9c"
 )
 
 var esc = html.EscapeString
@@ -51,6 +54,9 @@ func (m *model) header(b *strings.Builder) {
 	line1 := fmt.Sprintf("strategy %s · requirements: %s · %s · %s · %s · %s (%d alias)",
 		p.Strategy, req, plural(m.n, "command"), plural(len(p.Resources), "resource"), plural(len(p.Pools), "pool"),
 		plural(len(p.Barriers), "barrier"), alias)
+	if n := len(p.Serializations); n > 0 {
+		line1 += fmt.Sprintf(" · %s order, %s (orange barriers)", p.Ordering, plural(n, "serialization"))
+	}
 	fmt.Fprintf(b, `<text x="12" y="42">%s</text>`+"\n", esc(line1))
 	saving := ""
 	if st.TransientBytes > 0 && st.PooledBytes <= st.TransientBytes {
@@ -133,9 +139,13 @@ func (m *model) panel(b *strings.Builder, i int) {
 		}
 		_, y, _, h := m.resourceRect(br.Resource)
 		x := float64(m.columnX(m.pos[br.Before]))
+		colour, title := barrierColour, m.barrierTitle(br)
+		if serial := m.serializedBy(br.Resource); serial != "" {
+			colour, title = serialColour, title+"\nserialization: orders "+serial+" before it (the DAG leaves them unordered)"
+		}
 		fmt.Fprintf(b, `<g class="bar"><title>%s</title><path d="M %s %s L %s %s L %s %s Z" fill="%s"/><line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5"/></g>`+"\n",
-			esc(m.barrierTitle(br)), num(x-4), num(y-5), num(x+4), num(y-5), num(x), num(y), barrierColour,
-			num(x), num(y), num(x), num(y+h), barrierColour)
+			esc(title), num(x-4), num(y-5), num(x+4), num(y-5), num(x), num(y), colour,
+			num(x), num(y), num(x), num(y+h), colour)
 	}
 	// Lower bound.
 	for _, gb := range m.bounds {
@@ -143,12 +153,16 @@ func (m *model) panel(b *strings.Builder, i int) {
 			continue
 		}
 		y := float64(y0) + gb.y
-		label := "lower bound " + MiB(gb.bound)
+		what, why := "lower bound", ": no placement of this pool group can use fewer bytes (the heaviest set of resources that are all live together)"
+		if m.p.Ordering != planner.OrderDAG {
+			what, why = "execution-order bound", ": no placement of this pool group in this execution order can use fewer bytes (the largest total of resources live at one command)"
+		}
+		label := what + " " + MiB(gb.bound)
 		if len(gb.pools) > 1 {
-			label = fmt.Sprintf("lower bound %s of pools %d–%d together (stacked)", MiB(gb.bound), gb.pools[0], gb.pools[len(gb.pools)-1])
+			label = fmt.Sprintf("%s %s of pools %d–%d together (stacked)", what, MiB(gb.bound), gb.pools[0], gb.pools[len(gb.pools)-1])
 		}
 		fmt.Fprintf(b, `<g class="bound"><title>%s</title><line x1="%d" y1="%s" x2="%d" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="6 4"/>`,
-			esc(label+": no placement of this pool group can use fewer bytes (the heaviest set of resources that are all live together)"),
+			esc(label+why),
 			x0, num(y), x0+m.plotW, num(y), boundColour)
 		ty := y - 3
 		if ty < float64(y0)+10 {
@@ -233,6 +247,18 @@ func describe(r *planner.Resource) string {
 		s += fmt.Sprintf(", %dx MSAA", im.Samples)
 	}
 	return s
+}
+
+// serializedBy names the resources the plan serializes before r (as
+// Serialization.Second), or "" when none.
+func (m *model) serializedBy(r planner.ResourceID) string {
+	var names []string
+	for _, x := range m.p.Serializations {
+		if x.Second == r && int(x.First) < len(m.g.Resources) && x.First >= 0 {
+			names = append(names, m.g.Resources[x.First].Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 func (m *model) barrierTitle(br *planner.Barrier) string {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package aliasplan_test
+
+const raceEnabled = false

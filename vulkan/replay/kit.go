@@ -1,0 +1,401 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	vk "github.com/goki/vulkan"
+
+	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vulkan"
+)
+
+// kit holds the device objects every mode shares: shaders, descriptor
+// set and pipeline layouts, pipelines, a sampler, the dummy resources
+// that fill unused descriptor slots, and the replay's own buffers (the
+// parameters, the digest lanes, the readback) and imported resources.
+type kit struct {
+	dev   *vulkan.Device
+	vd    vk.Device
+	hooks vulkan.ReplayHooks
+	types []p.MemoryType
+
+	limits vk.PhysicalDeviceLimits
+
+	modules   map[string]vk.ShaderModule
+	setsLay   [numStages]vk.DescriptorSetLayout
+	compLay   vk.PipelineLayout
+	gfxLay    vk.PipelineLayout
+	compPipes map[specMasks]vk.Pipeline
+	gfxPipes  map[gfxKey]vk.Pipeline
+	sampler   vk.Sampler
+
+	buffers []ownBuffer
+	images  []ownImage
+	views   []vk.ImageView
+	fence   vk.Fence
+}
+
+type ownBuffer struct {
+	buf    vk.Buffer
+	mem    vk.DeviceMemory
+	size   uint64
+	mapped unsafe.Pointer
+}
+
+type ownImage struct {
+	img vk.Image
+	mem vk.DeviceMemory
+}
+
+func newKit(dev *vulkan.Device) (*kit, error) {
+	hooks, ok := dev.Replay()
+	if !ok {
+		return nil, errors.New("replay: the device was not opened with vulkan.Config{Replay: true}")
+	}
+	k := &kit{dev: dev, vd: dev.Handle(), hooks: hooks, types: dev.MemoryTypes(), modules: map[string]vk.ShaderModule{}, gfxPipes: map[gfxKey]vk.Pipeline{}, compPipes: map[specMasks]vk.Pipeline{}}
+	var props vk.PhysicalDeviceProperties
+	vk.GetPhysicalDeviceProperties(dev.Physical(), &props)
+	props.Deref()
+	props.Limits.Deref()
+	k.limits = props.Limits
+	if err := k.init(); err != nil {
+		k.close()
+		return nil, err
+	}
+	return k, nil
+}
+
+func (k *kit) init() error {
+	names, err := spirv.ReadDir("shaders")
+	if err != nil {
+		return err
+	}
+	for _, e := range names {
+		name := e.Name()
+		code, err := spirvWords(name)
+		if err != nil {
+			return err
+		}
+		info := vk.ShaderModuleCreateInfo{SType: vk.StructureTypeShaderModuleCreateInfo, CodeSize: uint64(4 * len(code)), PCode: code}
+		var m vk.ShaderModule
+		r := vk.CreateShaderModule(k.vd, &info, nil, &m)
+		info.Free()
+		if err := vkCheck("vkCreateShaderModule "+name, r); err != nil {
+			return err
+		}
+		k.modules[name] = m
+	}
+	for st := stCompute; st < numStages; st++ {
+		flags := vk.ShaderStageFlags(vk.ShaderStageComputeBit)
+		switch st {
+		case stVertex:
+			flags = vk.ShaderStageFlags(vk.ShaderStageVertexBit)
+		case stFragment:
+			flags = vk.ShaderStageFlags(vk.ShaderStageFragmentBit)
+		}
+		binds := []vk.DescriptorSetLayoutBinding{
+			{Binding: 0, DescriptorType: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: flags},
+			{Binding: 1, DescriptorType: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: flags},
+		}
+		for c := category(0); c < numCategories; c++ {
+			if c.size(st) == 0 {
+				continue
+			}
+			binds = append(binds, vk.DescriptorSetLayoutBinding{Binding: cats[c].binding, DescriptorType: c.descriptorType(),
+				DescriptorCount: uint32(c.size(st)), StageFlags: flags})
+		}
+		info := vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo, BindingCount: uint32(len(binds)), PBindings: binds}
+		var l vk.DescriptorSetLayout
+		r := vk.CreateDescriptorSetLayout(k.vd, &info, nil, &l)
+		info.Free()
+		if err := vkCheck("vkCreateDescriptorSetLayout", r); err != nil {
+			return err
+		}
+		k.setsLay[st] = l
+	}
+	if k.compLay, err = k.pipelineLayout(k.setsLay[stCompute]); err != nil {
+		return err
+	}
+	if k.gfxLay, err = k.pipelineLayout(k.setsLay[stVertex], k.setsLay[stFragment]); err != nil {
+		return err
+	}
+	sinfo := vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo, MagFilter: vk.FilterNearest, MinFilter: vk.FilterNearest,
+		MipmapMode: vk.SamplerMipmapModeNearest, AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
+		AddressModeW: vk.SamplerAddressModeClampToEdge, MaxLod: 0}
+	var s vk.Sampler
+	r := vk.CreateSampler(k.vd, &sinfo, nil, &s)
+	sinfo.Free()
+	if err := vkCheck("vkCreateSampler", r); err != nil {
+		return err
+	}
+	k.sampler = s
+	fi := vk.FenceCreateInfo{SType: vk.StructureTypeFenceCreateInfo}
+	var f vk.Fence
+	r = vk.CreateFence(k.vd, &fi, nil, &f)
+	fi.Free()
+	if err := vkCheck("vkCreateFence", r); err != nil {
+		return err
+	}
+	k.fence = f
+	return nil
+}
+
+func (c category) descriptorType() vk.DescriptorType {
+	switch c {
+	case catSB, catSBW:
+		return vk.DescriptorTypeStorageBuffer
+	case catUB:
+		return vk.DescriptorTypeUniformBuffer
+	case catS2F, catS2U, catS3F:
+		return vk.DescriptorTypeCombinedImageSampler
+	}
+	return vk.DescriptorTypeStorageImage
+}
+
+func (c category) size(st stage) int {
+	if st == stCompute {
+		return cats[c].compute
+	}
+	return cats[c].graphic
+}
+
+func (k *kit) pipelineLayout(sets ...vk.DescriptorSetLayout) (vk.PipelineLayout, error) {
+	info := vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: uint32(len(sets)), PSetLayouts: sets}
+	if len(sets) == 2 {
+		// The fragment stage's render-area width and pixel count.
+		info.PushConstantRangeCount = 1
+		info.PPushConstantRanges = []vk.PushConstantRange{{StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit), Size: 8}}
+	}
+	var l vk.PipelineLayout
+	r := vk.CreatePipelineLayout(k.vd, &info, nil, &l)
+	info.Free()
+	return l, vkCheck("vkCreatePipelineLayout", r)
+}
+
+// memoryType picks a memory type in bits: host-visible and coherent (and
+// cached when readback) for host, device-local otherwise.
+func (k *kit) memoryType(bits uint32, host, cached bool) (uint32, error) {
+	best, rank := uint32(0), -1
+	for i, t := range k.types {
+		if i >= 32 || bits&(1<<i) == 0 {
+			continue
+		}
+		r := 0
+		if host {
+			if t.Flags&(p.MemoryHostVisible|p.MemoryHostCoherent) != p.MemoryHostVisible|p.MemoryHostCoherent {
+				continue
+			}
+			if (t.Flags&p.MemoryHostCached != 0) == cached {
+				r++
+			}
+		} else {
+			if t.Flags&p.MemoryDeviceLocal != 0 {
+				r += 2
+			}
+			if t.Flags&p.MemoryHostVisible == 0 {
+				r++
+			}
+		}
+		if r > rank {
+			best, rank = uint32(i), r
+		}
+	}
+	if rank < 0 {
+		return 0, fmt.Errorf("replay: no suitable memory type in bits %#x (host-visible %v)", bits, host)
+	}
+	return best, nil
+}
+
+func (k *kit) allocate(size uint64, typeIndex uint32) (vk.DeviceMemory, error) {
+	info := vk.MemoryAllocateInfo{SType: vk.StructureTypeMemoryAllocateInfo, AllocationSize: vk.DeviceSize(size), MemoryTypeIndex: typeIndex}
+	var m vk.DeviceMemory
+	r := vk.AllocateMemory(k.vd, &info, nil, &m)
+	info.Free()
+	return m, vkCheck("vkAllocateMemory", r)
+}
+
+// newBuffer creates a buffer with its own memory (host-visible, coherent
+// and mapped when host), tracked for close.
+func (k *kit) newBuffer(size uint64, usage vk.BufferUsageFlags, host bool) (ownBuffer, error) {
+	info := vk.BufferCreateInfo{SType: vk.StructureTypeBufferCreateInfo, Size: vk.DeviceSize(size), Usage: usage, SharingMode: vk.SharingModeExclusive}
+	var b vk.Buffer
+	r := vk.CreateBuffer(k.vd, &info, nil, &b)
+	info.Free()
+	if err := vkCheck("vkCreateBuffer", r); err != nil {
+		return ownBuffer{}, err
+	}
+	ob := ownBuffer{buf: b, size: size}
+	var req vk.MemoryRequirements
+	vk.GetBufferMemoryRequirements(k.vd, b, &req)
+	req.Deref()
+	t, err := k.memoryType(req.MemoryTypeBits, host, host)
+	if err == nil {
+		ob.mem, err = k.allocate(uint64(req.Size), t)
+	}
+	if err == nil {
+		err = vkCheck("vkBindBufferMemory", vk.BindBufferMemory(k.vd, b, ob.mem, 0))
+	}
+	if err == nil && host {
+		var ptr unsafe.Pointer
+		err = vkCheck("vkMapMemory", vk.MapMemory(k.vd, ob.mem, 0, vk.DeviceSize(vk.WholeSize), 0, &ptr))
+		ob.mapped = ptr
+	}
+	k.buffers = append(k.buffers, ob)
+	return ob, err
+}
+
+func (b *ownBuffer) bytes() []byte { return unsafe.Slice((*byte)(b.mapped), b.size) }
+
+func (k *kit) newImage(f p.Format, w, h, d, mips uint32, is3D bool, usage vk.ImageUsageFlags) (ownImage, error) {
+	typ := vk.ImageType2d
+	if is3D {
+		typ = vk.ImageType3d
+	}
+	info := vk.ImageCreateInfo{SType: vk.StructureTypeImageCreateInfo, ImageType: typ, Format: vk.Format(f),
+		Extent: vk.Extent3D{Width: w, Height: h, Depth: d}, MipLevels: mips, ArrayLayers: 1, Samples: vk.SampleCount1Bit,
+		Tiling: vk.ImageTilingOptimal, Usage: usage, SharingMode: vk.SharingModeExclusive, InitialLayout: vk.ImageLayoutUndefined}
+	var img vk.Image
+	r := vk.CreateImage(k.vd, &info, nil, &img)
+	info.Free()
+	if err := vkCheck("vkCreateImage", r); err != nil {
+		return ownImage{}, err
+	}
+	oi := ownImage{img: img}
+	var req vk.MemoryRequirements
+	vk.GetImageMemoryRequirements(k.vd, img, &req)
+	req.Deref()
+	t, err := k.memoryType(req.MemoryTypeBits, false, false)
+	if err == nil {
+		oi.mem, err = k.allocate(uint64(req.Size), t)
+	}
+	if err == nil {
+		err = vkCheck("vkBindImageMemory", vk.BindImageMemory(k.vd, img, oi.mem, 0))
+	}
+	k.images = append(k.images, oi)
+	return oi, err
+}
+
+// formatFeatures checks that the device supports what the replay does
+// with each image of g, naming the command, resource and access if not.
+func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
+	feats := map[p.Format]vk.FormatFeatureFlags{}
+	get := func(f p.Format) vk.FormatFeatureFlags {
+		if v, ok := feats[f]; ok {
+			return v
+		}
+		var fp vk.FormatProperties
+		vk.GetPhysicalDeviceFormatProperties(k.dev.Physical(), vk.Format(f), &fp)
+		fp.Deref()
+		feats[f] = fp.OptimalTilingFeatures
+		return fp.OptimalTilingFeatures
+	}
+	need := func(w *work, r p.ResourceID, bit vk.FormatFeatureFlagBits, what string) error {
+		res := &g.Resources[r]
+		if get(res.Image.Format)&vk.FormatFeatureFlags(bit) != 0 {
+			return nil
+		}
+		cmd := &g.Commands[w.cmd]
+		return &UnsupportedError{Command: cmd.Name, Resource: res.Name, Access: describe(g, findAccess(cmd, r)),
+			Reason: fmt.Sprintf("%s has no %s support for format %s with optimal tiling", k.dev.Info().Name, what, res.Image.Format)}
+	}
+	for i := range ws {
+		w := &ws[i]
+		for _, pt := range w.parts {
+			if pt == nil {
+				continue
+			}
+			for _, s := range pt.slots {
+				if g.Resources[s.res].Kind != p.KindImage {
+					continue
+				}
+				bit, what := vk.FormatFeatureSampledImageBit, "sampled-image"
+				if s.cat >= catR8 {
+					bit, what = vk.FormatFeatureStorageImageBit, "storage-image"
+				}
+				if err := need(w, s.res, bit, what); err != nil {
+					return err
+				}
+			}
+		}
+		for _, a := range w.colors {
+			bit, what := vk.FormatFeatureColorAttachmentBit, "colour-attachment"
+			if a.read && !a.uint {
+				bit, what = vk.FormatFeatureColorAttachmentBlendBit, "colour-attachment blending (how the replay reads a colour attachment)"
+			}
+			if err := need(w, a.res, bit, what); err != nil {
+				return err
+			}
+		}
+		for _, a := range w.depths {
+			if err := need(w, a.res, vk.FormatFeatureDepthStencilAttachmentBit, "depth/stencil-attachment"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (k *kit) close() {
+	if k.vd == nil {
+		return
+	}
+	vk.DeviceWaitIdle(k.vd)
+	for _, pl := range k.gfxPipes {
+		vk.DestroyPipeline(k.vd, pl, nil)
+	}
+	for _, pl := range k.compPipes {
+		vk.DestroyPipeline(k.vd, pl, nil)
+	}
+	for _, l := range []vk.PipelineLayout{k.compLay, k.gfxLay} {
+		if l != vk.NullPipelineLayout {
+			vk.DestroyPipelineLayout(k.vd, l, nil)
+		}
+	}
+	for _, l := range k.setsLay {
+		if l != vk.NullDescriptorSetLayout {
+			vk.DestroyDescriptorSetLayout(k.vd, l, nil)
+		}
+	}
+	for _, m := range k.modules {
+		vk.DestroyShaderModule(k.vd, m, nil)
+	}
+	if k.sampler != vk.NullSampler {
+		vk.DestroySampler(k.vd, k.sampler, nil)
+	}
+	for _, v := range k.views {
+		vk.DestroyImageView(k.vd, v, nil)
+	}
+	for _, im := range k.images {
+		vk.DestroyImage(k.vd, im.img, nil)
+		if im.mem != vk.NullDeviceMemory {
+			vk.FreeMemory(k.vd, im.mem, nil)
+		}
+	}
+	for _, b := range k.buffers {
+		vk.DestroyBuffer(k.vd, b.buf, nil)
+		if b.mem != vk.NullDeviceMemory {
+			vk.FreeMemory(k.vd, b.mem, nil)
+		}
+	}
+	if k.fence != vk.NullFence {
+		vk.DestroyFence(k.vd, k.fence, nil)
+	}
+	*k = kit{}
+}
+
+// vkError is a failed Vulkan call of the replay.
+type vkError struct {
+	call string
+	r    vk.Result
+}
+
+func (e *vkError) Error() string { return fmt.Sprintf("replay: %s: VkResult %d", e.call, int32(e.r)) }
+
+func vkCheck(call string, r vk.Result) error {
+	if r == vk.Success {
+		return nil
+	}
+	return &vkError{call, r}
+}

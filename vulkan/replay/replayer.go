@@ -1,0 +1,395 @@
+package replay
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"slices"
+	"unsafe"
+
+	vk "github.com/goki/vulkan"
+
+	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vulkan"
+)
+
+// Replayer replays one graph on one device. New analyses every command
+// (an access with no faithful replay is an *UnsupportedError); Source is
+// the requirements source to plan the graph with; Compare runs the plan
+// and its unaliased twin and compares them.
+type Replayer struct {
+	k      *kit
+	g      *p.Graph
+	src    *vulkan.Resources
+	works  []work
+	nparts int
+
+	params   ownBuffer
+	lanes    ownBuffer
+	readback ownBuffer
+	staging  ownBuffer
+	imports  []importObj
+	queries  vk.QueryPool
+	nq       uint32
+	// initCB and readCB run before and after every frame; readCB is
+	// recorded for one order (readOrder).
+	initCB, readCB vk.CommandBuffer
+	readOrder      []p.CommandID
+}
+
+type importObj struct {
+	id     p.ResourceID
+	buf    vk.Buffer
+	img    vk.Image
+	bytes  uint64 // readback bytes
+	offset uint64 // in the readback buffer
+}
+
+// New prepares the replay of g on dev, which must have been opened with
+// vulkan.Config{Replay: true}. The graph must not change afterwards.
+func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
+	defer pauseGC()()
+	ws := make([]work, len(g.Commands))
+	for c := range g.Commands {
+		w, err := analyzeCommand(g, p.CommandID(c))
+		if err != nil {
+			return nil, err
+		}
+		ws[c] = w
+	}
+	k, err := newKit(dev)
+	if err != nil {
+		return nil, err
+	}
+	r := &Replayer{k: k, g: g, works: ws}
+	if err := k.formatFeatures(g, ws); err != nil {
+		k.close()
+		return nil, err
+	}
+	if err := r.setup(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	r.src = dev.NewResources(g)
+	return r, nil
+}
+
+// Source is the requirements source of the aliased run: plan the graph
+// with it (the plan then binds the very handles it measured).
+func (r *Replayer) Source() *vulkan.Resources { return r.src }
+
+// Close destroys everything the replayer made. The device stays open.
+func (r *Replayer) Close() {
+	defer pauseGC()()
+	if r.src != nil {
+		r.src.Close()
+		r.src = nil
+	}
+	if r.k == nil {
+		return
+	}
+	if r.initCB != nil {
+		vk.FreeCommandBuffers(r.k.vd, r.k.hooks.CommandPool(), 2, []vk.CommandBuffer{r.initCB, r.readCB})
+	}
+	if r.queries != vk.NullQueryPool {
+		vk.DestroyQueryPool(r.k.vd, r.queries, nil)
+	}
+	r.k.close()
+	r.k = nil
+}
+
+func (r *Replayer) setup() error {
+	k := r.k
+	// Every graphics command has a vertex and a fragment part (their
+	// shaders always run), even when they read nothing.
+	for i := range r.works {
+		w := &r.works[i]
+		if w.graphics {
+			for _, st := range []stage{stVertex, stFragment} {
+				if w.parts[st] == nil {
+					w.parts[st] = &part{stage: st}
+				}
+			}
+		}
+		for _, pt := range w.parts {
+			if pt != nil {
+				pt.index = r.nparts
+				r.nparts++
+			}
+		}
+	}
+	align := max(uint64(k.limits.MinStorageBufferOffsetAlignment), 16)
+	stride := (uint64(paramsBytes) + align - 1) / align * align
+	n := uint64(max(r.nparts, 1))
+	var err error
+	if r.params, err = k.newBuffer(n*stride, vk.BufferUsageFlags(vk.BufferUsageStorageBufferBit), true); err != nil {
+		return err
+	}
+	if r.lanes, err = k.newBuffer(n*laneBytes, vk.BufferUsageFlags(vk.BufferUsageStorageBufferBit|vk.BufferUsageTransferSrcBit|vk.BufferUsageTransferDstBit), false); err != nil {
+		return err
+	}
+	r.writeParams(stride)
+	// Imported resources: the replay's own, initialised before every run
+	// and read back after it.
+	off := n * laneBytes
+	var stage uint64
+	for id := range r.g.Resources {
+		res := &r.g.Resources[id]
+		if !res.Imported {
+			continue
+		}
+		o := importObj{id: p.ResourceID(id), offset: off}
+		if res.Kind == p.KindBuffer {
+			b, err := k.newBuffer(res.Buffer.Size, vk.BufferUsageFlags(res.Buffer.Usage)|vk.BufferUsageFlags(vk.BufferUsageTransferSrcBit|vk.BufferUsageTransferDstBit), false)
+			if err != nil {
+				return fmt.Errorf("replay: imported %q: %w", res.Name, err)
+			}
+			o.buf, o.bytes = b.buf, res.Buffer.Size
+		} else {
+			im := &res.Image
+			if im.Samples != 1 || im.ArrayLayers != 1 {
+				return fmt.Errorf("replay: imported %q: multisampled or layered images have no replay", res.Name)
+			}
+			img, err := k.newImage(im.Format, im.Width, im.Height, im.Depth, im.MipLevels, im.Depth > 1,
+				vk.ImageUsageFlags(im.Usage)|vk.ImageUsageFlags(vk.ImageUsageTransferSrcBit|vk.ImageUsageTransferDstBit))
+			if err != nil {
+				return fmt.Errorf("replay: imported %q: %w", res.Name, err)
+			}
+			o.img = img.img
+			for l := uint32(0); l < im.MipLevels; l++ {
+				o.bytes += texels(im, l) * copyBytes(im.Format)
+			}
+		}
+		stage = max(stage, o.bytes)
+		off += (o.bytes + 255) / 256 * 256
+		r.imports = append(r.imports, o)
+	}
+	if r.readback, err = k.newBuffer(max(off, 16), vk.BufferUsageFlags(vk.BufferUsageTransferDstBit), true); err != nil {
+		return err
+	}
+	if r.staging, err = k.newBuffer(max(stage, 16), vk.BufferUsageFlags(vk.BufferUsageTransferSrcBit), true); err != nil {
+		return err
+	}
+	fillPattern(r.staging.bytes())
+	r.nq = uint32(len(r.g.Commands) + 2)
+	qi := vk.QueryPoolCreateInfo{SType: vk.StructureTypeQueryPoolCreateInfo, QueryType: vk.QueryTypeTimestamp, QueryCount: r.nq}
+	var qp vk.QueryPool
+	res := vk.CreateQueryPool(k.vd, &qi, nil, &qp)
+	qi.Free()
+	if err := vkCheck("vkCreateQueryPool", res); err != nil {
+		return err
+	}
+	r.queries = qp
+	cbs := make([]vk.CommandBuffer, 2)
+	ai := vk.CommandBufferAllocateInfo{SType: vk.StructureTypeCommandBufferAllocateInfo, CommandPool: k.hooks.CommandPool(),
+		Level: vk.CommandBufferLevelPrimary, CommandBufferCount: 2}
+	res = vk.AllocateCommandBuffers(k.vd, &ai, cbs)
+	ai.Free()
+	if err := vkCheck("vkAllocateCommandBuffers", res); err != nil {
+		return err
+	}
+	r.initCB, r.readCB = cbs[0], cbs[1]
+	return r.recordInit(r.initCB)
+}
+
+// ensureReadback (re)records the read-back for order: the imported
+// images' final layouts follow it.
+func (r *Replayer) ensureReadback(order []p.CommandID) error {
+	if slices.Equal(order, r.readOrder) {
+		return nil
+	}
+	if err := vkCheck("vkResetCommandBuffer", vk.ResetCommandBuffer(r.readCB, 0)); err != nil {
+		return err
+	}
+	r.readOrder = slices.Clone(order)
+	return r.recordReadback(r.readCB, order)
+}
+
+func texels(im *p.ImageDesc, level uint32) uint64 {
+	return uint64(max(1, im.Width>>level)) * uint64(max(1, im.Height>>level)) * uint64(max(1, im.Depth>>level))
+}
+
+// copyBytes is the bytes per texel of an image copy: the depth aspect's
+// for depth formats.
+func copyBytes(f p.Format) uint64 {
+	switch f {
+	case p.FormatD16Unorm, p.FormatD16UnormS8Uint:
+		return 2
+	case p.FormatD32Sfloat, p.FormatD24UnormS8Uint, p.FormatX8D24UnormPack32, p.FormatD32SfloatS8Uint:
+		return 4
+	}
+	return f.BytesPerBlock()
+}
+
+// fillPattern writes the initial contents of imported resources: words
+// that are finite, positive floats below 1 in every float format (fp32,
+// fp16 halves), and valid indirect draw arguments at the start.
+func fillPattern(b []byte) {
+	for i := 0; i+4 <= len(b); i += 4 {
+		binary.LittleEndian.PutUint32(b[i:], hash32(uint32(i))&0x3BFF3BFF)
+	}
+	if len(b) >= 16 {
+		binary.LittleEndian.PutUint32(b[0:], indirectStride)
+		binary.LittleEndian.PutUint32(b[4:], 1)
+		binary.LittleEndian.PutUint32(b[8:], 0)
+		binary.LittleEndian.PutUint32(b[12:], 0)
+	}
+}
+
+// writeParams fills every part's Params record (common.glsl).
+func (r *Replayer) writeParams(stride uint64) {
+	buf := r.params.bytes()
+	for i := range r.works {
+		w := &r.works[i]
+		for _, pt := range w.parts {
+			if pt == nil {
+				continue
+			}
+			b := buf[uint64(pt.index)*stride:]
+			put := func(off int, v uint32) { binary.LittleEndian.PutUint32(b[off:], v) }
+			put(0, w.seed^hash32(uint32(pt.stage)+1))
+			switch pt.stage {
+			case stVertex:
+				st := w.vertices
+				if w.indirect >= 0 {
+					st = indirectStride
+				}
+				put(8, st)
+			default:
+				put(8, 1)
+			}
+			for j := 0; j < 3; j++ {
+				z := 0.2 + 0.6*float32(hash32(w.seed^uint32(j+7))>>8)/16777216
+				put(16+4*j, math.Float32bits(z))
+			}
+			put(28, math.Float32bits(1))
+			for s := 0; s < numSlots; s++ {
+				o := 32 + s*slotBytes
+				put(o, 0)
+				put(o+4, 0)
+				put(o+8, 0)
+				put(o+12, 0)
+			}
+			for _, s := range pt.slots {
+				o := 32 + (cats[s.cat].offset+s.index)*slotBytes
+				put(o, s.w)
+				put(o+4, s.h)
+				put(o+8, s.d)
+				put(o+12, s.flags)
+			}
+		}
+	}
+}
+
+// checkOrder: no transient (and no imported image starting UNDEFINED) may
+// be read before the frame writes it.
+func (r *Replayer) checkOrder(order []p.CommandID) error {
+	g := r.g
+	written := make([]bool, len(g.Resources))
+	for id := range g.Resources {
+		res := &g.Resources[id]
+		written[id] = res.Imported && (res.Kind == p.KindBuffer || res.Image.InitialLayout != p.LayoutUndefined)
+	}
+	for _, c := range order {
+		cmd := &g.Commands[c]
+		w := &r.works[c]
+		for i := range w.colors {
+			w.colors[i].clear = !written[w.colors[i].res]
+		}
+		for i := range w.depths {
+			w.depths[i].clear = !written[w.depths[i].res]
+		}
+		for i := range cmd.Accesses {
+			a := &cmd.Accesses[i]
+			rw := a.Access&(p.AccessColorAttachmentWrite|p.AccessDepthStencilAttachmentWrite) != 0
+			if !written[a.Resource] && a.Access&readFlags != 0 && !rw {
+				return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[a.Resource].Name, Access: describe(g, a),
+					Reason: "read before any command writes it: its contents are undefined, so runs could not be compared"}
+			}
+		}
+		for i := range cmd.Accesses {
+			if cmd.Accesses[i].Access&writeFlags != 0 {
+				written[cmd.Accesses[i].Resource] = true
+			}
+		}
+	}
+	return nil
+}
+
+// result is what one run produced.
+type result struct {
+	lanes   []uint32 // every part's lanes
+	imports []uint64 // a hash of each imported resource's final bytes
+	host    []uint64 // a hash of each host-visible resource's final bytes
+	hostIDs []p.ResourceID
+	ns      []uint64 // timestamps, relative to the first
+}
+
+func hashBytes(b []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(b)
+	return h.Sum64()
+}
+
+func (r *Replayer) submit(cb vk.CommandBuffer) error {
+	// Three submissions, each waited for: synchronization validation
+	// (this layer version) checks each alone, so it sees the frame's own
+	// barriers only.
+	for _, c := range []vk.CommandBuffer{r.initCB, cb, r.readCB} {
+		if err := r.submitOne(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Replayer) submitOne(cb vk.CommandBuffer) error {
+	k := r.k
+	si := []vk.SubmitInfo{{SType: vk.StructureTypeSubmitInfo, CommandBufferCount: 1, PCommandBuffers: []vk.CommandBuffer{cb}}}
+	if err := vkCheck("vkQueueSubmit", vk.QueueSubmit(k.dev.Queue(), 1, si, k.fence)); err != nil {
+		return err
+	}
+	if err := vkCheck("vkWaitForFences", vk.WaitForFences(k.vd, 1, []vk.Fence{k.fence}, vk.True, ^uint64(0))); err != nil {
+		return err
+	}
+	return vkCheck("vkResetFences", vk.ResetFences(k.vd, 1, []vk.Fence{k.fence}))
+}
+
+// collect reads back one run's results; nts timestamps were written.
+func (r *Replayer) collect(m *mode, nts uint32) (result, error) {
+	var out result
+	rb := r.readback.bytes()
+	out.lanes = make([]uint32, r.nparts*lanesPerCmd)
+	for i := range out.lanes {
+		out.lanes[i] = binary.LittleEndian.Uint32(rb[4*i:])
+	}
+	for _, o := range r.imports {
+		out.imports = append(out.imports, hashBytes(rb[o.offset:o.offset+o.bytes]))
+	}
+	for id := range m.plan.Resources {
+		if m.plan.Resources[id].Status != p.StatusHostVisible {
+			continue
+		}
+		b, err := m.res.Map(p.ResourceID(id))
+		if err != nil {
+			return out, err
+		}
+		out.host = append(out.host, hashBytes(b))
+		out.hostIDs = append(out.hostIDs, p.ResourceID(id))
+	}
+	if nts > 0 {
+		ts := make([]uint64, nts)
+		res := vk.GetQueryPoolResults(r.k.vd, r.queries, 0, nts, uint64(8*nts), unsafe.Pointer(&ts[0]), 8,
+			vk.QueryResultFlags(vk.QueryResult64Bit|vk.QueryResultWaitBit))
+		if err := vkCheck("vkGetQueryPoolResults", res); err != nil {
+			return out, err
+		}
+		period := float64(r.k.limits.TimestampPeriod)
+		out.ns = make([]uint64, nts)
+		for i := range ts {
+			out.ns[i] = uint64(float64(ts[i]-ts[0]) * period)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,172 @@
+// common.glsl: what every replay shader stage shares. A stage defines
+// SET (its descriptor set), the descriptor-array sizes N_S2F and N_R32F,
+// I0 (its first element) and STEP (the element stride), then includes
+// this file and calls READ_ALL() and, in compute, WRITE_ALL().
+//
+// Each stage reads the slots its command declares for that stage (the
+// params say which, and their extents): element e of slot k is word e of
+// a buffer, or texel e (row-major, then slices) of one mip level of an
+// image. Every element read is hashed with its slot's salt and index into
+// D (summed into the command's digest lanes, so order does not matter) and
+// the element-I0 reads into H, from which the values written at element
+// I0 derive: a stale or clobbered input changes both.
+//
+// Descriptor indices are constants (the macros unroll each array):
+// lavapipe has no dynamic indexing of image arrays, and no storage-image
+// reads without a format, so storage images come in one array per format.
+// Every array here is read-only (synchronization validation takes each
+// bound descriptor's static use as its access, so a resource the command
+// only reads must not sit in an array the shader writes); the compute
+// stage adds write-only arrays (replay.comp). Unused slots hold null
+// descriptors (VK_EXT_robustness2), which no access touches.
+
+// Slot offsets into Params.s; the same in every stage.
+#define OFF_SB 0
+#define OFF_UB 8
+#define OFF_S2F 12
+#define OFF_S2U 36
+#define OFF_S3F 40
+#define OFF_R8 42
+#define OFF_RGBA8 44
+#define OFF_R16F 46
+#define OFF_RG16F 48
+#define OFF_RGBA16F 50
+#define OFF_R32F 52
+#define OFF_RGBA32F 64
+#define OFF_R11G11B10F 66
+#define OFF_R32UI 68
+#define OFF_RGBA16F3D 70
+#define OFF_SBW 71
+#define OFF_IW 79
+#define OFF_IWU 91
+#define OFF_IW3 93
+#define N_SLOTS 94
+
+#define F_READ 1u
+#define F_WRITE 2u
+#define F_INDIRECT 4u
+
+// Specialization constants: per array, a mask of the slots the part
+// uses, so that the driver compiles only those (the rest is dead code).
+layout(constant_id = 0) const uint M_SB = 0xffffffffu;
+layout(constant_id = 1) const uint M_UB = 0xffffffffu;
+layout(constant_id = 2) const uint M_S2F = 0xffffffffu;
+layout(constant_id = 3) const uint M_S2U = 0xffffffffu;
+layout(constant_id = 4) const uint M_S3F = 0xffffffffu;
+layout(constant_id = 5) const uint M_R8 = 0xffffffffu;
+layout(constant_id = 6) const uint M_RGBA8 = 0xffffffffu;
+layout(constant_id = 7) const uint M_R16F = 0xffffffffu;
+layout(constant_id = 8) const uint M_RG16F = 0xffffffffu;
+layout(constant_id = 9) const uint M_RGBA16F = 0xffffffffu;
+layout(constant_id = 10) const uint M_R32F = 0xffffffffu;
+layout(constant_id = 11) const uint M_RGBA32F = 0xffffffffu;
+layout(constant_id = 12) const uint M_R11G11B10F = 0xffffffffu;
+layout(constant_id = 13) const uint M_R32UI = 0xffffffffu;
+layout(constant_id = 14) const uint M_RGBA16F3D = 0xffffffffu;
+
+struct Slot {
+	uint w, h, d; // extent in elements (a buffer: words, 1, 1; a uniform buffer: uvec4s)
+	uint flags;   // F_* | salt << 8
+};
+
+layout(std430, set = SET, binding = 0) readonly buffer Params {
+	uint seed;   // the command's seed
+	uint width;  // fragment: the render area's width
+	uint stride; // graphics: elements per pass (pixels, or vertices)
+	uint pad;
+	vec4 z;      // vertex: the depth of the three corners
+	Slot s[N_SLOTS];
+} P;
+
+layout(std430, set = SET, binding = 1) buffer Lanes {
+	uint lane[256];
+} L;
+
+layout(std430, set = SET, binding = 2) readonly buffer SB { uint w[]; } sb[8];
+layout(std140, set = SET, binding = 3) uniform UB { uvec4 v[4096]; } ub[4];
+layout(set = SET, binding = 4) uniform sampler2D s2f[N_S2F];
+layout(set = SET, binding = 5) uniform usampler2D s2u[4];
+layout(set = SET, binding = 6) uniform sampler3D s3f[2];
+layout(set = SET, binding = 7, r8) uniform readonly image2D i_r8[2];
+layout(set = SET, binding = 8, rgba8) uniform readonly image2D i_rgba8[2];
+layout(set = SET, binding = 9, r16f) uniform readonly image2D i_r16f[2];
+layout(set = SET, binding = 10, rg16f) uniform readonly image2D i_rg16f[2];
+layout(set = SET, binding = 11, rgba16f) uniform readonly image2D i_rgba16f[2];
+layout(set = SET, binding = 12, r32f) uniform readonly image2D i_r32f[N_R32F];
+layout(set = SET, binding = 13, rgba32f) uniform readonly image2D i_rgba32f[2];
+layout(set = SET, binding = 14, r11f_g11f_b10f) uniform readonly image2D i_r11g11b10f[2];
+layout(set = SET, binding = 15, r32ui) uniform readonly uimage2D i_r32ui[2];
+layout(set = SET, binding = 16, rgba16f) uniform readonly image3D i_rgba16f3d[1];
+
+uint hash(uint x) {
+	x ^= x >> 16;
+	x *= 0x7feb352du;
+	x ^= x >> 15;
+	x *= 0x846ca68bu;
+	x ^= x >> 16;
+	return x;
+}
+
+uint mixv(uint h, uvec4 v) {
+	h = hash(h ^ v.x);
+	h = hash(h ^ v.y);
+	h = hash(h ^ v.z);
+	return hash(h ^ v.w);
+}
+
+// unit turns four hashes into floats in [0, 1): representable (after
+// rounding) in every float and unorm format, never NaN.
+vec4 unit(uvec4 u) { return vec4(u >> 8u) * (1.0 / 16777216.0); }
+
+uvec4 spread(uint h) { return uvec4(h, hash(h ^ 1u), hash(h ^ 2u), hash(h ^ 3u)); }
+
+ivec3 coord(uint k, uint e) {
+	uint w = P.s[k].w, h = P.s[k].h;
+	return ivec3(int(e % w), int((e / w) % h), int(e / (w * h)));
+}
+
+uint count(uint k) { return P.s[k].w * P.s[k].h * P.s[k].d; }
+
+uint H; // hash of the element-I0 reads
+uint D; // this invocation's digest contribution
+
+#define ACC(k, v) { uint h_ = mixv((P.s[k].flags >> 8) ^ (e * 0x9E3779B1u), v); D += h_; if (e == I0) H = hash(H ^ h_); }
+#define READ(m, i, k, LOAD) if ((m & (1u << (i))) != 0u) { uint n_ = count(k); for (uint e = I0; e < n_; e += STEP) { ACC(k, LOAD) } }
+
+#define R_SB(i) READ(M_SB, i, OFF_SB + i, uvec4(sb[i].w[e], 0u, 0u, 0u))
+#define R_UB(i) READ(M_UB, i, OFF_UB + i, ub[i].v[e])
+#define R_S2F(i) READ(M_S2F, i, OFF_S2F + i, floatBitsToUint(texelFetch(s2f[i], coord(OFF_S2F + i, e).xy, 0)))
+#define R_S2U(i) READ(M_S2U, i, OFF_S2U + i, texelFetch(s2u[i], coord(OFF_S2U + i, e).xy, 0))
+#define R_S3F(i) READ(M_S3F, i, OFF_S3F + i, floatBitsToUint(texelFetch(s3f[i], coord(OFF_S3F + i, e), 0)))
+#define R_IMG(m, off, arr, i) READ(m, i, off + i, floatBitsToUint(imageLoad(arr[i], coord(off + i, e).xy)))
+#define R_R32UI(i) READ(M_R32UI, i, OFF_R32UI + i, imageLoad(i_r32ui[i], coord(OFF_R32UI + i, e).xy))
+#define R_IMG3(i) READ(M_RGBA16F3D, i, OFF_RGBA16F3D + i, floatBitsToUint(imageLoad(i_rgba16f3d[i], coord(OFF_RGBA16F3D + i, e))))
+
+#define R2(M, m, off, arr) M(m, off, arr, 0) M(m, off, arr, 1)
+
+void readAll() {
+	R_SB(0) R_SB(1) R_SB(2) R_SB(3) R_SB(4) R_SB(5) R_SB(6) R_SB(7)
+	R_UB(0) R_UB(1) R_UB(2) R_UB(3)
+	R_S2F(0) R_S2F(1) R_S2F(2) R_S2F(3) R_S2F(4) R_S2F(5) R_S2F(6) R_S2F(7)
+#if N_S2F > 8
+	R_S2F(8) R_S2F(9) R_S2F(10) R_S2F(11) R_S2F(12) R_S2F(13) R_S2F(14) R_S2F(15)
+	R_S2F(16) R_S2F(17) R_S2F(18) R_S2F(19) R_S2F(20) R_S2F(21) R_S2F(22) R_S2F(23)
+#endif
+	R_S2U(0) R_S2U(1) R_S2U(2) R_S2U(3)
+	R_S3F(0) R_S3F(1)
+	R2(R_IMG, M_R8, OFF_R8, i_r8)
+	R2(R_IMG, M_RGBA8, OFF_RGBA8, i_rgba8)
+	R2(R_IMG, M_R16F, OFF_R16F, i_r16f)
+	R2(R_IMG, M_RG16F, OFF_RG16F, i_rg16f)
+	R2(R_IMG, M_RGBA16F, OFF_RGBA16F, i_rgba16f)
+	R2(R_IMG, M_R32F, OFF_R32F, i_r32f)
+#if N_R32F > 2
+	R_IMG(M_R32F, OFF_R32F, i_r32f, 2) R_IMG(M_R32F, OFF_R32F, i_r32f, 3) R_IMG(M_R32F, OFF_R32F, i_r32f, 4) R_IMG(M_R32F, OFF_R32F, i_r32f, 5)
+	R_IMG(M_R32F, OFF_R32F, i_r32f, 6) R_IMG(M_R32F, OFF_R32F, i_r32f, 7) R_IMG(M_R32F, OFF_R32F, i_r32f, 8) R_IMG(M_R32F, OFF_R32F, i_r32f, 9)
+	R_IMG(M_R32F, OFF_R32F, i_r32f, 10) R_IMG(M_R32F, OFF_R32F, i_r32f, 11)
+#endif
+	R2(R_IMG, M_RGBA32F, OFF_RGBA32F, i_rgba32f)
+	R2(R_IMG, M_R11G11B10F, OFF_R11G11B10F, i_r11g11b10f)
+	R_R32UI(0) R_R32UI(1)
+	R_IMG3(0)
+}

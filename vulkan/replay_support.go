@@ -1,0 +1,62 @@
+package vulkan
+
+import (
+	"fmt"
+	"unsafe"
+
+	vk "github.com/goki/vulkan"
+
+	"github.com/aliasplan/aliasplan/vulkan/internal/vkext"
+)
+
+const extRobustness2 = "VK_EXT_robustness2"
+
+// replayFeatures are the Vulkan 1.0 features Config.Replay enables.
+func replayFeatures() []vk.PhysicalDeviceFeatures {
+	return []vk.PhysicalDeviceFeatures{{
+		IndependentBlend:               vk.True,
+		VertexPipelineStoresAndAtomics: vk.True,
+		FragmentStoresAndAtomics:       vk.True,
+		// Storage images are written without a format qualifier.
+		ShaderStorageImageWriteWithoutFormat: vk.True,
+	}}
+}
+
+// replaySupported says what a device lacks for Config.Replay.
+func (d *Device) replaySupported(choice apiChoice) error {
+	if !choice.API.atLeast(version13) {
+		return fmt.Errorf("%w: %q: replay needs Vulkan 1.3 (dynamic rendering); %s is in effect", ErrUnsupported, d.info.Name, choice.API)
+	}
+	if !deviceExtensions(d.physical)[extRobustness2] {
+		return fmt.Errorf("%w: %q: replay needs %s (null descriptors fill unused shader slots)", ErrUnsupported, d.info.Name, extRobustness2)
+	}
+	if !d.ext.RenderingSupported(unsafe.Pointer(d.physical)) {
+		return fmt.Errorf("%w: %q: replay needs the dynamicRendering, separateDepthStencilLayouts and nullDescriptor features", ErrUnsupported, d.info.Name)
+	}
+	var f vk.PhysicalDeviceFeatures
+	vk.GetPhysicalDeviceFeatures(d.physical, &f)
+	f.Deref()
+	if f.IndependentBlend != vk.True || f.VertexPipelineStoresAndAtomics != vk.True || f.FragmentStoresAndAtomics != vk.True || f.ShaderStorageImageWriteWithoutFormat != vk.True {
+		return fmt.Errorf("%w: %q: replay needs the independentBlend, vertexPipelineStoresAndAtomics, fragmentStoresAndAtomics and shaderStorageImageWriteWithoutFormat features", ErrUnsupported, d.info.Name)
+	}
+	return nil
+}
+
+// ReplayHooks gives package vulkan/replay the entry points goki does not
+// wrap. It is not meant for other callers: its types are internal.
+type ReplayHooks struct{ d *Device }
+
+// Replay returns the hooks of a device opened with Config.Replay (ok is
+// false otherwise).
+func (d *Device) Replay() (h ReplayHooks, ok bool) { return ReplayHooks{d}, d.rendering != nil }
+
+// Rendering returns vkCmdBeginRendering/vkCmdEndRendering.
+func (h ReplayHooks) Rendering() *vkext.Rendering { return h.d.rendering }
+
+// Barrier records one vkCmdPipelineBarrier2.
+func (h ReplayHooks) Barrier(cb vk.CommandBuffer, s *vkext.Barriers) {
+	h.d.dext.PipelineBarrier2(unsafe.Pointer(cb), s)
+}
+
+// CommandPool returns the device's command pool (reset-able buffers).
+func (h ReplayHooks) CommandPool() vk.CommandPool { return h.d.pool }
