@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/planner"
@@ -201,7 +204,12 @@ func (o *replayOutput) text(w io.Writer) {
 	fmt.Fprintf(w, "  digests (%d commands, imported and host-visible contents, every run): %s\n", len(r.Digests), verdict)
 	fmt.Fprintf(w, "  validation messages: %d", r.ValidationMessages)
 	if len(r.LayerQuirks) > 0 {
-		fmt.Fprintf(w, " (known layer false positives set aside: %v)", r.LayerQuirks)
+		names := slices.Sorted(maps.Keys(r.LayerQuirks))
+		quirks := make([]string, len(names))
+		for i, n := range names {
+			quirks[i] = fmt.Sprintf("%s %d", n, r.LayerQuirks[n])
+		}
+		fmt.Fprintf(w, " (known layer false positives set aside: %s)", strings.Join(quirks, ", "))
 	}
 	fmt.Fprintln(w)
 	for i, m := range r.Mismatches {
