@@ -94,6 +94,10 @@ type memorySummary struct {
 	SavedBytes     int64   `json:"savedBytes"`   // transient − pooled
 	SavedPercent   float64 `json:"savedPercent"` // of transient
 	GapPercent     float64 `json:"gapPercent"`   // pooled above the lower bound, % of the bound
+	// ExecutionGapPercent is pooled above the execution-order bound, % of
+	// that bound: the gap that matters for execution and budget plans,
+	// which may pool less than the DAG bound (GapPercent < 0).
+	ExecutionGapPercent float64 `json:"executionGapPercent"`
 }
 
 type exactSummary struct {
@@ -172,6 +176,9 @@ func summarize(input string, g *planner.Graph, p *planner.Plan, types []planner.
 	}
 	if st.LowerBound > 0 {
 		m.GapPercent = round2(100 * (float64(st.PooledBytes) - float64(st.LowerBound)) / float64(st.LowerBound))
+	}
+	if st.ExecutionBound > 0 {
+		m.ExecutionGapPercent = round2(100 * (float64(st.PooledBytes) - float64(st.ExecutionBound)) / float64(st.ExecutionBound))
 	}
 	return s
 }
@@ -295,11 +302,7 @@ func (s *summary) text(w io.Writer) {
 	if s.Ordering != nil && s.Ordering.Mode != "dag" {
 		// Serialized plans may go below the DAG bound: measure against
 		// the execution order's.
-		gap := 0.0
-		if m.ExecutionBound > 0 {
-			gap = 100 * (float64(m.PooledBytes) - float64(m.ExecutionBound)) / float64(m.ExecutionBound)
-		}
-		row("above execution bound", m.PooledBytes-min(m.ExecutionBound, m.PooledBytes), fmt.Sprintf("%.1f%% of that bound", gap))
+		row("above execution bound", m.PooledBytes-min(m.ExecutionBound, m.PooledBytes), fmt.Sprintf("%.1f%% of that bound", m.ExecutionGapPercent))
 	} else {
 		row("above lower bound", m.PooledBytes-min(m.LowerBound, m.PooledBytes), fmt.Sprintf("%.1f%% of the bound", m.GapPercent))
 	}
