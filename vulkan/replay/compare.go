@@ -36,6 +36,10 @@ type Report struct {
 	PooledBytes    uint64 `json:"pooledBytes"`    // sum of the aliased plan's pools
 	AliasBarriers  int    `json:"aliasBarriers"`
 	HazardBarriers int    `json:"hazardBarriers"`
+	// Serializations counts the aliased pairs the DAG leaves unordered
+	// (execution and budget orders): the alias barriers that order them
+	// are what the aliased run pays for the memory they save.
+	Serializations int `json:"serializations"`
 
 	// DigestsEqual: every command's digest and every imported (and
 	// host-visible) resource's final contents were bit-identical across
@@ -86,7 +90,10 @@ func Unaliased(g *p.Graph, plan *p.Plan) (*p.Plan, error) {
 	u.Pools = nil
 	u.Resources = slices.Clone(plan.Resources)
 	u.Order = slices.Clone(plan.Order)
+	// Nothing shares bytes, so nothing is serialized: the twin is a DAG
+	// plan whatever the aliased plan's ordering (a budget would not hold).
 	u.Serializations = nil
+	u.Ordering, u.Budget = p.OrderDAG, 0
 	u.Stats.PooledBytes = 0
 	for id := range u.Resources {
 		rp := &u.Resources[id]
@@ -244,7 +251,8 @@ func (r *Replayer) Compare(plan *p.Plan, cfg Config) (*Report, error) {
 	}
 	runs := max(cfg.Runs, 1)
 	rep := &Report{Device: r.k.dev.Describe(), Commands: len(r.g.Commands), Resources: len(r.g.Resources), Runs: runs,
-		TransientBytes: plan.Stats.TransientBytes, PooledBytes: plan.Stats.PooledBytes}
+		TransientBytes: plan.Stats.TransientBytes, PooledBytes: plan.Stats.PooledBytes,
+		Serializations: len(plan.Serializations)}
 	for _, b := range plan.Barriers {
 		if b.Kind == p.Alias {
 			rep.AliasBarriers++

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aliasplan/aliasplan"
 	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/proptest"
 )
 
 // TestUnsupportedAccessNamed: an access with no faithful replay is an
@@ -103,5 +104,42 @@ func TestAnnotate(t *testing.T) {
 	}
 	if annotate("nothing 0x99", names) != "nothing 0x99" {
 		t.Errorf("annotated a message naming no resource")
+	}
+}
+
+// TestUnaliasedPlanEveryOrdering: the unaliased twin of an execution-order
+// or budget plan is a plain DAG plan (no serializations, no budget), so
+// that Verify accepts it although it pools more than the budget.
+func TestUnaliasedPlanEveryOrdering(t *testing.T) {
+	budgets := 0
+	for seed := uint64(1); seed <= 40 && budgets < 3; seed++ {
+		g := proptest.RandomGraph(seed, 40)
+		plan := func(o aliasplan.Options) *p.Plan {
+			o.Source = p.ProfileH200
+			pl, err := aliasplan.New(o).Plan(g)
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			return pl
+		}
+		dag := plan(aliasplan.Options{})
+		exe := plan(aliasplan.Options{Order: p.OrderExecution})
+		plans := []*p.Plan{exe}
+		if exe.Stats.PooledBytes < dag.Stats.PooledBytes {
+			plans = append(plans, plan(aliasplan.Options{Budget: (dag.Stats.PooledBytes + exe.Stats.PooledBytes) / 2}))
+			budgets++
+		}
+		for _, pl := range plans {
+			u, err := Unaliased(g, pl)
+			if err != nil {
+				t.Fatalf("seed %d, %v order: %v", seed, pl.Ordering, err)
+			}
+			if u.Ordering != p.OrderDAG || u.Budget != 0 || len(u.Serializations) != 0 {
+				t.Errorf("seed %d: twin of a %v plan: ordering %v, budget %d, %d serializations", seed, pl.Ordering, u.Ordering, u.Budget, len(u.Serializations))
+			}
+		}
+	}
+	if budgets == 0 {
+		t.Fatal("no random graph gave a budget between the dag and execution plans")
 	}
 }
