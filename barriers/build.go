@@ -106,10 +106,14 @@ func terminalScope(c *planner.Compiled, r planner.ResourceID) (planner.Stage, pl
 // pooled resource of B's pool whose bytes meet B's and that is before B in
 // the plan's aliasing order (planner.AliasOrder: entirely before in the
 // DAG, or serialized before it). One whose shared bytes are all reused by
-// later old occupants that it is before is left out: their alias barriers
-// order it before them, and theirs before B. (A later occupant that covers
-// some of those bytes shares them with it, so a serialized one has its own
-// alias barrier covering it.)
+// later old occupants that it is before, all of them buffers, is left
+// out: their alias barriers (memory barriers) order it before them, and
+// theirs before B. (A later occupant that covers some of those bytes
+// shares them with it, so a serialized one has its own alias barrier
+// covering it.) Images never stand in for an older occupant: an image
+// barrier's access scope is the image's subresources, which may leave
+// out padding that its placement (the required size) covers, so the old
+// occupant's writes there would never be made available (see prune).
 func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planner.ResourceID, error) {
 	g := c.Graph
 	ao := planner.NewAliasOrder(c, p)
@@ -172,10 +176,21 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 }
 
 // prune drops from olds (the old occupants of b) those whose bytes shared
-// with b are all shared with later old occupants they are entirely before,
-// and returns the rest, ascending. Old occupants are taken latest initial
-// use first, so every later one is decided (kept or itself covered) when
-// an earlier one is looked at.
+// with b are all shared with later old occupants they are entirely before
+// and that are buffers, and returns the rest, ascending. Old occupants are
+// taken latest initial use first, so every later one is decided (kept or
+// itself covered) when an earlier one is looked at.
+//
+// Only buffers cover: a buffer's alias barrier is a VkMemoryBarrier2,
+// whose access scope is all memory. An image's alias barrier is an image
+// barrier, whose access scope is the image's subresources only, and those
+// may be smaller than the bytes its placement holds (lavapipe: a 1×1
+// R32G32B32A32 image has 16 bytes of texels and requires 256): an older
+// occupant's writes in that padding would never be made available before
+// b's first use (or layout transition) writes the same bytes. The Khronos
+// layer 1.3.239 also applies an image barrier's execution dependency only
+// to the image's own bytes, so it reports even read-only older occupants
+// chained through an image (docs/replay.md, random-1000 at 1/64).
 func prune(c *planner.Compiled, ao *planner.AliasOrder, p *planner.Plan, pos []int32, b planner.ResourceID, olds []planner.ResourceID) []planner.ResourceID {
 	start := func(r planner.ResourceID) int32 { return pos[c.Initial(r)[0]] }
 	slices.SortFunc(olds, func(a, b planner.ResourceID) int {
@@ -194,7 +209,7 @@ func prune(c *planner.Compiled, ao *planner.AliasOrder, p *planner.Plan, pos []i
 	for i, a := range olds {
 		cover = cover[:0]
 		for _, later := range olds[:i] {
-			if ao.Before(a, later) {
+			if ao.Before(a, later) && c.Graph.Resources[later].Kind == planner.KindBuffer {
 				cover = append(cover, clip(later))
 			}
 		}

@@ -57,10 +57,14 @@
 // Alias barriers name every old occupant whose bytes meet the new range,
 // except one whose shared bytes are all reused by later old occupants that
 // it is before (entirely before in the DAG, or serialized before them
-// under the execution and budget orderings): the alias barriers of those later occupants order
-// it before them, and theirs order them before the new one (a chain that
+// under the execution and budget orderings) and that are buffers: the
+// alias barriers of those later occupants (memory barriers) order it
+// before them, and theirs order them before the new one (a chain that
 // planner.Verify proves). Every other old occupant is named, not only the
-// latest one.
+// latest one. Images never chain an older occupant: an image barrier's
+// access scope is the image's subresources, which may not fill the bytes
+// the image is placed in (its required size), so the older occupant's
+// writes in that padding would never be made available.
 //
 // Dependencies keeps one DependencyInfo per command and drops a memory
 // barrier that another memory barrier of the same command includes (two

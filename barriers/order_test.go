@@ -242,3 +242,24 @@ func TestVerifyExecutionBound(t *testing.T) {
 		t.Errorf("Verify with a wrong executionBound: %v", err)
 	}
 }
+
+// TestImagesDoNotChainOldOccupants: three generations of images in the
+// same bytes. c holds every byte of a that b reuses, but c's alias barrier
+// is an image barrier: its access scope is c's subresources, which need
+// not fill the bytes c is placed in, so b's barrier names a as well (with
+// buffers, c's memory barrier chains a: TestSerializedChain). This is
+// random-1000's r0722 (after r0682, through r0689) at 1/64 on lavapipe.
+func TestImagesDoNotChainOldOccupants(t *testing.T) {
+	f := &frame{}
+	for _, n := range []string{"a", "c", "b"} {
+		r := f.image(n, planner.FormatR8G8B8A8Unorm, 1024)
+		f.cmd(n+".w", useImage(r, compute, ssw, general))
+		f.cmd(n+".rw", useImage(r, compute, ssr|ssw, general))
+	}
+	where := map[string]at{"a": {0, 0}, "c": {0, 0}, "b": {0, 0}}
+	c, p := placed(t, f, where, serialize([2]string{"a", "c"}, [2]string{"a", "b"}, [2]string{"c", "b"}))
+	build(t, c, p)
+	if got := describe(c.Graph, p); !strings.Contains(got, "b.w: alias image b prev=a,c COMPUTE_SHADER/SHADER_STORAGE_WRITE -> COMPUTE_SHADER/SHADER_STORAGE_WRITE UNDEFINED -> GENERAL") {
+		t.Errorf("barriers:\n%s", got)
+	}
+}

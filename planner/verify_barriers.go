@@ -168,8 +168,12 @@ type barrierCheck struct {
 //     Previous lists A, whose source scope includes A's terminal stages and
 //     write accesses and whose destination scope includes B's first use;
 //     or A's shared bytes are all shared with later old occupants of B that
-//     A is entirely before (their own alias pairs order A before them, and
-//     they before B).
+//     A is entirely before and that are buffers (their own alias pairs
+//     order A before them, and they before B; a buffer's alias barrier is a
+//     memory barrier, whose access scope is all memory, where an image
+//     barrier's is the image's subresources, which may not fill the bytes
+//     the image is placed in, so A's writes there would never be made
+//     available).
 //
 // An edge from use i to use j of resource r is covered by a chain of
 // barriers X1..Xn recorded after i and no later than j, in strictly
@@ -677,7 +681,10 @@ func (v *barrierCheck) aliasPairs(b ResourceID, olds []ResourceID) bool {
 		}
 		cover = cover[:0]
 		for _, later := range olds[:i] {
-			if v.ao.Before(a, later) {
+			// Only a buffer's alias barrier (a memory barrier) reaches every
+			// byte of a: an image barrier's access scope is the image's
+			// subresources, which may not fill the bytes it is placed in.
+			if v.ao.Before(a, later) && g.Resources[later].Kind == KindBuffer {
 				cover = append(cover, clip(later))
 			}
 		}
@@ -689,7 +696,7 @@ func (v *barrierCheck) aliasPairs(b ResourceID, olds []ResourceID) bool {
 		case len(xs) == 0:
 			e.Detail = "missing alias barrier"
 		case !listed:
-			e.Detail = "the alias barrier does not list the old occupant, and later old occupants do not reuse all its shared bytes"
+			e.Detail = "the alias barrier does not list the old occupant, and later old occupants that are buffers do not reuse all its shared bytes (an image's barrier does not chain it)"
 		default:
 			e.Detail = fmt.Sprintf("the alias barrier's scopes do not include the old occupant's terminal scope %s / %s and the first use %s / %s",
 				ts0, tw0, ub.Stages, ub.Access)
