@@ -115,14 +115,21 @@ type cursor struct {
 	t     *btree.BTreeG[Range] // holds the runs after ahead, if more
 	more  bool
 	store []Range // backing array of batches
+	n     int     // size of the next batch
 }
 
-const batch = 32
+// A cursor's first batch is small, as most queries stop at the first run
+// or two past the candidate offset; each further batch doubles, up to
+// maxBatch, for the walks that go far.
+const (
+	firstBatch = 4
+	maxBatch   = 64
+)
 
 // reset points c at a slice of runs, or at a btree of them, keeping its
 // batch storage.
 func (c *cursor) reset(rs []Range, t *btree.BTreeG[Range]) {
-	c.ahead, c.t, c.more = rs, t, t != nil
+	c.ahead, c.t, c.more, c.n = rs, t, t != nil, firstBatch
 }
 
 // next implements source: the first run ending after x. O(1) when that is
@@ -146,14 +153,15 @@ func (c *cursor) next(x uint64) (Range, bool) {
 			return Range{}, false
 		}
 		if c.store == nil {
-			c.store = make([]Range, 0, batch)
+			c.store = make([]Range, 0, maxBatch)
 		}
-		buf := c.store[:0]
+		buf, n := c.store[:0], c.n
 		c.t.AscendGreaterOrEqual(Range{End: x + 1}, func(q Range) bool {
 			buf = append(buf, q)
-			return len(buf) < batch
+			return len(buf) < n
 		})
-		c.ahead, c.more = buf, len(buf) == batch
+		c.ahead, c.more = buf, len(buf) == n
+		c.n = min(2*n, maxBatch)
 	}
 }
 

@@ -91,7 +91,7 @@ type runSet struct {
 	big   *btree.BTreeG[Range]
 }
 
-const smallRuns = 64
+const smallRuns = 256
 
 func (s *runSet) empty() bool { return s.big == nil && len(s.small) == 0 }
 

@@ -135,3 +135,75 @@ func ExampleTimeline() {
 	// c: 150
 	// d: 0
 }
+
+// TestTimelineManyRuns grows node run sets past smallRuns, so that they
+// move to btrees and queries read them through batched cursors, and
+// checks every query against the merged runs of the overlapping
+// rectangles (Runs, a single sorted slice).
+func TestTimelineManyRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const slots, n = 6, 3 * smallRuns
+	tl := NewTimeline(slots)
+	var rs []rect
+	for step := 0; step < n; step++ {
+		a := rng.Uint64N(slots)
+		life := Range{a, a + 1 + rng.Uint64N(slots-a)}
+		// Odd gaps between blocks keep most runs apart.
+		o := 3 * rng.Uint64N(2*n)
+		r := Range{o, o + 1 + rng.Uint64N(2)}
+		tl.Insert(life, r)
+		rs = append(rs, rect{life, r})
+		if step%16 != 0 && step < n-4 {
+			continue
+		}
+		for range 8 {
+			a := rng.Uint64N(slots)
+			q := Range{a, a + 1 + rng.Uint64N(slots-a)}
+			var occ []Range
+			for _, x := range rs {
+				if x.life.Overlaps(q) {
+					occ = append(occ, x.r)
+				}
+			}
+			want := Merge(occ)
+			size := 1 + rng.Uint64N(4)
+			align := uint64(1) << rng.IntN(2)
+			from := rng.Uint64N(6 * n)
+			w := Range{from, from + rng.Uint64N(6*n-from+1)}
+			got, gok := tl.LowestFit(q, size, align, w)
+			wnt, wok := want.LowestFit(size, align, w)
+			if got != wnt || gok != wok {
+				t.Fatalf("step %d: LowestFit(%v, %d, %d, %v) = %d, %v; want %d, %v", step, q, size, align, w, got, gok, wnt, wok)
+			}
+			got, gok = tl.BestFit(q, size, align, w)
+			wnt, wok = want.BestFit(size, align, w)
+			if got != wnt || gok != wok {
+				t.Fatalf("step %d: BestFit(%v, %d, %d, %v) = %d, %v; want %d, %v", step, q, size, align, w, got, gok, wnt, wok)
+			}
+			var runs, wantRuns []Range
+			tl.AscendOccupied(q, w, func(r Range) bool { runs = append(runs, r); return true })
+			for _, r := range want {
+				if r = r.Intersect(w); !r.Empty() {
+					wantRuns = append(wantRuns, r)
+				}
+			}
+			if !equalRanges(runs, wantRuns) {
+				t.Fatalf("step %d: AscendOccupied(%v, %v) = %v, want %v", step, q, w, runs, wantRuns)
+			}
+		}
+	}
+	big := 0
+	for _, c := range tl.chunks {
+		if c == nil {
+			continue
+		}
+		for i := range c {
+			if c[i].sub.big != nil {
+				big++
+			}
+		}
+	}
+	if big == 0 {
+		t.Fatalf("no run set reached %d runs: the test does not exercise the btrees", smallRuns)
+	}
+}
