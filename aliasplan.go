@@ -9,29 +9,26 @@ import (
 	"github.com/aliasplan/aliasplan/barriers"
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
+	"github.com/aliasplan/aliasplan/verify"
 )
 
-// The graph model and plan types, re-exported so that most callers import
-// this package only. Their fields are documented on the planner types
-// (go doc planner.Plan); ExamplePlan prints every part of a plan.
+// The model and plan types, from package planner, where their fields are
+// documented (go doc planner.Plan). Graph, the type a renderer builds, is
+// this package's own (graph.go).
 type (
-	// Graph is a frame: Resources and Commands in recorded order, built
-	// with AddBuffer, AddImage, AddResource (imported, host-visible,
-	// dedicated, explicit requirements) and AddCommand.
-	Graph = planner.Graph
-	// Resource is a buffer or image: Name, Kind, Buffer or Image, Imported
-	// (the caller's own memory, never placed), Memory, Dedicated,
-	// Requirements (explicit; nil asks the Options' Source).
+	// Resource is a buffer or image described in full, for AddResource:
+	// Name, Kind, Buffer or Image, Imported (the caller's own memory,
+	// never placed), Memory, Dedicated, Requirements (explicit; nil asks
+	// the Options' Source).
 	Resource = planner.Resource
-	// BufferDesc is Size and Usage.
+	// BufferDesc is Size and Usage (vk.BufferUsage).
 	BufferDesc = planner.BufferDesc
 	// ImageDesc is Format, Width, Height, Depth, MipLevels, ArrayLayers,
-	// Samples, Tiling, Usage and InitialLayout.
+	// Samples (0 means 1 for these four), Tiling, Usage and InitialLayout.
 	ImageDesc = planner.ImageDesc
-	// Access is one use by a command: Resource, Stages, Access, Layout.
+	// Access is one use by a command: Resource, Stages, Access (flags),
+	// Layout (images). Graph's preset methods fill one in.
 	Access = planner.Access
-	// Command is Name and Accesses.
-	Command = planner.Command
 	// ResourceID indexes Graph.Resources and Plan.Resources.
 	ResourceID = planner.ResourceID
 	// CommandID indexes Graph.Commands; Plan.Order lists them.
@@ -39,99 +36,49 @@ type (
 	// Requirements are Size, Alignment, MemoryTypeBits, PrefersDedicated
 	// and RequiresDedicated.
 	Requirements = planner.Requirements
-	// Plan is what Planner.Plan returns: Resources[id] (a ResourcePlan per
-	// resource), Pools to allocate, Order (the execution order), Barriers
-	// to record before commands, Stats, and Strategy and Requirements
-	// naming how it was made.
+	// Plan is what Planner.Plan returns: Resources[id] (Status, Reason,
+	// Requirements, Placement{Pool, Offset, Size, Alignment, Aliased}),
+	// Pools to allocate, Order (the execution order), Barriers to record
+	// before commands, Serializations, Stats.
 	Plan = planner.Plan
-	// ResourcePlan is one resource's decision: Status, Reason (why it is
-	// not pooled), Requirements used, and Placement when pooled.
-	ResourcePlan = planner.ResourcePlan
-	// Placement is where a pooled resource lives: Pool (index into
-	// Plan.Pools), Offset, Size, Alignment, Aliased (shares bytes with
-	// another resource).
-	Placement = planner.Placement
-	// Pool is one allocation: Index, MemoryTypeIndex, Class, Size.
-	Pool = planner.Pool
-	// Stats are TransientBytes (pooled resources' sizes: the cost without
-	// aliasing), PooledBytes (the pools' sizes), LowerBound and
-	// DedicatedBytes.
-	Stats = planner.Stats
 	// Barrier is a synchronization2 barrier recorded before command
 	// Before: Kind (hazard or alias), Type (memory, buffer, image),
-	// Resource, Previous (an alias barrier's old occupants), SrcStages,
-	// SrcAccess, DstStages, DstAccess, OldLayout, NewLayout.
+	// Resource, Previous (an alias barrier's old occupants), stages,
+	// access flags and layouts.
 	Barrier = planner.Barrier
 	// Compiled is a validated graph with its dependency DAG.
 	Compiled = planner.Compiled
 	// Strategy places one pool group (firstfit, bestfit, exact).
-	Strategy    = planner.Strategy
-	Kind        = planner.Kind
-	Memory      = planner.Memory
-	Class       = planner.Class
-	Status      = planner.Status
-	BarrierKind = planner.BarrierKind
-	BarrierType = planner.BarrierType
-	// Ordering is the rule deciding which resources may share bytes
-	// (OrderDAG, OrderExecution, OrderBudget).
-	Ordering = planner.Ordering
-	// Serialization is an aliased pair the DAG leaves unordered, ordered
-	// by the plan's alias barrier (execution and budget orders): First,
-	// Second, Last (First's last use), Next (Second's first use), Bytes.
-	Serialization = planner.Serialization
+	Strategy = planner.Strategy
+	// Options configure a Planner; the zero value plans with first fit,
+	// no pool size cap, the 64 MiB dedicated threshold, the DAG ordering,
+	// H200 profile estimates for resources without requirements, and
+	// remembers 4 graphs. Fields: go doc planner.Options.
+	Options = planner.Options
 )
 
-// Options configure a Planner. The zero value plans with first fit, no pool
-// size cap, the default 64 MiB dedicated threshold and requirements
-// estimated by the H200 profile for resources that carry none.
-type Options struct {
-	// Strategy places each pool group; nil means first fit.
-	Strategy Strategy
-	// MaxPoolSize caps each pool, e.g. the device's
-	// maxMemoryAllocationSize; 0 means no cap.
-	MaxPoolSize uint64
-	// DedicatedThreshold: resources of at least this many bytes get their
-	// own allocation. 0 means planner.DefaultDedicatedThreshold (64 MiB);
-	// NoDedicatedThreshold turns the rule off.
-	DedicatedThreshold uint64
-	// PoolPrefersDedicated pools resources whose driver merely prefers a
-	// dedicated allocation; see planner.Options.
-	PoolPrefersDedicated bool
-	// Source supplies requirements and memory types: a device (package
-	// vulkan) or a planner.Profile. Nil means planner.ProfileH200.
-	Source planner.RequirementsSource
-	// Order decides which resources may share bytes: OrderDAG (the zero
-	// value), OrderExecution or OrderBudget. The plan lists every pair it
-	// aliases that the DAG leaves unordered (Plan.Serializations).
-	Order Ordering
-	// Budget is the pooled-byte budget of OrderBudget. A Budget with Order
-	// left at OrderDAG selects OrderBudget. When even the execution order
-	// cannot fit it, Plan returns a *planner.BudgetError that states the
-	// smallest size reachable.
-	Budget uint64
-	// Reuse is how many distinct graphs the Planner remembers with their
-	// plans (see Planner). 0 means DefaultReuse; NoReuse turns reuse off.
-	Reuse int
-	// ReuseBytes caps the estimated memory of the remembered graphs,
-	// compiled graphs and plans together; a graph whose entry alone would
-	// exceed it is planned but not remembered. 0 means DefaultReuseBytes.
-	ReuseBytes uint64
-}
+// Resource kinds and memory kinds, for AddResource.
+const (
+	KindBuffer = planner.KindBuffer
+	KindImage  = planner.KindImage
 
-// DefaultReuse is how many graphs a Planner remembers by default: a
-// renderer that alternates between a few frame shapes (a menu, the game,
-// a capture) still hits.
-const DefaultReuse = 4
+	GPUOnly  = planner.GPUOnly
+	CPUToGPU = planner.CPUToGPU
+	GPUToCPU = planner.GPUToCPU
+)
 
-// NoReuse, as Options.Reuse, plans every graph afresh.
-const NoReuse = -1
+// Orderings, for Options.Order.
+const (
+	OrderDAG       = planner.OrderDAG
+	OrderExecution = planner.OrderExecution
+	OrderBudget    = planner.OrderBudget
+)
 
-// DefaultReuseBytes is the default cap on the memory of remembered plans.
-const DefaultReuseBytes = 64 << 20
-
-// NoDedicatedThreshold, as Options.DedicatedThreshold, never dedicates a
-// resource for its size alone.
-const NoDedicatedThreshold = ^uint64(0)
+// Option values with a meaning of their own.
+const (
+	NoDedicatedThreshold = planner.NoDedicatedThreshold
+	NoReuse              = planner.NoReuse
+)
 
 // Planner turns frames into verified plans. It is safe for concurrent use
 // if its Strategy is.
@@ -170,51 +117,34 @@ type entry struct {
 	bytes uint64
 }
 
-// New returns a Planner with the given options.
+// New returns a Planner with the given options: a nil Strategy (and
+// BudgetPilot) means first fit.
 func New(opts Options) *Planner {
-	po := planner.Options{
-		Strategy:           opts.Strategy,
-		MaxPoolSize:        opts.MaxPoolSize,
-		DedicatedThreshold: opts.DedicatedThreshold,
-		Source:             opts.Source,
-		Order:              opts.Order,
-		Budget:             opts.Budget,
-
-		PoolPrefersDedicated: opts.PoolPrefersDedicated,
-	}
+	po := opts
 	if po.Strategy == nil {
 		po.Strategy = firstfit.New()
 	}
-	if po.Budget != 0 && po.Order == planner.OrderDAG {
-		po.Order = planner.OrderBudget
-	}
-	if po.Order == planner.OrderBudget {
+	if po.Order == planner.OrderBudget && po.BudgetPilot == nil {
 		// The budget search places each group many times: first fit
 		// probes, the chosen strategy places the result.
 		po.BudgetPilot = firstfit.New()
 	}
-	switch po.DedicatedThreshold {
-	case 0:
-		po.DedicatedThreshold = planner.DefaultDedicatedThreshold
-	case NoDedicatedThreshold:
-		po.DedicatedThreshold = 0
-	}
 	pl := &Planner{opts: po, reuse: opts.Reuse, reuseBytes: opts.ReuseBytes}
 	switch {
 	case pl.reuse == 0:
-		pl.reuse = DefaultReuse
+		pl.reuse = planner.DefaultReuse
 	case pl.reuse < 0:
 		pl.reuse = 0
 	}
 	if pl.reuseBytes == 0 {
-		pl.reuseBytes = DefaultReuseBytes
+		pl.reuseBytes = planner.DefaultReuseBytes
 	}
 	return pl
 }
 
 // Plan compiles g, places its transient resources, builds the barriers and
 // verifies the result, or returns the plan of an identical graph planned
-// before (see Planner). The returned plan has passed planner.Verify; a
+// before (see Planner). The returned plan has passed verify.Plan; a
 // verification failure is returned as an error (it is a bug). The plan
 // refers to resources and commands by ID. It is shared with later calls
 // for identical graphs: do not modify it.
@@ -227,10 +157,11 @@ func (p *Planner) Plan(g *Graph) (*Plan, error) {
 // that record the frame (they need uses and the DAG). When the Planner
 // remembers graphs, the compiled graph refers to the Planner's own copy of
 // g (equal to it), not to g.
-func (p *Planner) PlanCompiled(g *Graph) (*Compiled, *Plan, error) {
-	if g == nil {
+func (p *Planner) PlanCompiled(graph *Graph) (*Compiled, *Plan, error) {
+	if graph == nil {
 		return nil, nil, fmt.Errorf("aliasplan: Plan: the graph is nil")
 	}
+	g := &graph.Graph
 	if p.reuse == 0 {
 		return p.plan(g)
 	}
@@ -263,7 +194,7 @@ func (p *Planner) Forget() {
 }
 
 // plan is the full pipeline: compile, place, barriers, verify.
-func (p *Planner) plan(g *Graph) (*Compiled, *Plan, error) {
+func (p *Planner) plan(g *planner.Graph) (*Compiled, *Plan, error) {
 	c, err := planner.Compile(g)
 	if err != nil {
 		return nil, nil, err
@@ -275,7 +206,7 @@ func (p *Planner) plan(g *Graph) (*Compiled, *Plan, error) {
 	if err := barriers.Build(c, plan); err != nil {
 		return nil, nil, err
 	}
-	if err := planner.Verify(c, plan); err != nil {
+	if err := verify.Plan(c, plan); err != nil {
 		return nil, nil, fmt.Errorf("aliasplan: plan failed verification (a bug; please report it with the graph): %w", err)
 	}
 	return c, plan, nil
@@ -283,7 +214,7 @@ func (p *Planner) plan(g *Graph) (*Compiled, *Plan, error) {
 
 // lookup returns the remembered entry whose graph equals g, moved to the
 // front, or nil. It allocates nothing.
-func (p *Planner) lookup(g *Graph) *entry {
+func (p *Planner) lookup(g *planner.Graph) *entry {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for k, e := range p.entries {
@@ -324,7 +255,7 @@ func (p *Planner) remember(e *entry) {
 // entryBytes estimates the memory an entry for g holds: the graph copy,
 // the compiled graph (its happens-before closure, V²/8 bytes, dominates
 // large graphs) and the plan without its barriers (added once known).
-func entryBytes(g *Graph) uint64 {
+func entryBytes(g *planner.Graph) uint64 {
 	v := uint64(len(g.Commands))
 	accesses := uint64(0)
 	for i := range g.Commands {
@@ -339,7 +270,7 @@ func entryBytes(g *Graph) uint64 {
 // copyGraph deep-copies src into dst: resources (explicit requirements by
 // value, in one array), commands and their accesses (in one array). Names
 // are shared: Go strings are immutable.
-func copyGraph(dst, src *Graph) {
+func copyGraph(dst, src *planner.Graph) {
 	dst.Resources = slices.Clone(src.Resources)
 	n := 0
 	for i := range src.Resources {
@@ -370,7 +301,7 @@ func copyGraph(dst, src *Graph) {
 // equalGraphs reports whether a and b are identical in every field that a
 // plan or its reports depend on: all of them, names included. One pass,
 // no allocation.
-func equalGraphs(a, b *Graph) bool {
+func equalGraphs(a, b *planner.Graph) bool {
 	if len(a.Resources) != len(b.Resources) || len(a.Commands) != len(b.Commands) {
 		return false
 	}

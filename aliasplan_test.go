@@ -1,15 +1,14 @@
 package aliasplan_test
 
 import (
-	"bytes"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aliasplan/aliasplan/verify"
+	"github.com/aliasplan/aliasplan/vk"
 
 	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/format"
@@ -38,7 +37,7 @@ func readGraph(t testing.TB, path string) *aliasplan.Graph {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g
+	return &aliasplan.Graph{Graph: *g}
 }
 
 // TestFrames plans every shared frame with the default options and checks
@@ -63,7 +62,7 @@ func TestFrames(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := planner.Verify(c, plan); err != nil {
+			if err := verify.Plan(c, plan); err != nil {
 				t.Fatal(err)
 			}
 			st := plan.Stats
@@ -114,10 +113,10 @@ func Example() {
 	result := g.AddBuffer("result", aliasplan.BufferDesc{Size: 1 << 20})
 	out := g.AddBuffer("out", aliasplan.BufferDesc{Size: 1 << 20})
 	write := func(r aliasplan.ResourceID) aliasplan.Access {
-		return aliasplan.Access{Resource: r, Stages: aliasplan.StageComputeShader, Access: aliasplan.AccessShaderStorageWrite}
+		return aliasplan.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite}
 	}
 	read := func(r aliasplan.ResourceID) aliasplan.Access {
-		return aliasplan.Access{Resource: r, Stages: aliasplan.StageComputeShader, Access: aliasplan.AccessShaderStorageRead}
+		return aliasplan.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead}
 	}
 	g.AddCommand("produce", write(scratch))
 	g.AddCommand("transform", read(scratch), write(result))
@@ -139,35 +138,6 @@ func Example() {
 	// transient 3145728 bytes, pooled 2097152, lower bound 2097152
 }
 
-// TestNamesUpToDate fails when planner gains a constant that names.go does
-// not re-export: run go generate.
-func TestNamesUpToDate(t *testing.T) {
-	gen, err := os.ReadFile("names.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	for _, file := range []string{"planner/names.go", "planner/graph.go", "planner/plan.go"} {
-		f, err := parser.ParseFile(fset, file, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.CONST {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				for _, n := range spec.(*ast.ValueSpec).Names {
-					if n.IsExported() && !bytes.Contains(gen, []byte(" = planner."+n.Name+"\n")) {
-						t.Errorf("names.go lacks %s: run go generate", n.Name)
-					}
-				}
-			}
-		}
-	}
-}
-
 // TestPoolPrefersDedicated: a resource whose driver prefers a dedicated
 // allocation gets one by default (SPEC §3) and is pooled — and aliased —
 // only when the caller opts in; both plans verify.
@@ -177,10 +147,10 @@ func TestPoolPrefersDedicated(t *testing.T) {
 	a := g.AddResource(aliasplan.Resource{Name: "a", Kind: aliasplan.KindBuffer, Buffer: aliasplan.BufferDesc{Size: 1 << 20}, Requirements: req})
 	b := g.AddResource(aliasplan.Resource{Name: "b", Kind: aliasplan.KindBuffer, Buffer: aliasplan.BufferDesc{Size: 1 << 20}, Requirements: req})
 	w := func(r aliasplan.ResourceID) aliasplan.Access {
-		return aliasplan.Access{Resource: r, Stages: aliasplan.StageComputeShader, Access: aliasplan.AccessShaderStorageWrite}
+		return aliasplan.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite}
 	}
 	rd := func(r aliasplan.ResourceID) aliasplan.Access {
-		return aliasplan.Access{Resource: r, Stages: aliasplan.StageComputeShader, Access: aliasplan.AccessShaderStorageRead}
+		return aliasplan.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead}
 	}
 	// c orders a's last read before b's first write.
 	c := g.AddResource(aliasplan.Resource{Name: "c", Kind: aliasplan.KindBuffer, Buffer: aliasplan.BufferDesc{Size: 1 << 16},

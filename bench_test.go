@@ -2,6 +2,7 @@ package aliasplan_test
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/verify"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -24,7 +25,7 @@ func BenchmarkFrame(b *testing.B) {
 		b.Run("frame="+name+"/stage=compile", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := planner.Compile(g); err != nil {
+				if _, err := planner.Compile(&g.Graph); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -32,7 +33,7 @@ func BenchmarkFrame(b *testing.B) {
 		b.Run("frame="+name+"/stage=compile+place", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				c, err := planner.Compile(g)
+				c, err := planner.Compile(&g.Graph)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -42,7 +43,7 @@ func BenchmarkFrame(b *testing.B) {
 			}
 		})
 		b.Run("frame="+name+"/stage=place", func(b *testing.B) {
-			c, _ := planner.Compile(g)
+			c, _ := planner.Compile(&g.Graph)
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := planner.Place(c, opts); err != nil {
@@ -51,7 +52,7 @@ func BenchmarkFrame(b *testing.B) {
 			}
 		})
 		b.Run("frame="+name+"/stage=barriers+verify", func(b *testing.B) {
-			c, _ := planner.Compile(g)
+			c, _ := planner.Compile(&g.Graph)
 			p, _ := planner.Place(c, opts)
 			b.ReportAllocs()
 			for b.Loop() {
@@ -59,7 +60,7 @@ func BenchmarkFrame(b *testing.B) {
 				if err := barriers.Build(c, p); err != nil {
 					b.Fatal(err)
 				}
-				if err := planner.Verify(c, p); err != nil {
+				if err := verify.Plan(c, p); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -80,10 +81,10 @@ func BenchmarkFrame(b *testing.B) {
 			if _, err := pl.Plan(g); err != nil {
 				b.Fatal(err)
 			}
-			h := cloneGraph(g)
+			h := cloneGraph(&g.Graph)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := pl.Plan(h); err != nil {
+				if _, err := pl.Plan(&aliasplan.Graph{Graph: *h}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -102,7 +103,7 @@ func BenchmarkScale(b *testing.B) {
 			pl := aliasplan.New(aliasplan.Options{Reuse: aliasplan.NoReuse})
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := pl.Plan(g); err != nil {
+				if _, err := pl.Plan(&aliasplan.Graph{Graph: *g}); err != nil {
 					b.Fatal(err)
 				}
 			}

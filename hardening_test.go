@@ -2,6 +2,8 @@ package aliasplan_test
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vk"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -28,31 +30,31 @@ func TestPlanNil(t *testing.T) {
 // caller's own memory: tracked for hazards and layouts, never placed.
 func ExamplePlan() {
 	g := &aliasplan.Graph{}
-	scene := g.AddImage("scene", aliasplan.ImageDesc{Format: aliasplan.FormatR16G16B16A16Sfloat,
+	scene := g.AddImage("scene", aliasplan.ImageDesc{Format: vk.FormatR16G16B16A16Sfloat,
 		Width: 256, Height: 256, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-		Usage: aliasplan.ImageUsageColorAttachment | aliasplan.ImageUsageSampled})
-	bloom := g.AddImage("bloom", aliasplan.ImageDesc{Format: aliasplan.FormatR16G16B16A16Sfloat,
+		Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled})
+	bloom := g.AddImage("bloom", aliasplan.ImageDesc{Format: vk.FormatR16G16B16A16Sfloat,
 		Width: 256, Height: 256, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-		Usage: aliasplan.ImageUsageStorage | aliasplan.ImageUsageSampled})
+		Usage: vk.ImageUsageStorage | vk.ImageUsageSampled})
 	// An imported resource: the swapchain image, owned by the caller.
 	backbuffer := g.AddResource(aliasplan.Resource{Name: "backbuffer", Kind: aliasplan.KindImage, Imported: true,
-		Image: aliasplan.ImageDesc{Format: aliasplan.FormatB8G8R8A8Unorm, Width: 256, Height: 256, Depth: 1,
-			MipLevels: 1, ArrayLayers: 1, Samples: 1, InitialLayout: aliasplan.LayoutPresentSrc}})
-	g.AddCommand("draw", aliasplan.Access{Resource: scene, Stages: aliasplan.StageColorAttachmentOutput,
-		Access: aliasplan.AccessColorAttachmentWrite, Layout: aliasplan.LayoutColorAttachmentOptimal})
+		Image: aliasplan.ImageDesc{Format: vk.FormatB8G8R8A8Unorm, Width: 256, Height: 256, Depth: 1,
+			MipLevels: 1, ArrayLayers: 1, Samples: 1, InitialLayout: vk.LayoutPresentSrc}})
+	g.AddCommand("draw", aliasplan.Access{Resource: scene, Stages: vk.StageColorAttachmentOutput,
+		Access: vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal})
 	g.AddCommand("bloom",
-		aliasplan.Access{Resource: scene, Stages: aliasplan.StageComputeShader, Access: aliasplan.AccessShaderSampledRead, Layout: aliasplan.LayoutShaderReadOnlyOptimal},
-		aliasplan.Access{Resource: bloom, Stages: aliasplan.StageComputeShader, Access: aliasplan.AccessShaderStorageWrite, Layout: aliasplan.LayoutGeneral})
-	ldr := g.AddImage("ldr", aliasplan.ImageDesc{Format: aliasplan.FormatR16G16B16A16Sfloat,
+		aliasplan.Access{Resource: scene, Stages: vk.StageComputeShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal},
+		aliasplan.Access{Resource: bloom, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
+	ldr := g.AddImage("ldr", aliasplan.ImageDesc{Format: vk.FormatR16G16B16A16Sfloat,
 		Width: 256, Height: 256, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-		Usage: aliasplan.ImageUsageStorage | aliasplan.ImageUsageTransferSrc})
+		Usage: vk.ImageUsageStorage | vk.ImageUsageTransferSrc})
 	g.AddCommand("compose",
-		aliasplan.Access{Resource: bloom, Stages: aliasplan.StageComputeShader, Access: aliasplan.AccessShaderSampledRead, Layout: aliasplan.LayoutShaderReadOnlyOptimal},
-		aliasplan.Access{Resource: ldr, Stages: aliasplan.StageComputeShader, Access: aliasplan.AccessShaderStorageWrite, Layout: aliasplan.LayoutGeneral})
+		aliasplan.Access{Resource: bloom, Stages: vk.StageComputeShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal},
+		aliasplan.Access{Resource: ldr, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
 	g.AddCommand("blit",
-		aliasplan.Access{Resource: ldr, Stages: aliasplan.StageBlit, Access: aliasplan.AccessTransferRead, Layout: aliasplan.LayoutTransferSrcOptimal},
-		aliasplan.Access{Resource: backbuffer, Stages: aliasplan.StageBlit, Access: aliasplan.AccessTransferWrite, Layout: aliasplan.LayoutTransferDstOptimal})
-	g.AddCommand("present", aliasplan.Access{Resource: backbuffer, Stages: aliasplan.StageBottomOfPipe, Layout: aliasplan.LayoutPresentSrc})
+		aliasplan.Access{Resource: ldr, Stages: vk.StageBlit, Access: vk.AccessTransferRead, Layout: vk.LayoutTransferSrcOptimal},
+		aliasplan.Access{Resource: backbuffer, Stages: vk.StageBlit, Access: vk.AccessTransferWrite, Layout: vk.LayoutTransferDstOptimal})
+	g.AddCommand("present", aliasplan.Access{Resource: backbuffer, Stages: vk.StageBottomOfPipe, Layout: vk.LayoutPresentSrc})
 
 	plan, err := aliasplan.New(aliasplan.Options{}).Plan(g)
 	if err != nil {
@@ -61,7 +63,7 @@ func ExamplePlan() {
 	}
 	for id, rp := range plan.Resources { // indexed by ResourceID
 		fmt.Printf("%s: %s", g.Resources[id].Name, rp.Status)
-		if rp.Status == aliasplan.StatusPooled {
+		if rp.Status == planner.StatusPooled {
 			pl := rp.Placement
 			fmt.Printf(" in pool %d at offset %d, %d bytes (alignment %d), aliased %v", pl.Pool, pl.Offset, pl.Size, pl.Alignment, pl.Aliased)
 		} else {
@@ -102,7 +104,7 @@ func ExamplePlan() {
 }
 
 // Issue 12 items 11, 12 and 14: the README says what the verifier is
-// (the project's own planner.Verify, not an outside tool), shows how to
+// (the project's own verify.Plan, not an outside tool), shows how to
 // declare an imported resource, and points at docs/formats.md, which
 // exists.
 func TestREADMEClaims(t *testing.T) {
@@ -112,9 +114,9 @@ func TestREADMEClaims(t *testing.T) {
 	}
 	text := string(readme)
 	if strings.Contains(text, "independent verifier") {
-		t.Error(`README calls planner.Verify "an independent verifier"`)
+		t.Error(`README calls verify.Plan "an independent verifier"`)
 	}
-	for _, want := range []string{"planner.Verify", "docs/formats.md", "Imported: true"} {
+	for _, want := range []string{"verify.Plan", "docs/formats.md", "Imported: true"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("README does not mention %s", want)
 		}

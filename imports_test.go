@@ -12,15 +12,18 @@ import (
 func TestPureCoreImports(t *testing.T) {
 	const mod = "github.com/aliasplan/aliasplan/"
 	allowed := map[string][]string{
-		"interval":                   {"github.com/google/btree"},
-		"planner":                    {"github.com/bits-and-blooms/bitset", mod + "interval"},
-		"strategies/internal/greedy": {mod + "planner", mod + "interval", "github.com/google/btree"},
+		"internal/invariants":        {},
+		"vk":                         {},
+		"interval":                   {"github.com/google/btree", mod + "internal/invariants"},
+		"planner":                    {"github.com/bits-and-blooms/bitset", mod + "interval", mod + "vk", mod + "internal/invariants"},
+		"verify":                     {mod + "planner", mod + "vk"},
+		"strategies/internal/greedy": {mod + "planner", mod + "interval", "github.com/google/btree", mod + "internal/invariants"},
 		"strategies/firstfit":        {mod + "planner", mod + "strategies/internal/greedy"},
 		"strategies/bestfit":         {mod + "planner", mod + "strategies/internal/greedy"},
-		"strategies/exact":           {mod + "planner", mod + "interval", mod + "strategies/firstfit", mod + "strategies/bestfit"},
+		"strategies/exact":           {mod + "planner", mod + "interval", mod + "strategies/firstfit", mod + "strategies/bestfit", mod + "internal/invariants"},
 		"strategies/strategytest":    {mod + "planner"},
-		"barriers":                   {mod + "planner"},
-		"format":                     {mod + "planner"},
+		"barriers":                   {mod + "planner", mod + "vk"},
+		"format":                     {mod + "planner", mod + "vk"},
 	}
 	for pkg, ok := range allowed {
 		p, err := build.Default.Import(mod+pkg, ".", 0)

@@ -115,7 +115,7 @@ func TestOrderingFrames(t *testing.T) {
 			t.Log("random-1000: skipped under the race detector (about a minute there); go test without -race checks it")
 			continue
 		}
-		var strat aliasplan.Strategy
+		var strat planner.Strategy
 		switch *orderStrategy {
 		case "firstfit":
 			strat = firstfit.New()
@@ -132,7 +132,7 @@ func TestOrderingFrames(t *testing.T) {
 			line := "| " + name + " |"
 			for k := range 9 {
 				b := r.execPooled + (r.dagPooled-r.execPooled)*uint64(k)/8
-				p, err := aliasplan.New(aliasplan.Options{Strategy: strat, Budget: b}).Plan(g)
+				p, err := aliasplan.New(aliasplan.Options{Strategy: strat, Order: aliasplan.OrderBudget, Budget: b}).Plan(g)
 				if err != nil {
 					t.Errorf("%s: budget %d: %v", name, b, err)
 					continue
@@ -158,7 +158,7 @@ func TestOrderingFrames(t *testing.T) {
 		if r.execPooled < r.dagPooled && r.budgetSer == 0 && r.budget < r.dagPooled {
 			t.Errorf("%s: a budget below the DAG plan met without serializations", name)
 		}
-		_, err := aliasplan.New(aliasplan.Options{Strategy: strat, Budget: r.execPooled - 1}).Plan(g)
+		_, err := aliasplan.New(aliasplan.Options{Strategy: strat, Order: aliasplan.OrderBudget, Budget: r.execPooled - 1}).Plan(g)
 		var be *planner.BudgetError
 		if !errors.As(err, &be) || be.Reachable != min(r.execPooled, r.dagPooled) || be.ExecutionBound != r.execBound ||
 			!strings.Contains(err.Error(), fmt.Sprintf("smallest pooled size reachable is %d bytes", be.Reachable)) {
@@ -167,16 +167,16 @@ func TestOrderingFrames(t *testing.T) {
 	}
 }
 
-// TestOrderingOptions: a Budget alone selects the budget order; a budget
-// the DAG plan meets adds no serialization; OrderBudget without a budget
-// and an unknown ordering are errors.
+// TestOrderingOptions: a budget the DAG plan meets adds no serialization;
+// OrderBudget without a budget, a budget under another order and an
+// unknown ordering are errors.
 func TestOrderingOptions(t *testing.T) {
 	g := aliasplan.SampleFrame(1920, 1080)
 	dag, err := aliasplan.New(aliasplan.Options{}).Plan(g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := aliasplan.New(aliasplan.Options{Budget: dag.Stats.PooledBytes}).Plan(g)
+	p, err := aliasplan.New(aliasplan.Options{Order: aliasplan.OrderBudget, Budget: dag.Stats.PooledBytes}).Plan(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,14 +184,17 @@ func TestOrderingOptions(t *testing.T) {
 		t.Errorf("budget met by the DAG plan: ordering %s, budget %d, %d serializations, pooled %d (DAG %d)",
 			p.Ordering, p.Budget, len(p.Serializations), p.Stats.PooledBytes, dag.Stats.PooledBytes)
 	}
-	for _, o := range []aliasplan.Options{{Order: aliasplan.OrderBudget}, {Order: 7}} {
+	for _, o := range []aliasplan.Options{{Order: aliasplan.OrderBudget}, {Order: 7}, {Budget: 1 << 30}, {Order: aliasplan.OrderExecution, Budget: 1 << 30}} {
 		if _, err := aliasplan.New(o).Plan(g); err == nil {
 			t.Errorf("%+v: no error", o)
 		}
 	}
 	// Deterministic: the same options give the same serializations.
-	for _, order := range []aliasplan.Ordering{aliasplan.OrderExecution, aliasplan.OrderBudget} {
-		o := aliasplan.Options{Order: order, Budget: dag.Stats.PooledBytes - 1}
+	for _, order := range []planner.Ordering{aliasplan.OrderExecution, aliasplan.OrderBudget} {
+		o := aliasplan.Options{Order: order}
+		if order == aliasplan.OrderBudget {
+			o.Budget = dag.Stats.PooledBytes - 1
+		}
 		a, err1 := aliasplan.New(o).Plan(g)
 		b, err2 := aliasplan.New(o).Plan(g)
 		if err1 != nil || err2 != nil {
@@ -208,7 +211,7 @@ func TestOrderingOptions(t *testing.T) {
 func BenchmarkOrdering(b *testing.B) {
 	for _, name := range []string{"deferred-1080p", "compute-120", "random-200", "random-1000"} {
 		g := readGraph(b, filepath.Join(framesDir(b), name+".json"))
-		c, err := planner.Compile(g)
+		c, err := planner.Compile(&g.Graph)
 		if err != nil {
 			b.Fatal(err)
 		}

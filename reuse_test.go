@@ -1,6 +1,7 @@
 package aliasplan_test
 
 import (
+	"github.com/aliasplan/aliasplan/vk"
 	"reflect"
 	"strings"
 	"sync"
@@ -36,11 +37,11 @@ func TestReuse(t *testing.T) {
 	base := proptest.RandomFrame(3, 60)
 	fresh := aliasplan.New(aliasplan.Options{Reuse: aliasplan.NoReuse})
 	pl := aliasplan.New(aliasplan.Options{})
-	first, err := pl.Plan(base)
+	first, err := pl.Plan(&aliasplan.Graph{Graph: *base})
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := pl.Plan(cloneGraph(base))
+	again, err := pl.Plan(&aliasplan.Graph{Graph: *cloneGraph(base)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestReuse(t *testing.T) {
 		},
 		"descriptor": func(g *planner.Graph) { g.Resources[3].Buffer.Size++; g.Resources[3].Image.Width++ },
 		"dedicated":  func(g *planner.Graph) { g.Resources[4].Dedicated = true },
-		"access":     func(g *planner.Graph) { g.Commands[9].Accesses[0].Stages |= planner.StageTopOfPipe },
+		"access":     func(g *planner.Graph) { g.Commands[9].Accesses[0].Stages |= vk.StageTopOfPipe },
 		"accesses": func(g *planner.Graph) {
 			g.Commands[40].Accesses = append(g.Commands[40].Accesses, g.Commands[40].Accesses[0])
 		},
@@ -67,8 +68,8 @@ func TestReuse(t *testing.T) {
 	for name, edit := range edits {
 		g := cloneGraph(base)
 		edit(g)
-		got, gotErr := pl.Plan(g)
-		want, wantErr := fresh.Plan(g)
+		got, gotErr := pl.Plan(&aliasplan.Graph{Graph: *g})
+		want, wantErr := fresh.Plan(&aliasplan.Graph{Graph: *g})
 		if (gotErr == nil) != (wantErr == nil) {
 			t.Fatalf("%s: reusing planner error %v, fresh planner error %v", name, gotErr, wantErr)
 		}
@@ -89,7 +90,7 @@ func TestReuse(t *testing.T) {
 func TestReuseSurvivesGraphEdits(t *testing.T) {
 	pl := aliasplan.New(aliasplan.Options{})
 	g := proptest.RandomFrame(4, 30)
-	c1, p1, err := pl.PlanCompiled(g)
+	c1, p1, err := pl.PlanCompiled(&aliasplan.Graph{Graph: *g})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,13 +99,13 @@ func TestReuseSurvivesGraphEdits(t *testing.T) {
 	g.Reset()
 	g.Resources = append(g.Resources, other.Resources...)
 	g.Commands = append(g.Commands, other.Commands...)
-	if _, _, err := pl.PlanCompiled(g); err != nil {
+	if _, _, err := pl.PlanCompiled(&aliasplan.Graph{Graph: *g}); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(c1.Graph, want) {
 		t.Fatal("the remembered compiled graph changed with the caller's graph")
 	}
-	c3, p3, err := pl.PlanCompiled(cloneGraph(want))
+	c3, p3, err := pl.PlanCompiled(&aliasplan.Graph{Graph: *cloneGraph(want)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,33 +120,33 @@ func TestReuseBounds(t *testing.T) {
 	pl := aliasplan.New(aliasplan.Options{Reuse: 2})
 	var plans []*planner.Plan
 	for _, g := range gs {
-		p, err := pl.Plan(g)
+		p, err := pl.Plan(&aliasplan.Graph{Graph: *g})
 		if err != nil {
 			t.Fatal(err)
 		}
 		plans = append(plans, p)
 	}
-	if p, _ := pl.Plan(gs[2]); p != plans[2] {
+	if p, _ := pl.Plan(&aliasplan.Graph{Graph: *gs[2]}); p != plans[2] {
 		t.Error("the most recent graph was not reused")
 	}
-	if p, _ := pl.Plan(gs[1]); p != plans[1] {
+	if p, _ := pl.Plan(&aliasplan.Graph{Graph: *gs[1]}); p != plans[1] {
 		t.Error("the second most recent graph was not reused")
 	}
-	if p, _ := pl.Plan(gs[0]); p == plans[0] {
+	if p, _ := pl.Plan(&aliasplan.Graph{Graph: *gs[0]}); p == plans[0] {
 		t.Error("a third graph was remembered with Reuse: 2")
 	}
 	pl.Forget()
-	if p, _ := pl.Plan(gs[0]); p == plans[0] {
+	if p, _ := pl.Plan(&aliasplan.Graph{Graph: *gs[0]}); p == plans[0] {
 		t.Error("a graph was reused after Forget")
 	}
 	tiny := aliasplan.New(aliasplan.Options{ReuseBytes: 1})
-	p1, _ := tiny.Plan(gs[0])
-	if p2, _ := tiny.Plan(gs[0]); p2 == p1 {
+	p1, _ := tiny.Plan(&aliasplan.Graph{Graph: *gs[0]})
+	if p2, _ := tiny.Plan(&aliasplan.Graph{Graph: *gs[0]}); p2 == p1 {
 		t.Error("a graph larger than ReuseBytes was remembered")
 	}
 	off := aliasplan.New(aliasplan.Options{Reuse: aliasplan.NoReuse})
-	p1, _ = off.Plan(gs[0])
-	if p2, _ := off.Plan(gs[0]); p2 == p1 {
+	p1, _ = off.Plan(&aliasplan.Graph{Graph: *gs[0]})
+	if p2, _ := off.Plan(&aliasplan.Graph{Graph: *gs[0]}); p2 == p1 {
 		t.Error("NoReuse reused a plan")
 	}
 }
@@ -154,10 +155,10 @@ func TestReuseBounds(t *testing.T) {
 func TestReuseAllocatesNothing(t *testing.T) {
 	pl := aliasplan.New(aliasplan.Options{})
 	g := proptest.RandomFrame(9, 200)
-	if _, err := pl.Plan(g); err != nil {
+	if _, err := pl.Plan(&aliasplan.Graph{Graph: *g}); err != nil {
 		t.Fatal(err)
 	}
-	h := cloneGraph(g)
+	h := &aliasplan.Graph{Graph: *cloneGraph(g)}
 	if n := testing.AllocsPerRun(20, func() {
 		if _, err := pl.Plan(h); err != nil {
 			t.Fatal(err)
@@ -175,7 +176,7 @@ func TestReuseConcurrent(t *testing.T) {
 	want := make([]*planner.Plan, len(gs))
 	for i, g := range gs {
 		var err error
-		if want[i], err = fresh.Plan(g); err != nil {
+		if want[i], err = fresh.Plan(&aliasplan.Graph{Graph: *g}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -186,7 +187,7 @@ func TestReuseConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for k := range 12 {
 				i := (w + k) % len(gs)
-				p, err := pl.Plan(gs[i])
+				p, err := pl.Plan(&aliasplan.Graph{Graph: *gs[i]})
 				if err != nil || !reflect.DeepEqual(p, want[i]) {
 					errs <- "a concurrent plan differs from the fresh one"
 					return

@@ -2,6 +2,7 @@ package aliasplan
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 
 	p "github.com/aliasplan/aliasplan/planner"
 )
@@ -20,84 +21,84 @@ import (
 // builder API a renderer calls every frame.
 func SampleFrame(width, height uint32) *Graph {
 	g := &Graph{}
-	image := func(name string, f p.Format, w, h uint32, usage p.ImageUsage) ResourceID {
+	image := func(name string, f vk.Format, w, h uint32, usage vk.ImageUsage) ResourceID {
 		return g.AddImage(name, ImageDesc{Format: f, Width: w, Height: h, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-			Tiling: p.TilingOptimal, Usage: usage})
+			Tiling: vk.TilingOptimal, Usage: usage})
 	}
-	buffer := func(name string, size uint64, usage p.BufferUsage) ResourceID {
+	buffer := func(name string, size uint64, usage vk.BufferUsage) ResourceID {
 		return g.AddBuffer(name, BufferDesc{Size: size, Usage: usage})
 	}
 	// Access shorthands.
 	depthWrite := func(r ResourceID) Access {
-		return Access{Resource: r, Stages: p.StageEarlyFragmentTests | p.StageLateFragmentTests,
-			Access: p.AccessDepthStencilAttachmentRead | p.AccessDepthStencilAttachmentWrite, Layout: p.LayoutDepthAttachmentOptimal}
+		return Access{Resource: r, Stages: vk.StageEarlyFragmentTests | vk.StageLateFragmentTests,
+			Access: vk.AccessDepthStencilAttachmentRead | vk.AccessDepthStencilAttachmentWrite, Layout: vk.LayoutDepthAttachmentOptimal}
 	}
 	depthTest := func(r ResourceID) Access {
-		return Access{Resource: r, Stages: p.StageEarlyFragmentTests | p.StageLateFragmentTests,
-			Access: p.AccessDepthStencilAttachmentRead, Layout: p.LayoutDepthReadOnlyOptimal}
+		return Access{Resource: r, Stages: vk.StageEarlyFragmentTests | vk.StageLateFragmentTests,
+			Access: vk.AccessDepthStencilAttachmentRead, Layout: vk.LayoutDepthReadOnlyOptimal}
 	}
 	color := func(r ResourceID) Access {
-		return Access{Resource: r, Stages: p.StageColorAttachmentOutput, Access: p.AccessColorAttachmentWrite, Layout: p.LayoutColorAttachmentOptimal}
+		return Access{Resource: r, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal}
 	}
-	sampled := func(stage p.Stage, r ResourceID) Access {
-		layout := p.LayoutShaderReadOnlyOptimal
+	sampled := func(stage vk.Stage, r ResourceID) Access {
+		layout := vk.LayoutShaderReadOnlyOptimal
 		if g.Resources[r].Image.Format.HasDepth() {
-			layout = p.LayoutDepthReadOnlyOptimal
+			layout = vk.LayoutDepthReadOnlyOptimal
 		}
-		return Access{Resource: r, Stages: stage, Access: p.AccessShaderSampledRead, Layout: layout}
+		return Access{Resource: r, Stages: stage, Access: vk.AccessShaderSampledRead, Layout: layout}
 	}
 	storeImage := func(r ResourceID) Access {
-		return Access{Resource: r, Stages: p.StageComputeShader, Access: p.AccessShaderStorageWrite, Layout: p.LayoutGeneral}
+		return Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral}
 	}
-	readBuf := func(stage p.Stage, r ResourceID) Access {
-		return Access{Resource: r, Stages: stage, Access: p.AccessShaderStorageRead}
+	readBuf := func(stage vk.Stage, r ResourceID) Access {
+		return Access{Resource: r, Stages: stage, Access: vk.AccessShaderStorageRead}
 	}
 	writeBuf := func(r ResourceID) Access {
-		return Access{Resource: r, Stages: p.StageComputeShader, Access: p.AccessShaderStorageWrite}
+		return Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite}
 	}
-	const fragment, compute = p.StageFragmentShader, p.StageComputeShader
+	const fragment, compute = vk.StageFragmentShader, vk.StageComputeShader
 
 	// Imported: owned by the engine across frames.
 	backbuffer := g.AddResource(Resource{Name: "backbuffer", Kind: p.KindImage, Imported: true,
-		Image: ImageDesc{Format: p.FormatB8G8R8A8Unorm, Width: width, Height: height, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-			Usage: p.ImageUsageColorAttachment, InitialLayout: p.LayoutUndefined}})
+		Image: ImageDesc{Format: vk.FormatB8G8R8A8Unorm, Width: width, Height: height, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Usage: vk.ImageUsageColorAttachment, InitialLayout: vk.LayoutUndefined}})
 	history := g.AddResource(Resource{Name: "taa.history", Kind: p.KindImage, Imported: true,
-		Image: ImageDesc{Format: p.FormatR16G16B16A16Sfloat, Width: width, Height: height, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-			Usage: p.ImageUsageSampled | p.ImageUsageTransferDst, InitialLayout: p.LayoutShaderReadOnlyOptimal}})
+		Image: ImageDesc{Format: vk.FormatR16G16B16A16Sfloat, Width: width, Height: height, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Usage: vk.ImageUsageSampled | vk.ImageUsageTransferDst, InitialLayout: vk.LayoutShaderReadOnlyOptimal}})
 	lights := g.AddResource(Resource{Name: "scene.lights", Kind: p.KindBuffer, Imported: true,
-		Buffer: BufferDesc{Size: 1 << 20, Usage: p.BufferUsageStorageBuffer}})
+		Buffer: BufferDesc{Size: 1 << 20, Usage: vk.BufferUsageStorageBuffer}})
 
 	var cascades [4]ResourceID
 	for i := range cascades {
-		cascades[i] = image(fmt.Sprintf("shadow.cascade%d", i), p.FormatD32Sfloat, 2048, 2048, p.ImageUsageDepthStencilAttachment|p.ImageUsageSampled)
+		cascades[i] = image(fmt.Sprintf("shadow.cascade%d", i), vk.FormatD32Sfloat, 2048, 2048, vk.ImageUsageDepthStencilAttachment|vk.ImageUsageSampled)
 	}
-	depth := image("depth", p.FormatD32Sfloat, width, height, p.ImageUsageDepthStencilAttachment|p.ImageUsageSampled)
-	shadowMask := image("shadow.mask", p.FormatR8Unorm, width, height, p.ImageUsageStorage|p.ImageUsageSampled)
-	albedo := image("gbuffer.albedo", p.FormatR8G8B8A8Srgb, width, height, p.ImageUsageColorAttachment|p.ImageUsageSampled)
-	normal := image("gbuffer.normal", p.FormatA2B10G10R10UnormPack32, width, height, p.ImageUsageColorAttachment|p.ImageUsageSampled)
-	material := image("gbuffer.material", p.FormatR8G8B8A8Unorm, width, height, p.ImageUsageColorAttachment|p.ImageUsageSampled)
-	motion := image("gbuffer.motion", p.FormatR16G16Sfloat, width, height, p.ImageUsageColorAttachment|p.ImageUsageSampled)
-	hiz := image("hiz", p.FormatR32Sfloat, width/2, height/2, p.ImageUsageStorage|p.ImageUsageSampled)
-	ssaoRaw := image("ssao.raw", p.FormatR8Unorm, width/2, height/2, p.ImageUsageStorage|p.ImageUsageSampled)
-	ssao := image("ssao.blurred", p.FormatR8Unorm, width/2, height/2, p.ImageUsageStorage|p.ImageUsageSampled)
-	grid := buffer("lights.grid", 8<<20, p.BufferUsageStorageBuffer)
-	hdr := image("hdr", p.FormatR16G16B16A16Sfloat, width, height, p.ImageUsageStorage|p.ImageUsageSampled)
-	histogram := buffer("exposure.histogram", 1024, p.BufferUsageStorageBuffer|p.BufferUsageTransferDst)
-	exposure := buffer("exposure.value", 256, p.BufferUsageStorageBuffer|p.BufferUsageTransferSrc)
+	depth := image("depth", vk.FormatD32Sfloat, width, height, vk.ImageUsageDepthStencilAttachment|vk.ImageUsageSampled)
+	shadowMask := image("shadow.mask", vk.FormatR8Unorm, width, height, vk.ImageUsageStorage|vk.ImageUsageSampled)
+	albedo := image("gbuffer.albedo", vk.FormatR8G8B8A8Srgb, width, height, vk.ImageUsageColorAttachment|vk.ImageUsageSampled)
+	normal := image("gbuffer.normal", vk.FormatA2B10G10R10UnormPack32, width, height, vk.ImageUsageColorAttachment|vk.ImageUsageSampled)
+	material := image("gbuffer.material", vk.FormatR8G8B8A8Unorm, width, height, vk.ImageUsageColorAttachment|vk.ImageUsageSampled)
+	motion := image("gbuffer.motion", vk.FormatR16G16Sfloat, width, height, vk.ImageUsageColorAttachment|vk.ImageUsageSampled)
+	hiz := image("hiz", vk.FormatR32Sfloat, width/2, height/2, vk.ImageUsageStorage|vk.ImageUsageSampled)
+	ssaoRaw := image("ssao.raw", vk.FormatR8Unorm, width/2, height/2, vk.ImageUsageStorage|vk.ImageUsageSampled)
+	ssao := image("ssao.blurred", vk.FormatR8Unorm, width/2, height/2, vk.ImageUsageStorage|vk.ImageUsageSampled)
+	grid := buffer("lights.grid", 8<<20, vk.BufferUsageStorageBuffer)
+	hdr := image("hdr", vk.FormatR16G16B16A16Sfloat, width, height, vk.ImageUsageStorage|vk.ImageUsageSampled)
+	histogram := buffer("exposure.histogram", 1024, vk.BufferUsageStorageBuffer|vk.BufferUsageTransferDst)
+	exposure := buffer("exposure.value", 256, vk.BufferUsageStorageBuffer|vk.BufferUsageTransferSrc)
 	readback := g.AddResource(Resource{Name: "exposure.readback", Kind: p.KindBuffer, Memory: p.GPUToCPU,
-		Buffer: BufferDesc{Size: 256, Usage: p.BufferUsageTransferDst}})
-	taa := image("taa.output", p.FormatR16G16B16A16Sfloat, width, height, p.ImageUsageStorage|p.ImageUsageSampled|p.ImageUsageTransferSrc)
+		Buffer: BufferDesc{Size: 256, Usage: vk.BufferUsageTransferDst}})
+	taa := image("taa.output", vk.FormatR16G16B16A16Sfloat, width, height, vk.ImageUsageStorage|vk.ImageUsageSampled|vk.ImageUsageTransferSrc)
 	const levels = 6
 	var down, up [levels]ResourceID
 	for i := 0; i < levels; i++ {
 		w, h := max(1, width>>(i+1)), max(1, height>>(i+1))
-		down[i] = image(fmt.Sprintf("bloom.down%d", i), p.FormatB10G11R11UfloatPack32, w, h, p.ImageUsageStorage|p.ImageUsageSampled)
+		down[i] = image(fmt.Sprintf("bloom.down%d", i), vk.FormatB10G11R11UfloatPack32, w, h, vk.ImageUsageStorage|vk.ImageUsageSampled)
 	}
 	for i := levels - 2; i >= 0; i-- {
 		w, h := max(1, width>>(i+1)), max(1, height>>(i+1))
-		up[i] = image(fmt.Sprintf("bloom.up%d", i), p.FormatB10G11R11UfloatPack32, w, h, p.ImageUsageStorage|p.ImageUsageSampled)
+		up[i] = image(fmt.Sprintf("bloom.up%d", i), vk.FormatB10G11R11UfloatPack32, w, h, vk.ImageUsageStorage|vk.ImageUsageSampled)
 	}
-	image("debug.overdraw", p.FormatR32Sfloat, width, height, p.ImageUsageStorage) // declared, never used
+	image("debug.overdraw", vk.FormatR32Sfloat, width, height, vk.ImageUsageStorage) // declared, never used
 
 	// Commands in recorded order.
 	for i, c := range cascades {
@@ -115,15 +116,15 @@ func SampleFrame(width, height uint32) *Graph {
 	g.AddCommand("lights.cull", sampled(compute, hiz), readBuf(compute, lights), writeBuf(grid))
 	g.AddCommand("lighting", sampled(compute, depth), sampled(compute, albedo), sampled(compute, normal), sampled(compute, material),
 		sampled(compute, ssao), sampled(compute, shadowMask), readBuf(compute, grid), readBuf(compute, lights), storeImage(hdr))
-	g.AddCommand("exposure.clear", Access{Resource: histogram, Stages: p.StageClear, Access: p.AccessTransferWrite})
+	g.AddCommand("exposure.clear", Access{Resource: histogram, Stages: vk.StageClear, Access: vk.AccessTransferWrite})
 	g.AddCommand("exposure.histogram", sampled(compute, hdr),
-		Access{Resource: histogram, Stages: compute, Access: p.AccessShaderStorageRead | p.AccessShaderStorageWrite})
+		Access{Resource: histogram, Stages: compute, Access: vk.AccessShaderStorageRead | vk.AccessShaderStorageWrite})
 	g.AddCommand("exposure.adapt", readBuf(compute, histogram), writeBuf(exposure))
-	g.AddCommand("exposure.readback", Access{Resource: exposure, Stages: p.StageCopy, Access: p.AccessTransferRead},
-		Access{Resource: readback, Stages: p.StageCopy, Access: p.AccessTransferWrite})
+	g.AddCommand("exposure.readback", Access{Resource: exposure, Stages: vk.StageCopy, Access: vk.AccessTransferRead},
+		Access{Resource: readback, Stages: vk.StageCopy, Access: vk.AccessTransferWrite})
 	g.AddCommand("taa.resolve", sampled(compute, hdr), sampled(compute, motion), sampled(compute, history), readBuf(compute, exposure), storeImage(taa))
-	g.AddCommand("taa.store", Access{Resource: taa, Stages: p.StageCopy, Access: p.AccessTransferRead, Layout: p.LayoutTransferSrcOptimal},
-		Access{Resource: history, Stages: p.StageCopy, Access: p.AccessTransferWrite, Layout: p.LayoutTransferDstOptimal})
+	g.AddCommand("taa.store", Access{Resource: taa, Stages: vk.StageCopy, Access: vk.AccessTransferRead, Layout: vk.LayoutTransferSrcOptimal},
+		Access{Resource: history, Stages: vk.StageCopy, Access: vk.AccessTransferWrite, Layout: vk.LayoutTransferDstOptimal})
 	src := taa
 	for i := 0; i < levels; i++ {
 		g.AddCommand(fmt.Sprintf("bloom.down%d", i), sampled(compute, src), storeImage(down[i]))

@@ -2,6 +2,7 @@ package barriers_test
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/verify"
 	"math/rand/v2"
 	"testing"
 
@@ -48,7 +49,7 @@ func BenchmarkVerify(b *testing.B) {
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := planner.Verify(c, p); err != nil {
+				if err := verify.Plan(c, p); err != nil {
 					b.Fatal(err)
 				}
 			}

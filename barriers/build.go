@@ -3,6 +3,7 @@ package barriers
 import (
 	"cmp"
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 	"slices"
 	"sort"
 
@@ -90,9 +91,9 @@ func useAt(c *planner.Compiled, r planner.ResourceID, cmd planner.CommandID) pla
 // terminalScope returns the OR of the stages and of the write access flags
 // of r's terminal uses: the source scope that orders all of r's uses before
 // a later occupant of its memory.
-func terminalScope(c *planner.Compiled, r planner.ResourceID) (planner.Stage, planner.AccessFlags) {
-	var s planner.Stage
-	var w planner.AccessFlags
+func terminalScope(c *planner.Compiled, r planner.ResourceID) (vk.Stage, vk.AccessFlags) {
+	var s vk.Stage
+	var w vk.AccessFlags
 	for _, t := range c.Terminal(r) {
 		u := useAt(c, r, t)
 		s |= u.Stages
@@ -245,8 +246,8 @@ func covers(spans []span, want span) bool {
 // the OR of its predecessors' stages and write access flags on the
 // resource, and the latest execution position among them (-1: none).
 type hazardSource struct {
-	stages planner.Stage
-	writes planner.AccessFlags
+	stages vk.Stage
+	writes vk.AccessFlags
 	last   int32
 }
 
@@ -388,7 +389,7 @@ func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) (candidate, bo
 		return x, true
 	}
 	if image {
-		x.OldLayout = planner.LayoutUndefined // reused or fresh memory: no contents to keep
+		x.OldLayout = vk.LayoutUndefined // reused or fresh memory: no contents to keep
 	}
 	if prev := b.prev[r]; len(prev) > 0 {
 		x.Kind, x.Previous = planner.Alias, prev

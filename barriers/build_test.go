@@ -3,6 +3,7 @@ package barriers_test
 import (
 	"errors"
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 	"reflect"
 	"slices"
 	"strings"
@@ -14,7 +15,7 @@ import (
 )
 
 // Each case builds a frame, places some transients by hand, runs Build and
-// planner.Verify, and compares the barriers, one a line (see describe).
+// verify.Plan, and compares the barriers, one a line (see describe).
 var buildCases = []struct {
 	name  string
 	frame func() (*frame, map[string]at)
@@ -112,8 +113,8 @@ var buildCases = []struct {
 	name: "image alias with a layout transition",
 	frame: func() (*frame, map[string]at) {
 		var f frame
-		a, b := f.image("albedo", planner.FormatR8G8B8A8Unorm, 65536), f.image("ssao", planner.FormatR8Unorm, 65536)
-		out := f.importedImage("out", planner.LayoutUndefined)
+		a, b := f.image("albedo", vk.FormatR8G8B8A8Unorm, 65536), f.image("ssao", vk.FormatR8Unorm, 65536)
+		out := f.importedImage("out", vk.LayoutUndefined)
 		f.cmd("gbuffer", useImage(a, color, caw, attachment))
 		f.cmd("light", useImage(a, fragment, sampled, readOnly), useImage(out, color, caw, attachment))
 		f.cmd("ssao", useImage(out, compute, ssr|ssw, general), useImage(b, compute, ssw, general))
@@ -156,13 +157,13 @@ var buildCases = []struct {
 	name: "imported resources",
 	frame: func() (*frame, map[string]at) {
 		var f frame
-		bb := f.importedImage("backbuffer", planner.LayoutUndefined)
+		bb := f.importedImage("backbuffer", vk.LayoutUndefined)
 		hist := f.importedImage("history", readOnly)
 		lights := f.importedBuffer("lights")
 		f.cmd("upload", use(lights, copyS, tw))
 		f.cmd("shade", use(lights, fragment, ssr), useImage(hist, fragment, sampled, readOnly), useImage(bb, color, caw, attachment))
 		f.cmd("refill", use(lights, copyS, tw))
-		f.cmd("present", useImage(bb, planner.StageBottomOfPipe, 0, planner.LayoutPresentSrc))
+		f.cmd("present", useImage(bb, vk.StageBottomOfPipe, 0, vk.LayoutPresentSrc))
 		return &f, nil
 	},
 	want: `
@@ -178,7 +179,7 @@ var buildCases = []struct {
 	name: "never aliased",
 	frame: func() (*frame, map[string]at) {
 		var f frame
-		buf, img := f.buffer("buf", 1024), f.image("img", planner.FormatD32Sfloat, 65536)
+		buf, img := f.buffer("buf", 1024), f.image("img", vk.FormatD32Sfloat, 65536)
 		f.cmd("depth", useImage(img, depthS, dsw, depthAtt), use(buf, compute, ssw))
 		f.cmd("use", useImage(img, fragment, sampled, readOnly), use(buf, compute, ssr))
 		return &f, map[string]at{"buf": {0, 0}, "img": {1, 0}}
@@ -313,8 +314,8 @@ func TestBuildRejectsInterferingOverlap(t *testing.T) {
 
 func TestDependencies(t *testing.T) {
 	var f frame
-	depth := f.image("depth", planner.FormatD24UnormS8Uint, 65536)
-	shadow := f.image("shadow", planner.FormatD32Sfloat, 65536)
+	depth := f.image("depth", vk.FormatD24UnormS8Uint, 65536)
+	shadow := f.image("shadow", vk.FormatD32Sfloat, 65536)
 	a1, a2, b1, b2 := f.buffer("a1", 1024), f.buffer("a2", 1024), f.buffer("b1", 1024), f.buffer("b2", 1024)
 	x := f.importedBuffer("x")
 	f.cmd("write", use(a1, compute, ssw), use(a2, compute, ssw), useImage(depth, depthS, dsw, depthAtt), useImage(shadow, depthS, dsw, depthAtt))
@@ -331,9 +332,9 @@ func TestDependencies(t *testing.T) {
 	}
 	want := []barriers.Batch{
 		{Command: 0, Dependency: barriers.DependencyInfo{ImageMemoryBarriers: []barriers.ImageMemoryBarrier2{
-			{DstStageMask: depthS, DstAccessMask: dsw, OldLayout: planner.LayoutUndefined, NewLayout: depthAtt, Image: depth,
+			{DstStageMask: depthS, DstAccessMask: dsw, OldLayout: vk.LayoutUndefined, NewLayout: depthAtt, Image: depth,
 				SubresourceRange: all(barriers.AspectDepth | barriers.AspectStencil)},
-			{DstStageMask: depthS, DstAccessMask: dsw, OldLayout: planner.LayoutUndefined, NewLayout: depthAtt, Image: shadow,
+			{DstStageMask: depthS, DstAccessMask: dsw, OldLayout: vk.LayoutUndefined, NewLayout: depthAtt, Image: shadow,
 				SubresourceRange: all(barriers.AspectDepth)},
 		}}},
 		{Command: 1, Dependency: barriers.DependencyInfo{BufferMemoryBarriers: []barriers.BufferMemoryBarrier2{
@@ -363,7 +364,7 @@ func TestDependenciesMergesMemoryBarriers(t *testing.T) {
 	g := &planner.Graph{}
 	g.AddBuffer("r", planner.BufferDesc{Size: 16})
 	g.AddCommand("c")
-	m := func(s planner.Stage, a planner.AccessFlags) planner.Barrier {
+	m := func(s vk.Stage, a vk.AccessFlags) planner.Barrier {
 		return planner.Barrier{Type: planner.MemoryBarrier, SrcStages: s, SrcAccess: a, DstStages: compute, DstAccess: ssr}
 	}
 	p := &planner.Plan{Order: []planner.CommandID{0}, Barriers: []planner.Barrier{

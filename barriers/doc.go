@@ -60,7 +60,7 @@
 // under the execution and budget orderings) and that are buffers: the
 // alias barriers of those later occupants (memory barriers) order it
 // before them, and theirs order them before the new one (a chain that
-// planner.Verify proves). Every other old occupant is named, not only the
+// verify.Plan proves). Every other old occupant is named, not only the
 // latest one. Images never chain an older occupant: an image barrier's
 // access scope is the image's subresources, which may not fill the bytes
 // the image is placed in (its required size), so the older occupant's

@@ -2,6 +2,8 @@ package barriers_test
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/verify"
+	"github.com/aliasplan/aliasplan/vk"
 
 	"github.com/aliasplan/aliasplan/barriers"
 	"github.com/aliasplan/aliasplan/planner"
@@ -18,15 +20,15 @@ func Example() {
 	tiles := g.AddResource(planner.Resource{Name: "tiles", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 1 << 20}, Requirements: req})
 	hist := g.AddResource(planner.Resource{Name: "histogram", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 1 << 20}, Requirements: req})
 	out := g.AddResource(planner.Resource{Name: "out", Kind: planner.KindImage, Imported: true,
-		Image: planner.ImageDesc{Format: planner.FormatR16G16B16A16Sfloat, Width: 256, Height: 256, Depth: 1, MipLevels: 1, ArrayLayers: 1,
-			Samples: 1, Usage: planner.ImageUsageStorage}})
-	g.AddCommand("classify", planner.Access{Resource: tiles, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite})
+		Image: planner.ImageDesc{Format: vk.FormatR16G16B16A16Sfloat, Width: 256, Height: 256, Depth: 1, MipLevels: 1, ArrayLayers: 1,
+			Samples: 1, Usage: vk.ImageUsageStorage}})
+	g.AddCommand("classify", planner.Access{Resource: tiles, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
 	g.AddCommand("shade",
-		planner.Access{Resource: tiles, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageRead},
-		planner.Access{Resource: out, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite, Layout: planner.LayoutGeneral})
+		planner.Access{Resource: tiles, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead},
+		planner.Access{Resource: out, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
 	g.AddCommand("measure",
-		planner.Access{Resource: out, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageRead, Layout: planner.LayoutGeneral},
-		planner.Access{Resource: hist, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite})
+		planner.Access{Resource: out, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral},
+		planner.Access{Resource: hist, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
 
 	c, err := planner.Compile(&g)
 	if err != nil {
@@ -39,7 +41,7 @@ func Example() {
 	if err := barriers.Build(c, p); err != nil {
 		panic(err)
 	}
-	if err := planner.Verify(c, p); err != nil {
+	if err := verify.Plan(c, p); err != nil {
 		panic(err)
 	}
 	fmt.Println("histogram at offset", p.Resources[hist].Placement.Offset, "of pool", p.Resources[hist].Placement.Pool)

@@ -3,6 +3,7 @@ package barriers_test
 import (
 	"bytes"
 	"flag"
+	"github.com/aliasplan/aliasplan/verify"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -64,7 +65,7 @@ func planFrameOrdered(t *testing.T, path string, order planner.Ordering, budget 
 	if err := barriers.Build(c, p); err != nil {
 		t.Fatal(err)
 	}
-	if err := planner.Verify(c, p); err != nil {
+	if err := verify.Plan(c, p); err != nil {
 		t.Fatal(err)
 	}
 	return g, c, p
@@ -141,7 +142,7 @@ func checkGolden(t *testing.T, golden string, g *planner.Graph, c *planner.Compi
 	if !reflect.DeepEqual(back, p) {
 		t.Error("the plan file does not read back to the plan")
 	}
-	if err := planner.Verify(c, back); err != nil {
+	if err := verify.Plan(c, back); err != nil {
 		t.Error(err)
 	}
 }

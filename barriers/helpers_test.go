@@ -2,6 +2,8 @@ package barriers_test
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/verify"
+	"github.com/aliasplan/aliasplan/vk"
 	"strings"
 	"testing"
 
@@ -11,24 +13,24 @@ import (
 
 // Short names for the scopes the tests use.
 const (
-	compute  = planner.StageComputeShader
-	fragment = planner.StageFragmentShader
-	color    = planner.StageColorAttachmentOutput
-	copyS    = planner.StageCopy
-	depthS   = planner.StageEarlyFragmentTests | planner.StageLateFragmentTests
+	compute  = vk.StageComputeShader
+	fragment = vk.StageFragmentShader
+	color    = vk.StageColorAttachmentOutput
+	copyS    = vk.StageCopy
+	depthS   = vk.StageEarlyFragmentTests | vk.StageLateFragmentTests
 
-	ssr     = planner.AccessShaderStorageRead
-	ssw     = planner.AccessShaderStorageWrite
-	sampled = planner.AccessShaderSampledRead
-	caw     = planner.AccessColorAttachmentWrite
-	dsw     = planner.AccessDepthStencilAttachmentWrite
-	tw      = planner.AccessTransferWrite
-	tr      = planner.AccessTransferRead
+	ssr     = vk.AccessShaderStorageRead
+	ssw     = vk.AccessShaderStorageWrite
+	sampled = vk.AccessShaderSampledRead
+	caw     = vk.AccessColorAttachmentWrite
+	dsw     = vk.AccessDepthStencilAttachmentWrite
+	tw      = vk.AccessTransferWrite
+	tr      = vk.AccessTransferRead
 
-	attachment = planner.LayoutColorAttachmentOptimal
-	readOnly   = planner.LayoutShaderReadOnlyOptimal
-	general    = planner.LayoutGeneral
-	depthAtt   = planner.LayoutDepthStencilAttachmentOptimal
+	attachment = vk.LayoutColorAttachmentOptimal
+	readOnly   = vk.LayoutShaderReadOnlyOptimal
+	general    = vk.LayoutGeneral
+	depthAtt   = vk.LayoutDepthStencilAttachmentOptimal
 )
 
 // frame builds small graphs: transient resources carry explicit
@@ -41,38 +43,38 @@ func reqs(size uint64) *planner.Requirements {
 
 func (f *frame) buffer(name string, size uint64) planner.ResourceID {
 	return f.g.AddResource(planner.Resource{Name: name, Kind: planner.KindBuffer,
-		Buffer: planner.BufferDesc{Size: size, Usage: planner.BufferUsageStorageBuffer}, Requirements: reqs(size)})
+		Buffer: planner.BufferDesc{Size: size, Usage: vk.BufferUsageStorageBuffer}, Requirements: reqs(size)})
 }
 
-func (f *frame) image(name string, format planner.Format, size uint64) planner.ResourceID {
+func (f *frame) image(name string, format vk.Format, size uint64) planner.ResourceID {
 	return f.g.AddResource(planner.Resource{Name: name, Kind: planner.KindImage, Image: imageDesc(format), Requirements: reqs(size)})
 }
 
 func (f *frame) importedBuffer(name string) planner.ResourceID {
 	return f.g.AddResource(planner.Resource{Name: name, Kind: planner.KindBuffer, Imported: true,
-		Buffer: planner.BufferDesc{Size: 4096, Usage: planner.BufferUsageStorageBuffer}})
+		Buffer: planner.BufferDesc{Size: 4096, Usage: vk.BufferUsageStorageBuffer}})
 }
 
-func (f *frame) importedImage(name string, initial planner.Layout) planner.ResourceID {
-	d := imageDesc(planner.FormatB8G8R8A8Unorm)
+func (f *frame) importedImage(name string, initial vk.Layout) planner.ResourceID {
+	d := imageDesc(vk.FormatB8G8R8A8Unorm)
 	d.InitialLayout = initial
 	return f.g.AddResource(planner.Resource{Name: name, Kind: planner.KindImage, Imported: true, Image: d})
 }
 
-func imageDesc(format planner.Format) planner.ImageDesc {
+func imageDesc(format vk.Format) planner.ImageDesc {
 	return planner.ImageDesc{Format: format, Width: 64, Height: 64, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-		Tiling: planner.TilingOptimal, Usage: planner.ImageUsageColorAttachment | planner.ImageUsageSampled | planner.ImageUsageStorage}
+		Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled | vk.ImageUsageStorage}
 }
 
 func (f *frame) cmd(name string, accesses ...planner.Access) planner.CommandID {
 	return f.g.AddCommand(name, accesses...)
 }
 
-func use(r planner.ResourceID, s planner.Stage, a planner.AccessFlags) planner.Access {
+func use(r planner.ResourceID, s vk.Stage, a vk.AccessFlags) planner.Access {
 	return planner.Access{Resource: r, Stages: s, Access: a}
 }
 
-func useImage(r planner.ResourceID, s planner.Stage, a planner.AccessFlags, l planner.Layout) planner.Access {
+func useImage(r planner.ResourceID, s vk.Stage, a vk.AccessFlags, l vk.Layout) planner.Access {
 	return planner.Access{Resource: r, Stages: s, Access: a, Layout: l}
 }
 
@@ -84,7 +86,7 @@ type at struct {
 
 // placed compiles f and returns a plan that places the named resources
 // where asked (every other transient is dedicated), with pools, Aliased
-// and stats filled in so that it passes planner.VerifyPlacement. It has no
+// and stats filled in so that it passes verify.Placement. It has no
 // barriers yet. Each setup function runs on the plan before
 // VerifyPlacement (to set an ordering and serializations).
 func placed(t testing.TB, f *frame, where map[string]at, setup ...func(*planner.Compiled, *planner.Plan)) (*planner.Compiled, *planner.Plan) {
@@ -136,19 +138,19 @@ func placed(t testing.TB, f *frame, where map[string]at, setup ...func(*planner.
 	for _, f := range setup {
 		f(c, p)
 	}
-	if err := planner.VerifyPlacement(c, p); err != nil {
+	if err := verify.Placement(c, p); err != nil {
 		t.Fatal(err)
 	}
 	return c, p
 }
 
-// build runs Build and planner.Verify.
+// build runs Build and verify.Plan.
 func build(t testing.TB, c *planner.Compiled, p *planner.Plan) {
 	t.Helper()
 	if err := barriers.Build(c, p); err != nil {
 		t.Fatal(err)
 	}
-	if err := planner.Verify(c, p); err != nil {
+	if err := verify.Plan(c, p); err != nil {
 		t.Fatalf("%v\n%s", err, describe(c.Graph, p))
 	}
 }

@@ -2,6 +2,8 @@ package barriers_test
 
 import (
 	"errors"
+	"github.com/aliasplan/aliasplan/verify"
+	"github.com/aliasplan/aliasplan/vk"
 	"slices"
 	"strings"
 	"testing"
@@ -162,7 +164,7 @@ func TestVerifySerializations(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c, p := good(t)
 			tc.mutate(c, p)
-			err := planner.Verify(c, p)
+			err := verify.Plan(c, p)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Verify: %v, want an error containing %q\n%s", err, tc.want, describe(c.Graph, p))
 			}
@@ -185,7 +187,7 @@ func TestSerializedChain(t *testing.T) {
 		return x.Kind == planner.Alias && c.Graph.Resources[x.Resource].Name == "b"
 	})
 	var be *planner.BarrierError
-	if err := planner.Verify(c, p); !errors.As(err, &be) || be.Rule != planner.RuleAliasBarrier {
+	if err := verify.Plan(c, p); !errors.As(err, &be) || be.Rule != planner.RuleAliasBarrier {
 		t.Errorf("Verify without b's alias barrier: %v", err)
 	}
 	// b covering only part of a's bytes: c's barrier names both.
@@ -201,8 +203,8 @@ func TestSerializedChain(t *testing.T) {
 // scope folded into its first-use transition out of UNDEFINED.
 func TestSerializedImages(t *testing.T) {
 	f := &frame{}
-	a := f.image("a", planner.FormatR8G8B8A8Unorm, 4096)
-	b := f.image("b", planner.FormatR8G8B8A8Unorm, 4096)
+	a := f.image("a", vk.FormatR8G8B8A8Unorm, 4096)
+	b := f.image("b", vk.FormatR8G8B8A8Unorm, 4096)
 	f.cmd("a.w", useImage(a, color, caw, attachment))
 	f.cmd("a.r", useImage(a, fragment, sampled, readOnly))
 	f.cmd("b.w", useImage(b, compute, ssw, general))
@@ -238,7 +240,7 @@ func TestVerifyExecutionBound(t *testing.T) {
 	}
 	build(t, c, p)
 	p.Stats.ExecutionBound--
-	if err := planner.Verify(c, p); err == nil || !strings.Contains(err.Error(), "executionBound is 1023") {
+	if err := verify.Plan(c, p); err == nil || !strings.Contains(err.Error(), "executionBound is 1023") {
 		t.Errorf("Verify with a wrong executionBound: %v", err)
 	}
 }
@@ -252,7 +254,7 @@ func TestVerifyExecutionBound(t *testing.T) {
 func TestImagesDoNotChainOldOccupants(t *testing.T) {
 	f := &frame{}
 	for _, n := range []string{"a", "c", "b"} {
-		r := f.image(n, planner.FormatR8G8B8A8Unorm, 1024)
+		r := f.image(n, vk.FormatR8G8B8A8Unorm, 1024)
 		f.cmd(n+".w", useImage(r, compute, ssw, general))
 		f.cmd(n+".rw", useImage(r, compute, ssr|ssw, general))
 	}

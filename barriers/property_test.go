@@ -2,6 +2,8 @@ package barriers_test
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/verify"
+	"github.com/aliasplan/aliasplan/vk"
 	"math/rand/v2"
 	"testing"
 
@@ -42,22 +44,22 @@ func (greedy) Place(p *planner.Problem) (*planner.Solution, error) {
 }
 
 type accessKind struct {
-	stages planner.Stage
-	access planner.AccessFlags
-	layout planner.Layout // images only
+	stages vk.Stage
+	access vk.AccessFlags
+	layout vk.Layout // images only
 }
 
 var (
 	bufferAccesses = []accessKind{
 		{compute, ssr, 0}, {compute, ssw, 0}, {compute, ssr | ssw, 0}, {copyS, tw, 0}, {copyS, tr, 0},
-		{fragment | planner.StageVertexShader, planner.AccessUniformRead, 0}, {planner.StageDrawIndirect, planner.AccessIndirectCommandRead, 0},
+		{fragment | vk.StageVertexShader, vk.AccessUniformRead, 0}, {vk.StageDrawIndirect, vk.AccessIndirectCommandRead, 0},
 		{fragment, 0, 0}, // execution-only
 	}
 	imageAccesses = []accessKind{
-		{color, caw, attachment}, {color, caw | planner.AccessColorAttachmentRead, attachment}, {fragment, sampled, readOnly},
-		{compute, ssr, general}, {compute, ssw, general}, {copyS, tw, planner.LayoutTransferDstOptimal},
-		{copyS, tr, planner.LayoutTransferSrcOptimal}, {fragment | compute, sampled, readOnly}, {depthS, dsw, depthAtt},
-		{planner.StageAllCommands, planner.AccessMemoryRead, general},
+		{color, caw, attachment}, {color, caw | vk.AccessColorAttachmentRead, attachment}, {fragment, sampled, readOnly},
+		{compute, ssr, general}, {compute, ssw, general}, {copyS, tw, vk.LayoutTransferDstOptimal},
+		{copyS, tr, vk.LayoutTransferSrcOptimal}, {fragment | compute, sampled, readOnly}, {depthS, dsw, depthAtt},
+		{vk.StageAllCommands, vk.AccessMemoryRead, general},
 	}
 )
 
@@ -65,16 +67,16 @@ var (
 // writes it, and an image has one layout per command.
 func randomFrame(rng *rand.Rand, commands, resources int) *planner.Graph {
 	g := &planner.Graph{}
-	formats := []planner.Format{planner.FormatR8G8B8A8Unorm, planner.FormatD32Sfloat, planner.FormatR16G16B16A16Sfloat}
+	formats := []vk.Format{vk.FormatR8G8B8A8Unorm, vk.FormatD32Sfloat, vk.FormatR16G16B16A16Sfloat}
 	for i := range resources {
 		size := uint64(1+rng.IntN(16)) * 256
 		res := planner.Resource{Name: fmt.Sprintf("r%d", i), Imported: rng.IntN(5) == 0}
 		if rng.IntN(2) == 0 {
-			res.Kind, res.Buffer = planner.KindBuffer, planner.BufferDesc{Size: size, Usage: planner.BufferUsageStorageBuffer}
+			res.Kind, res.Buffer = planner.KindBuffer, planner.BufferDesc{Size: size, Usage: vk.BufferUsageStorageBuffer}
 		} else {
 			res.Kind, res.Image = planner.KindImage, imageDesc(formats[rng.IntN(len(formats))])
 			if res.Imported {
-				res.Image.InitialLayout = []planner.Layout{planner.LayoutUndefined, readOnly, general}[rng.IntN(3)]
+				res.Image.InitialLayout = []vk.Layout{vk.LayoutUndefined, readOnly, general}[rng.IntN(3)]
 			}
 		}
 		if !res.Imported {
@@ -85,7 +87,7 @@ func randomFrame(rng *rand.Rand, commands, resources int) *planner.Graph {
 	written := make([]bool, resources)
 	for i := range commands {
 		var as []planner.Access
-		layout := map[planner.ResourceID]planner.Layout{}
+		layout := map[planner.ResourceID]vk.Layout{}
 		add := func(r planner.ResourceID, write bool) {
 			res := &g.Resources[r]
 			table := bufferAccesses
@@ -152,7 +154,7 @@ func randomOrder(rng *rand.Rand, c *planner.Compiled) []planner.CommandID {
 
 // TestPropertyRandomFrames: on random graphs, placed with heavy aliasing
 // and executed in random topological orders, Build's barriers cover every
-// alias pair and every DAG edge (planner.Verify), Build is deterministic,
+// alias pair and every DAG edge (verify.Plan), Build is deterministic,
 // and Dependencies records every barrier.
 func TestPropertyRandomFrames(t *testing.T) {
 	cases := 400
@@ -178,7 +180,7 @@ func TestPropertyRandomFrames(t *testing.T) {
 		if err := barriers.Build(c, p); err != nil {
 			t.Fatalf("seed %d: Build: %v", seed, err)
 		}
-		if err := planner.Verify(c, p); err != nil {
+		if err := verify.Plan(c, p); err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, describe(g, p))
 		}
 		first := describe(g, p)
@@ -215,7 +217,7 @@ func TestPropertyRandomFrames(t *testing.T) {
 	}
 }
 
-// allPairsCovered checks, independently of planner.Verify's per-edge
+// allPairsCovered checks, independently of verify.Plan's per-edge
 // check, that every pair of conflicting uses of a resource (not only the
 // DAG edges Compile stores) is ordered by a chain of barriers, with the
 // earlier use's writes made available and visible to the later use, and
@@ -246,10 +248,10 @@ func allPairsCovered(c *planner.Compiled, p *planner.Plan) error {
 					continue
 				}
 				needAvail, needVis := x.Access.Writes() != 0, x.Modifies && y.Access != 0
-				var reach, reachAvail planner.Stage
+				var reach, reachAvail vk.Stage
 				covered := false
 				for q := pos[x.Command] + 1; q <= pos[y.Command] && !covered; q++ {
-					var nReach, nAvail planner.Stage
+					var nReach, nAvail vk.Stage
 					for k := range p.Barriers {
 						b := &p.Barriers[k]
 						if pos[b.Before] != q {
@@ -311,7 +313,7 @@ func TestPropertyAllConflictingPairsCovered(t *testing.T) {
 	}
 }
 
-// TestPropertyVerifyRejectsOrSurvivesMutations: planner.Verify never
+// TestPropertyVerifyRejectsOrSurvivesMutations: verify.Plan never
 // panics on a broken plan, and rejects most random breakages of Build's
 // barriers (some are harmless: a barrier another chain already covers).
 func TestPropertyVerifyRejectsOrSurvivesMutations(t *testing.T) {
@@ -360,7 +362,7 @@ func TestPropertyVerifyRejectsOrSurvivesMutations(t *testing.T) {
 			x.Kind, x.Previous = planner.BarrierKind(rng.IntN(3)), []planner.ResourceID{planner.ResourceID(rng.IntN(len(g.Resources) + 1))}
 		}
 		tried++
-		if planner.Verify(c, p) != nil {
+		if verify.Plan(c, p) != nil {
 			rejected++
 		}
 	}

@@ -2,6 +2,7 @@ package barriers
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 
 	"github.com/aliasplan/aliasplan/planner"
 )
@@ -36,7 +37,7 @@ const (
 
 // AspectOf returns the aspects of every subresource of an image of format
 // f: depth and/or stencil for depth/stencil formats, else color.
-func AspectOf(f planner.Format) ImageAspect {
+func AspectOf(f vk.Format) ImageAspect {
 	var a ImageAspect
 	if f.HasDepth() {
 		a |= AspectDepth
@@ -55,19 +56,19 @@ type DependencyFlags uint32
 
 // MemoryBarrier2 is VkMemoryBarrier2: a dependency on all memory.
 type MemoryBarrier2 struct {
-	SrcStageMask  planner.Stage
-	SrcAccessMask planner.AccessFlags
-	DstStageMask  planner.Stage
-	DstAccessMask planner.AccessFlags
+	SrcStageMask  vk.Stage
+	SrcAccessMask vk.AccessFlags
+	DstStageMask  vk.Stage
+	DstAccessMask vk.AccessFlags
 }
 
 // BufferMemoryBarrier2 is VkBufferMemoryBarrier2 (queue family indices
 // VK_QUEUE_FAMILY_IGNORED).
 type BufferMemoryBarrier2 struct {
-	SrcStageMask  planner.Stage
-	SrcAccessMask planner.AccessFlags
-	DstStageMask  planner.Stage
-	DstAccessMask planner.AccessFlags
+	SrcStageMask  vk.Stage
+	SrcAccessMask vk.AccessFlags
+	DstStageMask  vk.Stage
+	DstAccessMask vk.AccessFlags
 	Buffer        planner.ResourceID
 	Offset        uint64
 	Size          uint64 // WholeSize for the whole buffer
@@ -86,12 +87,12 @@ type ImageSubresourceRange struct {
 // VK_QUEUE_FAMILY_IGNORED). OldLayout != NewLayout makes it a layout
 // transition.
 type ImageMemoryBarrier2 struct {
-	SrcStageMask     planner.Stage
-	SrcAccessMask    planner.AccessFlags
-	DstStageMask     planner.Stage
-	DstAccessMask    planner.AccessFlags
-	OldLayout        planner.Layout
-	NewLayout        planner.Layout
+	SrcStageMask     vk.Stage
+	SrcAccessMask    vk.AccessFlags
+	DstStageMask     vk.Stage
+	DstAccessMask    vk.AccessFlags
+	OldLayout        vk.Layout
+	NewLayout        vk.Layout
 	Image            planner.ResourceID
 	SubresourceRange ImageSubresourceRange
 }
@@ -125,7 +126,7 @@ type Batch struct {
 // a buffer barrier that one of them includes: a memory barrier covers all
 // memory.
 //
-// p must have passed planner.Verify or come from Build; a barrier before a
+// p must have passed verify.Plan or come from Build; a barrier before a
 // command that is not in p.Order, or naming a resource g does not have, is
 // misuse and panics. Cost O(len(p.Order) + len(p.Barriers)·m) for m memory
 // barriers per batch; the batches share three backing arrays.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 	"io"
 	"reflect"
 	"strings"
@@ -381,7 +382,7 @@ func (rd *fileReader) resource(r *planner.Resource, i int, el element) *planner.
 		}
 		r.Buffer.Size = *b.Size
 		for _, n := range b.Usage {
-			u, ok := planner.ParseBufferUsage(n)
+			u, ok := vk.ParseBufferUsage(n)
 			if !ok {
 				return unknownName("buffer.usage", "buffer usage", n)
 			}
@@ -400,7 +401,7 @@ func (rd *fileReader) resource(r *planner.Resource, i int, el element) *planner.
 		if im.Format == nil {
 			return rd.fail(w, "image.format", planner.RuleMissingField, "an image needs a format")
 		}
-		f, ok := planner.ParseFormat(*im.Format)
+		f, ok := vk.ParseFormat(*im.Format)
 		if !ok {
 			return unknownName("image.format", "format", *im.Format)
 		}
@@ -419,24 +420,24 @@ func (rd *fileReader) resource(r *planner.Resource, i int, el element) *planner.
 			return *v
 		}
 		d.Depth, d.MipLevels, d.ArrayLayers, d.Samples = one(im.Depth), one(im.MipLevels), one(im.ArrayLayers), one(im.Samples)
-		d.Tiling = planner.TilingOptimal
+		d.Tiling = vk.TilingOptimal
 		if im.Tiling != nil {
-			t, ok := planner.ParseTiling(*im.Tiling)
+			t, ok := vk.ParseTiling(*im.Tiling)
 			if !ok {
 				return unknownName("image.tiling", "tiling", *im.Tiling)
 			}
 			d.Tiling = t
 		}
 		for _, n := range im.Usage {
-			u, ok := planner.ParseImageUsage(n)
+			u, ok := vk.ParseImageUsage(n)
 			if !ok {
 				return unknownName("image.usage", "image usage", n)
 			}
 			d.Usage |= u
 		}
-		d.InitialLayout = planner.LayoutUndefined
+		d.InitialLayout = vk.LayoutUndefined
 		if im.InitialLayout != nil {
-			l, ok := planner.ParseLayout(*im.InitialLayout)
+			l, ok := vk.ParseLayout(*im.InitialLayout)
 			if !ok {
 				return unknownName("image.initialLayout", "layout", *im.InitialLayout)
 			}
@@ -517,14 +518,14 @@ func (rd *fileReader) command(g *planner.Graph, c *planner.Command, i int, el el
 		a := &c.Accesses[ai]
 		a.Resource = id
 		for _, n := range fa.Stages {
-			s, ok := planner.ParseStage(n)
+			s, ok := vk.ParseStage(n)
 			if !ok {
 				return rd.fail(aw, "stages", planner.RuleUnknownName, "unknown stage name %q", n)
 			}
 			a.Stages |= s
 		}
 		for _, n := range fa.Access {
-			f, ok := planner.ParseAccess(n)
+			f, ok := vk.ParseAccess(n)
 			if !ok {
 				return rd.fail(aw, "access", planner.RuleUnknownName, "unknown access name %q", n)
 			}
@@ -534,7 +535,7 @@ func (rd *fileReader) command(g *planner.Graph, c *planner.Command, i int, el el
 			if g.Resources[id].Kind != planner.KindImage {
 				return rd.fail(aw, "layout", planner.RuleField, "a buffer access has no layout")
 			}
-			l, ok := planner.ParseLayout(*fa.Layout)
+			l, ok := vk.ParseLayout(*fa.Layout)
 			if !ok {
 				return rd.fail(aw, "layout", planner.RuleUnknownName, "unknown layout name %q", *fa.Layout)
 			}
@@ -628,13 +629,13 @@ func writeResource(fr *fileResource, r *planner.Resource, i int) error {
 		if bad, ok := maskFileNames(usage); !ok {
 			return fail(planner.RuleUnknownName, "image usage bit %s has no name", bad)
 		}
-		if v, ok := planner.ParseFormat(d.Format.String()); !ok || v != d.Format {
+		if v, ok := vk.ParseFormat(d.Format.String()); !ok || v != d.Format {
 			return fail(planner.RuleUnknownName, "format %s has no name", d.Format)
 		}
-		if v, ok := planner.ParseTiling(d.Tiling.String()); !ok || v != d.Tiling {
+		if v, ok := vk.ParseTiling(d.Tiling.String()); !ok || v != d.Tiling {
 			return fail(planner.RuleUnknownName, "tiling %s has no name", d.Tiling)
 		}
-		if v, ok := planner.ParseLayout(d.InitialLayout.String()); !ok || v != d.InitialLayout {
+		if v, ok := vk.ParseLayout(d.InitialLayout.String()); !ok || v != d.InitialLayout {
 			return fail(planner.RuleUnknownName, "initial layout %s has no name", d.InitialLayout)
 		}
 		fr.Image = &fileImage{
@@ -688,7 +689,7 @@ func writeCommand(fc *fileCommand, g *planner.Graph, i int) error {
 			return fail(ai, res.Name, planner.RuleUnknownName, "access bit %s has no name", bad)
 		}
 		if res.Kind == planner.KindImage {
-			if v, ok := planner.ParseLayout(a.Layout.String()); !ok || v != a.Layout {
+			if v, ok := vk.ParseLayout(a.Layout.String()); !ok || v != a.Layout {
 				return fail(ai, res.Name, planner.RuleUnknownName, "layout %s has no name", a.Layout)
 			}
 			fa.Layout = ptr(a.Layout.String())

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -199,18 +200,18 @@ func TestReadGraphDefaults(t *testing.T) {
 	}
 	want := &planner.Graph{
 		Resources: []planner.Resource{
-			{Name: "buf", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 256, Usage: planner.BufferUsageStorageBuffer}},
-			{Name: "img", Kind: planner.KindImage, Image: planner.ImageDesc{Format: planner.FormatR8G8B8A8Unorm, Width: 4, Height: 4, Depth: 1,
-				MipLevels: 1, ArrayLayers: 1, Samples: 1, Tiling: planner.TilingOptimal, InitialLayout: planner.LayoutUndefined}},
+			{Name: "buf", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 256, Usage: vk.BufferUsageStorageBuffer}},
+			{Name: "img", Kind: planner.KindImage, Image: planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 4, Height: 4, Depth: 1,
+				MipLevels: 1, ArrayLayers: 1, Samples: 1, Tiling: vk.TilingOptimal, InitialLayout: vk.LayoutUndefined}},
 			// A resource may share a command's name: separate name spaces.
 			{Name: "c0", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 16}},
 		},
 		Commands: []planner.Command{
 			{Name: "c0", Accesses: []planner.Access{
-				{Resource: 0, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite},
-				{Resource: 1, Stages: planner.StageColorAttachmentOutput, Access: planner.AccessColorAttachmentWrite, Layout: planner.LayoutColorAttachmentOptimal},
-				{Resource: 0, Stages: planner.StageComputeShader},
-				{Resource: 2, Stages: planner.StageAllCommands},
+				{Resource: 0, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite},
+				{Resource: 1, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal},
+				{Resource: 0, Stages: vk.StageComputeShader},
+				{Resource: 2, Stages: vk.StageAllCommands},
 			}},
 			{Name: "empty"},
 		},
@@ -293,21 +294,21 @@ func TestGraphFileRoundTripFrames(t *testing.T) {
 func TestGraphFileRoundTripBuilt(t *testing.T) {
 	g := &planner.Graph{}
 	imp := g.AddResource(planner.Resource{Name: "swapchain", Kind: planner.KindImage, Imported: true,
-		Image: planner.ImageDesc{Format: planner.FormatB8G8R8A8Unorm, Width: 1920, Height: 1080, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-			Usage: planner.ImageUsageColorAttachment | planner.ImageUsageTransferDst, InitialLayout: planner.LayoutPresentSrc}})
+		Image: planner.ImageDesc{Format: vk.FormatB8G8R8A8Unorm, Width: 1920, Height: 1080, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Usage: vk.ImageUsageColorAttachment | vk.ImageUsageTransferDst, InitialLayout: vk.LayoutPresentSrc}})
 	lin := g.AddResource(planner.Resource{Name: "staging <&>", Kind: planner.KindImage, Memory: planner.CPUToGPU,
-		Image: planner.ImageDesc{Format: planner.FormatBc1RgbUnormBlock, Width: 64, Height: 64, Depth: 1, MipLevels: 7, ArrayLayers: 6, Samples: 1,
-			Tiling: planner.TilingLinear, Usage: planner.ImageUsageTransferSrc, InitialLayout: planner.LayoutPreinitialized}})
+		Image: planner.ImageDesc{Format: vk.FormatBc1RgbUnormBlock, Width: 64, Height: 64, Depth: 1, MipLevels: 7, ArrayLayers: 6, Samples: 1,
+			Tiling: vk.TilingLinear, Usage: vk.ImageUsageTransferSrc, InitialLayout: vk.LayoutPreinitialized}})
 	buf := g.AddResource(planner.Resource{Name: "ünïcödé", Kind: planner.KindBuffer, Dedicated: true, Memory: planner.GPUToCPU,
-		Buffer:       planner.BufferDesc{Size: 1 << 40, Usage: planner.BufferUsageTransferDst | planner.BufferUsageStorageBuffer},
+		Buffer:       planner.BufferDesc{Size: 1 << 40, Usage: vk.BufferUsageTransferDst | vk.BufferUsageStorageBuffer},
 		Requirements: &planner.Requirements{Size: 1<<64 - 1, Alignment: 1 << 63, MemoryTypeBits: 0xffffffff, PrefersDedicated: true, RequiresDedicated: true}})
-	ms := g.AddImage("msaa", planner.ImageDesc{Format: planner.FormatD32Sfloat, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 8,
-		Usage: planner.ImageUsageDepthStencilAttachment})
-	g.AddCommand("upload", planner.Access{Resource: lin, Stages: planner.StageCopy, Access: planner.AccessTransferRead, Layout: planner.LayoutTransferSrcOptimal},
-		planner.Access{Resource: buf, Stages: planner.StageCopy | planner.StageComputeShader, Access: planner.AccessTransferWrite | planner.AccessShaderStorageRead})
-	g.AddCommand("depth", planner.Access{Resource: ms, Stages: planner.StageEarlyFragmentTests | planner.StageLateFragmentTests,
-		Access: planner.AccessDepthStencilAttachmentRead | planner.AccessDepthStencilAttachmentWrite, Layout: planner.LayoutDepthAttachmentOptimal})
-	g.AddCommand("present", planner.Access{Resource: imp, Stages: planner.StageNone | planner.StageBottomOfPipe, Layout: planner.LayoutPresentSrc})
+	ms := g.AddImage("msaa", planner.ImageDesc{Format: vk.FormatD32Sfloat, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 8,
+		Usage: vk.ImageUsageDepthStencilAttachment})
+	g.AddCommand("upload", planner.Access{Resource: lin, Stages: vk.StageCopy, Access: vk.AccessTransferRead, Layout: vk.LayoutTransferSrcOptimal},
+		planner.Access{Resource: buf, Stages: vk.StageCopy | vk.StageComputeShader, Access: vk.AccessTransferWrite | vk.AccessShaderStorageRead})
+	g.AddCommand("depth", planner.Access{Resource: ms, Stages: vk.StageEarlyFragmentTests | vk.StageLateFragmentTests,
+		Access: vk.AccessDepthStencilAttachmentRead | vk.AccessDepthStencilAttachmentWrite, Layout: vk.LayoutDepthAttachmentOptimal})
+	g.AddCommand("present", planner.Access{Resource: imp, Stages: vk.StageNone | vk.StageBottomOfPipe, Layout: vk.LayoutPresentSrc})
 	g.AddCommand("nothing")
 	out := roundTrip(t, g)
 	for _, s := range []string{`"staging <&>"`, `"ünïcödé"`, `"access": []`, `"requiresDedicated": true`, `"tiling": "LINEAR"`} {
@@ -341,9 +342,9 @@ func TestWriteGraphErrors(t *testing.T) {
 		{"kind", &planner.Graph{Resources: []planner.Resource{{Name: "x", Kind: 7}}}, planner.RuleField},
 		{"memory", &planner.Graph{Resources: []planner.Resource{{Name: "x", Kind: planner.KindBuffer, Memory: 9}}}, planner.RuleUnknownName},
 		{"name not UTF-8", &planner.Graph{Resources: []planner.Resource{{Name: "\xff", Kind: planner.KindBuffer}}}, planner.RuleField},
-		{"resource id", &planner.Graph{Commands: []planner.Command{{Name: "c", Accesses: []planner.Access{{Resource: 3, Stages: planner.StageCopy}}}}}, planner.RuleUnknownResource},
-		{"layout without a name", &planner.Graph{Resources: []planner.Resource{{Name: "x", Kind: planner.KindImage, Image: planner.ImageDesc{Format: planner.FormatR8Unorm}}},
-			Commands: []planner.Command{{Name: "c", Accesses: []planner.Access{{Resource: 0, Stages: planner.StageCopy, Layout: 12345}}}}}, planner.RuleUnknownName},
+		{"resource id", &planner.Graph{Commands: []planner.Command{{Name: "c", Accesses: []planner.Access{{Resource: 3, Stages: vk.StageCopy}}}}}, planner.RuleUnknownResource},
+		{"layout without a name", &planner.Graph{Resources: []planner.Resource{{Name: "x", Kind: planner.KindImage, Image: planner.ImageDesc{Format: vk.FormatR8Unorm}}},
+			Commands: []planner.Command{{Name: "c", Accesses: []planner.Access{{Resource: 0, Stages: vk.StageCopy, Layout: 12345}}}}}, planner.RuleUnknownName},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 	"io"
 	"strings"
 
@@ -341,8 +342,8 @@ func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 			}
 		}
 		if x.Type == planner.ImageBarrier {
-			for _, l := range []planner.Layout{x.OldLayout, x.NewLayout} {
-				if v, ok := planner.ParseLayout(l.String()); !ok || v != l {
+			for _, l := range []vk.Layout{x.OldLayout, x.NewLayout} {
+				if v, ok := vk.ParseLayout(l.String()); !ok || v != l {
 					return nil, fail("barrier %d: layout %s has no name", k, l)
 				}
 			}
@@ -558,7 +559,7 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 			return nil, rfail(".alignment", planner.RuleAlignment, "alignment %d is not a power of two", *fr.Alignment)
 		}
 		// A range beyond its pool is well-formed: a violation for
-		// planner.Verify to report, not a reading error.
+		// verify.Plan to report, not a reading error.
 		rp.Placement = planner.Placement{Pool: *fr.Pool, Offset: *fr.Offset, Size: *fr.Size, Alignment: *fr.Alignment}
 		if fr.Aliased != nil {
 			rp.Placement.Aliased = *fr.Aliased
@@ -689,8 +690,8 @@ func readBarrier(x *planner.Barrier, fb *planBarrier, cmds map[string]planner.Co
 	for _, m := range []struct {
 		field string
 		names []string
-		stage *planner.Stage
-		acc   *planner.AccessFlags
+		stage *vk.Stage
+		acc   *vk.AccessFlags
 	}{
 		{"srcStages", fb.SrcStages, &x.SrcStages, nil}, {"srcAccess", fb.SrcAccess, nil, &x.SrcAccess},
 		{"dstStages", fb.DstStages, &x.DstStages, nil}, {"dstAccess", fb.DstAccess, nil, &x.DstAccess},
@@ -700,13 +701,13 @@ func readBarrier(x *planner.Barrier, fb *planBarrier, cmds map[string]planner.Co
 		}
 		for _, n := range m.names {
 			if m.stage != nil {
-				v, ok := planner.ParseStage(n)
+				v, ok := vk.ParseStage(n)
 				if !ok {
 					return fail("."+m.field, planner.RuleUnknownName, "unknown stage %q", n)
 				}
 				*m.stage |= v
 			} else {
-				v, ok := planner.ParseAccess(n)
+				v, ok := vk.ParseAccess(n)
 				if !ok {
 					return fail("."+m.field, planner.RuleUnknownName, "unknown access %q", n)
 				}
@@ -723,12 +724,12 @@ func readBarrier(x *planner.Barrier, fb *planBarrier, cmds map[string]planner.Co
 	for _, l := range []struct {
 		field string
 		name  *string
-		dst   *planner.Layout
+		dst   *vk.Layout
 	}{{"oldLayout", fb.OldLayout, &x.OldLayout}, {"newLayout", fb.NewLayout, &x.NewLayout}} {
 		if l.name == nil {
 			return fail("."+l.field, planner.RuleMissingField, "an image barrier needs %s", l.field)
 		}
-		if *l.dst, ok = planner.ParseLayout(*l.name); !ok {
+		if *l.dst, ok = vk.ParseLayout(*l.name); !ok {
 			return fail("."+l.field, planner.RuleUnknownName, "unknown layout %q", *l.name)
 		}
 	}

@@ -3,6 +3,8 @@ package format
 import (
 	"bytes"
 	"errors"
+	"github.com/aliasplan/aliasplan/verify"
+	"github.com/aliasplan/aliasplan/vk"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -20,8 +22,8 @@ func planSample() (*planner.Graph, *planner.Plan) {
 	req := func(size, align uint64) *planner.Requirements {
 		return &planner.Requirements{Size: size, Alignment: align, MemoryTypeBits: 3}
 	}
-	img := planner.ImageDesc{Format: planner.FormatR8G8B8A8Unorm, Width: 64, Height: 64, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-		Usage: planner.ImageUsageColorAttachment | planner.ImageUsageSampled}
+	img := planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 64, Height: 64, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+		Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled}
 	albedo := g.AddResource(planner.Resource{Name: "gbuffer.albedo", Kind: planner.KindImage, Image: img, Requirements: req(65536, 65536)})
 	ssao := g.AddResource(planner.Resource{Name: "ssao", Kind: planner.KindImage, Image: img, Requirements: req(65536, 65536)})
 	lights := g.AddResource(planner.Resource{Name: "lights", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 1 << 20}, Dedicated: true,
@@ -30,13 +32,13 @@ func planSample() (*planner.Graph, *planner.Plan) {
 	rb := g.AddResource(planner.Resource{Name: "readback <&>", Kind: planner.KindBuffer, Memory: planner.GPUToCPU, Buffer: planner.BufferDesc{Size: 256}, Requirements: req(256, 256)})
 	g.AddResource(planner.Resource{Name: "unused", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 256}})
 	tmp := g.AddResource(planner.Resource{Name: "tmp", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 256}, Requirements: req(256, 256)})
-	g.AddCommand("gbuffer", planner.Access{Resource: albedo, Stages: planner.StageColorAttachmentOutput, Access: planner.AccessColorAttachmentWrite, Layout: planner.LayoutColorAttachmentOptimal},
-		planner.Access{Resource: lights, Stages: planner.StageCopy, Access: planner.AccessTransferWrite})
-	g.AddCommand("ssao \"quoted\"", planner.Access{Resource: albedo, Stages: planner.StageFragmentShader, Access: planner.AccessShaderSampledRead, Layout: planner.LayoutShaderReadOnlyOptimal},
-		planner.Access{Resource: ssao, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite, Layout: planner.LayoutGeneral},
-		planner.Access{Resource: tmp, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite})
-	g.AddCommand("present", planner.Access{Resource: bb, Stages: planner.StageColorAttachmentOutput, Access: planner.AccessColorAttachmentWrite, Layout: planner.LayoutColorAttachmentOptimal},
-		planner.Access{Resource: rb, Stages: planner.StageCopy, Access: planner.AccessTransferWrite}, planner.Access{Resource: ssao, Stages: planner.StageFragmentShader, Access: planner.AccessShaderSampledRead, Layout: planner.LayoutShaderReadOnlyOptimal})
+	g.AddCommand("gbuffer", planner.Access{Resource: albedo, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal},
+		planner.Access{Resource: lights, Stages: vk.StageCopy, Access: vk.AccessTransferWrite})
+	g.AddCommand("ssao \"quoted\"", planner.Access{Resource: albedo, Stages: vk.StageFragmentShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal},
+		planner.Access{Resource: ssao, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral},
+		planner.Access{Resource: tmp, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
+	g.AddCommand("present", planner.Access{Resource: bb, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal},
+		planner.Access{Resource: rb, Stages: vk.StageCopy, Access: vk.AccessTransferWrite}, planner.Access{Resource: ssao, Stages: vk.StageFragmentShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal})
 	p := &planner.Plan{
 		Strategy:     "firstfit",
 		Requirements: "graph",
@@ -53,14 +55,14 @@ func planSample() (*planner.Graph, *planner.Plan) {
 			{Status: planner.StatusPooled, Requirements: *g.Resources[6].Requirements, Placement: planner.Placement{Pool: 1, Size: 256, Alignment: 256}},
 		},
 		Barriers: []planner.Barrier{
-			{Before: 0, Kind: planner.Hazard, Type: planner.ImageBarrier, Resource: albedo, DstStages: planner.StageColorAttachmentOutput, DstAccess: planner.AccessColorAttachmentWrite,
-				OldLayout: planner.LayoutUndefined, NewLayout: planner.LayoutColorAttachmentOptimal},
-			{Before: 1, Kind: planner.Hazard, Type: planner.BufferBarrier, Resource: lights, SrcStages: planner.StageCopy, SrcAccess: planner.AccessTransferWrite,
-				DstStages: planner.StageComputeShader | planner.StageFragmentShader, DstAccess: planner.AccessShaderStorageRead | planner.AccessUniformRead},
-			{Before: 1, Kind: planner.Alias, Type: planner.ImageBarrier, Resource: ssao, Previous: []planner.ResourceID{albedo}, SrcStages: planner.StageFragmentShader,
-				DstStages: planner.StageComputeShader, DstAccess: planner.AccessShaderStorageWrite, OldLayout: planner.LayoutUndefined, NewLayout: planner.LayoutGeneral},
-			{Before: 2, Kind: planner.Alias, Type: planner.MemoryBarrier, Resource: tmp, Previous: []planner.ResourceID{albedo, ssao}, SrcStages: planner.StageComputeShader,
-				SrcAccess: planner.AccessShaderStorageWrite, DstStages: planner.StageCopy, DstAccess: planner.AccessTransferWrite},
+			{Before: 0, Kind: planner.Hazard, Type: planner.ImageBarrier, Resource: albedo, DstStages: vk.StageColorAttachmentOutput, DstAccess: vk.AccessColorAttachmentWrite,
+				OldLayout: vk.LayoutUndefined, NewLayout: vk.LayoutColorAttachmentOptimal},
+			{Before: 1, Kind: planner.Hazard, Type: planner.BufferBarrier, Resource: lights, SrcStages: vk.StageCopy, SrcAccess: vk.AccessTransferWrite,
+				DstStages: vk.StageComputeShader | vk.StageFragmentShader, DstAccess: vk.AccessShaderStorageRead | vk.AccessUniformRead},
+			{Before: 1, Kind: planner.Alias, Type: planner.ImageBarrier, Resource: ssao, Previous: []planner.ResourceID{albedo}, SrcStages: vk.StageFragmentShader,
+				DstStages: vk.StageComputeShader, DstAccess: vk.AccessShaderStorageWrite, OldLayout: vk.LayoutUndefined, NewLayout: vk.LayoutGeneral},
+			{Before: 2, Kind: planner.Alias, Type: planner.MemoryBarrier, Resource: tmp, Previous: []planner.ResourceID{albedo, ssao}, SrcStages: vk.StageComputeShader,
+				SrcAccess: vk.AccessShaderStorageWrite, DstStages: vk.StageCopy, DstAccess: vk.AccessTransferWrite},
 		},
 		Stats: planner.Stats{TransientBytes: 131328, PooledBytes: 65792, LowerBound: 65536, DedicatedBytes: 1<<20 + 256},
 	}
@@ -94,13 +96,13 @@ func TestPlanFileRoundTrip(t *testing.T) {
 func TestWritePlanFormat(t *testing.T) {
 	g := &planner.Graph{}
 	b := g.AddResource(planner.Resource{Name: "b", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 256}, Requirements: &planner.Requirements{Size: 256, Alignment: 256, MemoryTypeBits: 1}})
-	g.AddCommand("w", planner.Access{Resource: b, Stages: planner.StageCopy, Access: planner.AccessTransferWrite})
-	g.AddCommand("r", planner.Access{Resource: b, Stages: planner.StageComputeShader | planner.StageFragmentShader, Access: planner.AccessShaderStorageRead})
+	g.AddCommand("w", planner.Access{Resource: b, Stages: vk.StageCopy, Access: vk.AccessTransferWrite})
+	g.AddCommand("r", planner.Access{Resource: b, Stages: vk.StageComputeShader | vk.StageFragmentShader, Access: vk.AccessShaderStorageRead})
 	p := &planner.Plan{Strategy: "firstfit", Order: []planner.CommandID{0, 1},
 		Pools:     []planner.Pool{{Index: 0, Class: planner.ClassLinear, Size: 256}},
 		Resources: []planner.ResourcePlan{{Status: planner.StatusPooled, Requirements: *g.Resources[0].Requirements, Placement: planner.Placement{Size: 256, Alignment: 256}}},
-		Barriers: []planner.Barrier{{Before: 1, Type: planner.BufferBarrier, Resource: b, SrcStages: planner.StageCopy, SrcAccess: planner.AccessTransferWrite,
-			DstStages: planner.StageComputeShader | planner.StageFragmentShader, DstAccess: planner.AccessShaderStorageRead}},
+		Barriers: []planner.Barrier{{Before: 1, Type: planner.BufferBarrier, Resource: b, SrcStages: vk.StageCopy, SrcAccess: vk.AccessTransferWrite,
+			DstStages: vk.StageComputeShader | vk.StageFragmentShader, DstAccess: vk.AccessShaderStorageRead}},
 		Stats: planner.Stats{TransientBytes: 256, PooledBytes: 256, LowerBound: 256}}
 	want := `{
   "version": 1,
@@ -319,7 +321,7 @@ func FuzzReadPlan(f *testing.F) {
 			t.Fatalf("round trip changed the plan:\n%+v\n%+v", p, back)
 		}
 		// Verify judges whatever was read without panicking.
-		_ = planner.Verify(c, p)
+		_ = verify.Plan(c, p)
 		_ = planner.OrderedPairs(c, p)
 	})
 }

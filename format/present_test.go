@@ -2,6 +2,7 @@ package format_test
 
 import (
 	"bytes"
+	"github.com/aliasplan/aliasplan/verify"
 	"strings"
 	"testing"
 
@@ -42,7 +43,7 @@ func TestPresentingFrame(t *testing.T) {
 		if err := barriers.Build(c, p); err != nil {
 			t.Fatal(err)
 		}
-		if err := planner.Verify(c, p); err != nil {
+		if err := verify.Plan(c, p); err != nil {
 			t.Fatal(err)
 		}
 		var plan, graph bytes.Buffer

@@ -2,6 +2,7 @@ package interval
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/internal/invariants"
 	"math"
 	"slices"
 
@@ -141,7 +142,7 @@ func (s *runSet) insert(r Range, scratch *[]Range, free *btree.FreeListG[Range])
 		m.Start, m.End = min(m.Start, s.small[i].Start), max(m.End, s.small[j-1].End)
 	}
 	s.small = slices.Replace(s.small, i, j, m)
-	if invariants {
+	if invariants.Enabled {
 		for k := 1; k < len(s.small); k++ {
 			if s.small[k-1].End >= s.small[k].Start {
 				panic(fmt.Sprintf("interval: runs %v and %v of a run set touch or are out of order", s.small[k-1], s.small[k]))

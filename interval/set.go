@@ -2,6 +2,7 @@ package interval
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/internal/invariants"
 
 	"github.com/google/btree"
 )
@@ -328,7 +329,7 @@ func (s *Set) String() string {
 // invariants tag: segs disjoint, ordered, maximal, of positive depth; runs
 // exactly their union.
 func (s *Set) checkInvariants() {
-	if invariants {
+	if invariants.Enabled {
 		s.verify()
 	}
 }

@@ -2,6 +2,8 @@ package planner
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/internal/invariants"
+	"github.com/aliasplan/aliasplan/vk"
 	"math/bits"
 
 	"github.com/bits-and-blooms/bitset"
@@ -11,11 +13,11 @@ import (
 // access flags of all its accesses to that resource in the command, OR-ed.
 type Use struct {
 	Command CommandID
-	Stages  Stage
-	Access  AccessFlags
+	Stages  vk.Stage
+	Access  vk.AccessFlags
 	// Layout is the layout the command needs (images only); PrevLayout is
 	// the layout before it: the previous use's, or the initial layout.
-	Layout, PrevLayout Layout
+	Layout, PrevLayout vk.Layout
 	// Modifies is set when the use writes the resource: a write access flag,
 	// or an image layout transition.
 	Modifies bool
@@ -79,7 +81,7 @@ func Compile(g *Graph) (*Compiled, error) {
 	if err := c.checkFirstWrites(); err != nil {
 		return nil, err
 	}
-	if invariants {
+	if invariants.Enabled {
 		c.checkInvariants()
 	}
 	return c, nil
@@ -121,7 +123,7 @@ func (c *Compiled) aggregate() {
 		last[r] = -1
 	}
 	// The layout before each use: starts at the declared initial layout.
-	cur := make([]Layout, nr)
+	cur := make([]vk.Layout, nr)
 	for r := range g.Resources {
 		cur[r] = g.Resources[r].Image.InitialLayout
 	}
@@ -155,7 +157,7 @@ func (c *Compiled) aggregate() {
 			} else {
 				u.Layout, u.PrevLayout = 0, 0
 			}
-			if u.Access&WriteAccess != 0 {
+			if u.Access&vk.WriteAccess != 0 {
 				u.Modifies = true
 			}
 		}
@@ -425,7 +427,7 @@ func (c *Compiled) checkFirstWrites() error {
 			continue
 		}
 		us := c.Uses(ResourceID(r))
-		if len(us) == 0 || us[0].Access&WriteAccess != 0 {
+		if len(us) == 0 || us[0].Access&vk.WriteAccess != 0 {
 			continue
 		}
 		cmd := us[0].Command

@@ -3,6 +3,7 @@ package planner
 import (
 	"errors"
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -19,14 +20,14 @@ func naiveReach(g *Graph) [][]bool {
 	// Per resource, the aggregated accesses with the modify rule recomputed
 	// from scratch.
 	per := make([][]acc, len(g.Resources))
-	layout := make([]Layout, len(g.Resources))
+	layout := make([]vk.Layout, len(g.Resources))
 	for r := range g.Resources {
 		layout[r] = g.Resources[r].Image.InitialLayout
 	}
 	for ci, cmd := range g.Commands {
 		seen := map[ResourceID]int{}
 		for _, x := range cmd.Accesses {
-			mod := x.Access&WriteAccess != 0
+			mod := x.Access&vk.WriteAccess != 0
 			if i, ok := seen[x.Resource]; ok {
 				per[x.Resource][i].modifies = per[x.Resource][i].modifies || mod
 				continue
@@ -152,34 +153,34 @@ func randomGraph(rng *rand.Rand, n int, perCmd float64) *Graph {
 				var r ResourceID
 				if rng.IntN(2) == 0 {
 					r = g.AddBuffer(fmt.Sprintf("b%d", len(g.Resources)), BufferDesc{Size: uint64(1 + rng.IntN(1000))})
-					acc = append(acc, Access{Resource: r, Stages: StageComputeShader, Access: AccessShaderStorageWrite})
+					acc = append(acc, Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
 				} else {
-					r = g.AddImage(fmt.Sprintf("i%d", len(g.Resources)), ImageDesc{Format: FormatR8G8B8A8Unorm, Width: 64, Height: 64, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1})
-					acc = append(acc, Access{Resource: r, Stages: StageColorAttachmentOutput, Access: AccessColorAttachmentWrite, Layout: LayoutColorAttachmentOptimal})
+					r = g.AddImage(fmt.Sprintf("i%d", len(g.Resources)), ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 64, Height: 64, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1})
+					acc = append(acc, Access{Resource: r, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal})
 				}
 				live = append(live, r)
 				continue
 			}
 			r := live[rng.IntN(len(live))]
 			if g.Resources[r].Kind == KindBuffer {
-				a := AccessShaderStorageRead
+				a := vk.AccessShaderStorageRead
 				if rng.IntN(4) == 0 {
-					a |= AccessShaderStorageWrite
+					a |= vk.AccessShaderStorageWrite
 				}
-				acc = append(acc, Access{Resource: r, Stages: StageComputeShader, Access: a})
+				acc = append(acc, Access{Resource: r, Stages: vk.StageComputeShader, Access: a})
 			} else {
-				layout := LayoutShaderReadOnlyOptimal
+				layout := vk.LayoutShaderReadOnlyOptimal
 				if rng.IntN(5) == 0 {
-					layout = LayoutGeneral // a transition: modifies without a write flag
+					layout = vk.LayoutGeneral // a transition: modifies without a write flag
 				}
-				acc = append(acc, Access{Resource: r, Stages: StageFragmentShader, Access: AccessShaderSampledRead, Layout: layout})
+				acc = append(acc, Access{Resource: r, Stages: vk.StageFragmentShader, Access: vk.AccessShaderSampledRead, Layout: layout})
 			}
 		}
 		if rng.IntN(4) == 0 {
-			acc = append(acc, Access{Resource: imported, Stages: StageComputeShader, Access: AccessShaderStorageRead})
+			acc = append(acc, Access{Resource: imported, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
 		}
 		// One layout per image per command: keep the first access of each image.
-		seen := map[ResourceID]Layout{}
+		seen := map[ResourceID]vk.Layout{}
 		w := 0
 		for _, a := range acc {
 			if l, ok := seen[a.Resource]; ok && g.Resources[a.Resource].Kind == KindImage && l != a.Layout {
@@ -197,9 +198,9 @@ func randomGraph(rng *rand.Rand, n int, perCmd float64) *Graph {
 }
 
 func TestCompileRules(t *testing.T) {
-	img := ImageDesc{Format: FormatR8G8B8A8Unorm, Width: 4, Height: 4, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1}
+	img := ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 4, Height: 4, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1}
 	write := func(r ResourceID) Access {
-		return Access{Resource: r, Stages: StageComputeShader, Access: AccessShaderStorageWrite, Layout: LayoutGeneral}
+		return Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral}
 	}
 	cases := []struct {
 		name  string
@@ -207,26 +208,39 @@ func TestCompileRules(t *testing.T) {
 		rule  Rule
 		item  string // resource or command named in the error
 	}{
-		{"unknown resource", func(g *Graph) { g.AddCommand("c", Access{Resource: 7, Stages: StageComputeShader}) }, RuleUnknownResource, "c"},
-		{"negative resource", func(g *Graph) { g.AddCommand("c", Access{Resource: -1, Stages: StageComputeShader}) }, RuleUnknownResource, "c"},
+		{"unknown resource", func(g *Graph) { g.AddCommand("c", Access{Resource: 7, Stages: vk.StageComputeShader}) }, RuleUnknownResource, "c"},
+		{"negative resource", func(g *Graph) { g.AddCommand("c", Access{Resource: -1, Stages: vk.StageComputeShader}) }, RuleUnknownResource, "c"},
 		{"duplicate resource", func(g *Graph) { g.AddBuffer("b", BufferDesc{Size: 1}); g.AddBuffer("b", BufferDesc{Size: 1}) }, RuleDuplicateName, "b"},
 		{"duplicate command", func(g *Graph) { g.AddCommand("c"); g.AddCommand("c") }, RuleDuplicateName, "c"},
 		{"empty resource name", func(g *Graph) { g.AddBuffer("", BufferDesc{Size: 1}) }, RuleEmptyName, ""},
 		{"empty command name", func(g *Graph) { g.AddCommand("") }, RuleEmptyName, ""},
 		{"no stages", func(g *Graph) {
 			b := g.AddBuffer("b", BufferDesc{Size: 1})
-			g.AddCommand("c", Access{Resource: b, Access: AccessShaderStorageWrite})
+			g.AddCommand("c", Access{Resource: b, Access: vk.AccessShaderStorageWrite})
 		}, RuleNoStages, "b"},
 		{"two layouts", func(g *Graph) {
 			i := g.AddImage("i", img)
-			g.AddCommand("c", write(i), Access{Resource: i, Stages: StageFragmentShader, Access: AccessShaderSampledRead, Layout: LayoutShaderReadOnlyOptimal})
+			g.AddCommand("c", write(i), Access{Resource: i, Stages: vk.StageFragmentShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal})
 		}, RuleTwoLayouts, "i"},
 		{"image without layout", func(g *Graph) {
 			i := g.AddImage("i", img)
-			g.AddCommand("c", Access{Resource: i, Stages: StageComputeShader, Access: AccessShaderStorageWrite})
+			g.AddCommand("c", Access{Resource: i, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
 		}, RuleNoLayout, "i"},
 		{"zero extent", func(g *Graph) { d := img; d.Height = 0; g.AddImage("i", d) }, RuleZeroExtent, "i"},
-		{"zero mips", func(g *Graph) { d := img; d.MipLevels = 0; g.AddImage("i", d) }, RuleZeroExtent, "i"},
+		{"zero mips", func(g *Graph) { // AddImage defaults 0 to 1; a literal keeps it
+			d := img
+			d.MipLevels = 0
+			g.Resources = append(g.Resources, Resource{Name: "i", Kind: KindImage, Image: d})
+		}, RuleZeroExtent, "i"},
+		{"zero mips defaults to one", func(g *Graph) {
+			d := img
+			d.MipLevels, d.Depth, d.ArrayLayers, d.Samples = 0, 0, 0, 0
+			g.AddImage("i", d)
+			if got := g.Resources[0].Image; got.MipLevels != 1 || got.Depth != 1 || got.ArrayLayers != 1 || got.Samples != 1 {
+				t.Errorf("AddImage left counts at %+v; want 1", got)
+			}
+			g.Resources[0].Image.Width = 0 // still an error, to fit the table
+		}, RuleZeroExtent, "i"},
 		{"samples", func(g *Graph) { d := img; d.Samples = 3; g.AddImage("i", d) }, RuleSamples, "i"},
 		{"zero buffer size", func(g *Graph) { g.AddBuffer("b", BufferDesc{}) }, RuleZeroSize, "b"},
 		{"alignment", func(g *Graph) {
@@ -240,11 +254,11 @@ func TestCompileRules(t *testing.T) {
 		}, RuleMemoryTypeBits, "b"},
 		{"read before write", func(g *Graph) {
 			b := g.AddBuffer("b", BufferDesc{Size: 1})
-			g.AddCommand("c", Access{Resource: b, Stages: StageComputeShader, Access: AccessShaderStorageRead})
+			g.AddCommand("c", Access{Resource: b, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
 		}, RuleReadBeforeWrite, "b"},
 		{"layout transition is not a write", func(g *Graph) {
 			i := g.AddImage("i", img)
-			g.AddCommand("c", Access{Resource: i, Stages: StageFragmentShader, Access: AccessShaderSampledRead, Layout: LayoutShaderReadOnlyOptimal})
+			g.AddCommand("c", Access{Resource: i, Stages: vk.StageFragmentShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal})
 		}, RuleReadBeforeWrite, "i"},
 	}
 	for _, tc := range cases {
@@ -268,27 +282,27 @@ func TestCompileRules(t *testing.T) {
 
 func TestCompileSemantics(t *testing.T) {
 	g := &Graph{}
-	color := ImageDesc{Format: FormatR8G8B8A8Unorm, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1}
+	color := ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1}
 	a := g.AddImage("a", color)
 	b := g.AddImage("b", color)
 	x := g.AddBuffer("x", BufferDesc{Size: 256})
 	g.AddBuffer("idle", BufferDesc{Size: 256})
 	// Two independent writers, each read twice with duplicate accesses
 	// aggregated, then a final reader of both.
-	wa := g.AddCommand("wa", Access{Resource: a, Stages: StageColorAttachmentOutput, Access: AccessColorAttachmentWrite, Layout: LayoutColorAttachmentOptimal})
-	wb := g.AddCommand("wb", Access{Resource: b, Stages: StageColorAttachmentOutput, Access: AccessColorAttachmentWrite, Layout: LayoutColorAttachmentOptimal})
+	wa := g.AddCommand("wa", Access{Resource: a, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal})
+	wb := g.AddCommand("wb", Access{Resource: b, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal})
 	ra := g.AddCommand("ra",
-		Access{Resource: a, Stages: StageFragmentShader, Access: AccessShaderSampledRead, Layout: LayoutShaderReadOnlyOptimal},
-		Access{Resource: a, Stages: StageComputeShader, Access: AccessShaderSampledRead, Layout: LayoutShaderReadOnlyOptimal},
-		Access{Resource: x, Stages: StageComputeShader, Access: AccessShaderStorageWrite})
-	rb := g.AddCommand("rb", Access{Resource: b, Stages: StageFragmentShader, Access: AccessShaderSampledRead, Layout: LayoutShaderReadOnlyOptimal})
-	fin := g.AddCommand("fin", Access{Resource: x, Stages: StageComputeShader, Access: AccessShaderStorageRead})
+		Access{Resource: a, Stages: vk.StageFragmentShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal},
+		Access{Resource: a, Stages: vk.StageComputeShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal},
+		Access{Resource: x, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
+	rb := g.AddCommand("rb", Access{Resource: b, Stages: vk.StageFragmentShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal})
+	fin := g.AddCommand("fin", Access{Resource: x, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
 	c, err := Compile(g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	u := c.Uses(a)
-	if len(u) != 2 || u[1].Stages != StageFragmentShader|StageComputeShader || !u[1].Modifies || u[1].PrevLayout != LayoutColorAttachmentOptimal {
+	if len(u) != 2 || u[1].Stages != vk.StageFragmentShader|vk.StageComputeShader || !u[1].Modifies || u[1].PrevLayout != vk.LayoutColorAttachmentOptimal {
 		t.Fatalf("uses of a: %+v", u)
 	}
 	checks := []struct {
@@ -313,7 +327,7 @@ func TestCompileSemantics(t *testing.T) {
 	}
 	// A chain: a written, read; then y written by a command after the reader.
 	y := g.AddBuffer("y", BufferDesc{Size: 64})
-	g.Commands[fin].Accesses = append(g.Commands[fin].Accesses, Access{Resource: y, Stages: StageComputeShader, Access: AccessShaderStorageWrite})
+	g.Commands[fin].Accesses = append(g.Commands[fin].Accesses, Access{Resource: y, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
 	c, err = Compile(g)
 	if err != nil {
 		t.Fatal(err)

@@ -33,44 +33,6 @@ type RequirementsSource interface {
 	Requirements(r *Resource) (Requirements, error)
 }
 
-// DefaultDedicatedThreshold is the size at or above which a resource gets
-// its own allocation unless Options say otherwise.
-const DefaultDedicatedThreshold = 64 << 20
-
-// Options configure Place.
-type Options struct {
-	// Strategy places each pool group. Required.
-	Strategy Strategy
-	// MaxPoolSize caps each pool (e.g. the device's
-	// maxMemoryAllocationSize); 0 means no cap.
-	MaxPoolSize uint64
-	// DedicatedThreshold: resources of at least this many bytes get their
-	// own allocation; 0 disables the rule. Use DefaultDedicatedThreshold for
-	// the default.
-	DedicatedThreshold uint64
-	// PoolPrefersDedicated pools resources whose requirements merely
-	// prefer a dedicated allocation (VkMemoryDedicatedRequirements
-	// prefersDedicatedAllocation). Off by default, as SPEC §3 says; real
-	// drivers (NVIDIA) prefer dedicated memory for most render targets,
-	// which then never alias. requiresDedicated is always honoured.
-	PoolPrefersDedicated bool
-	// Source supplies requirements for resources without explicit ones and
-	// the memory types used to choose each pool group's type. Nil means
-	// ProfileH200.
-	Source RequirementsSource
-	// Order is the rule that decides which resources may share bytes:
-	// OrderDAG (the zero value), OrderExecution or OrderBudget.
-	Order Ordering
-	// Budget is the pooled-byte budget of OrderBudget (required there,
-	// > 0); other orders ignore it.
-	Budget uint64
-	// BudgetPilot, when set, is the strategy OrderBudget's search probes
-	// with (it places the same group many times); Strategy then places
-	// the result. Nil means Strategy throughout. A fast pilot keeps a slow
-	// strategy (exact) to a few runs per group.
-	BudgetPilot Strategy
-}
-
 func (o *Options) source() RequirementsSource {
 	if o.Source == nil {
 		return ProfileH200

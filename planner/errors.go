@@ -88,3 +88,44 @@ func (e *GraphError) Error() string {
 	fmt.Fprintf(&b, " (rule %s)", e.Rule)
 	return b.String()
 }
+
+// BarrierError reports a plan whose execution order or barriers break a
+// rule, with the evidence: the command, the resource (and for an alias pair
+// the old occupant, for a hazard the earlier command) and the barrier.
+type BarrierError struct {
+	Before   string // the command the barrier is (or should be) recorded before
+	After    string // a hazard's earlier command
+	Resource string // the resource concerned; an alias pair's new occupant
+	Previous string // an alias pair's old occupant
+	Barrier  int    // index into Plan.Barriers of the barrier concerned, or -1
+	Rule     Rule
+	Detail   string
+}
+
+func (e *BarrierError) Error() string {
+	var parts []string
+	switch {
+	case e.Previous != "":
+		parts = append(parts, fmt.Sprintf("alias %q → %q", e.Previous, e.Resource))
+	case e.Resource != "":
+		parts = append(parts, fmt.Sprintf("resource %q", e.Resource))
+	}
+	if e.After != "" {
+		parts = append(parts, fmt.Sprintf("from command %q", e.After))
+	}
+	if e.Before != "" {
+		parts = append(parts, fmt.Sprintf("before command %q", e.Before))
+	}
+	if e.Barrier >= 0 {
+		parts = append(parts, fmt.Sprintf("barrier %d", e.Barrier))
+	}
+	var b strings.Builder
+	b.WriteString("planner: ")
+	if len(parts) > 0 {
+		b.WriteString(strings.Join(parts, " "))
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Detail)
+	fmt.Fprintf(&b, " (rule %s)", e.Rule)
+	return b.String()
+}

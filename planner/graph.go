@@ -1,5 +1,6 @@
 package planner
 
+import "github.com/aliasplan/aliasplan/vk"
 import "fmt"
 
 // ResourceID indexes Graph.Resources. IDs are dense: 0..len(Resources)-1.
@@ -62,18 +63,18 @@ func (m Memory) HostVisible() bool { return m != GPUOnly }
 // BufferDesc describes a buffer as vkCreateBuffer would see it.
 type BufferDesc struct {
 	Size  uint64 // > 0
-	Usage BufferUsage
+	Usage vk.BufferUsage
 }
 
 // ImageDesc describes an image as vkCreateImage would see it.
 type ImageDesc struct {
-	Format                 Format
+	Format                 vk.Format
 	Width, Height, Depth   uint32 // each > 0
 	MipLevels, ArrayLayers uint32 // each > 0
 	Samples                uint32 // a power of two
-	Tiling                 Tiling
-	Usage                  ImageUsage
-	InitialLayout          Layout
+	Tiling                 vk.Tiling
+	Usage                  vk.ImageUsage
+	InitialLayout          vk.Layout
 }
 
 // Class separates pool contents so that bufferImageGranularity never needs
@@ -137,7 +138,7 @@ type Resource struct {
 
 // Class is the pool class implied by the resource's kind and tiling.
 func (r *Resource) Class() Class {
-	if r.Kind == KindImage && r.Image.Tiling == TilingOptimal {
+	if r.Kind == KindImage && r.Image.Tiling == vk.TilingOptimal {
 		return ClassOptimal
 	}
 	return ClassLinear
@@ -146,10 +147,10 @@ func (r *Resource) Class() Class {
 // Access is one use of a resource by a command.
 type Access struct {
 	Resource ResourceID
-	Stages   Stage       // != 0
-	Access   AccessFlags // may be 0 (an execution-only dependency)
+	Stages   vk.Stage       // != 0
+	Access   vk.AccessFlags // may be 0 (an execution-only dependency)
 	// Layout is the image layout the command needs; ignored for buffers.
-	Layout Layout
+	Layout vk.Layout
 }
 
 // Command is one unit of recorded GPU work and the resources it touches.
@@ -174,14 +175,19 @@ func (g *Graph) AddBuffer(name string, desc BufferDesc) ResourceID {
 	return g.AddResource(Resource{Name: name, Kind: KindBuffer, Buffer: desc})
 }
 
-// AddImage adds a transient image and returns its ID.
+// AddImage adds a transient image and returns its ID. Depth, MipLevels,
+// ArrayLayers and Samples left at 0 mean 1, as in graph files.
 func (g *Graph) AddImage(name string, desc ImageDesc) ResourceID {
 	return g.AddResource(Resource{Name: name, Kind: KindImage, Image: desc})
 }
 
 // AddResource adds a resource described in full (imported, host-visible,
-// dedicated, explicit requirements) and returns its ID.
+// dedicated, explicit requirements) and returns its ID. An image's Depth,
+// MipLevels, ArrayLayers and Samples left at 0 mean 1, as in graph files.
 func (g *Graph) AddResource(r Resource) ResourceID {
+	if r.Kind == KindImage {
+		r.Image.defaults()
+	}
 	g.Resources = append(g.Resources, r)
 	return ResourceID(len(g.Resources) - 1)
 }
@@ -219,4 +225,14 @@ func (g *Graph) CommandByName(name string) (CommandID, bool) {
 		}
 	}
 	return -1, false
+}
+
+// defaults sets the counts a graph file may leave out (and the builder
+// may leave at 0) to 1.
+func (d *ImageDesc) defaults() {
+	for _, n := range []*uint32{&d.Depth, &d.MipLevels, &d.ArrayLayers, &d.Samples} {
+		if *n == 0 {
+			*n = 1
+		}
+	}
 }

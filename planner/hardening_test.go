@@ -3,6 +3,8 @@ package planner_test
 import (
 	"errors"
 	"fmt"
+	"github.com/aliasplan/aliasplan/verify"
+	"github.com/aliasplan/aliasplan/vk"
 	"strings"
 	"testing"
 
@@ -38,13 +40,13 @@ func wantRule(t *testing.T, err error, rule planner.Rule, resource string) {
 func imageFrame(desc planner.ImageDesc) *planner.Graph {
 	g := &planner.Graph{}
 	r := g.AddImage("img", desc)
-	g.AddCommand("w", planner.Access{Resource: r, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite, Layout: planner.LayoutGeneral})
-	g.AddCommand("r", planner.Access{Resource: r, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageRead, Layout: planner.LayoutGeneral})
+	g.AddCommand("w", planner.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
+	g.AddCommand("r", planner.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral})
 	return g
 }
 
 func r8(w, h, layers uint32) planner.ImageDesc {
-	return planner.ImageDesc{Format: planner.FormatR8Unorm, Width: w, Height: h, Depth: 1, MipLevels: 1, ArrayLayers: layers, Samples: 1}
+	return planner.ImageDesc{Format: vk.FormatR8Unorm, Width: w, Height: h, Depth: 1, MipLevels: 1, ArrayLayers: layers, Samples: 1}
 }
 
 // Item 1: the H200 profile estimated this image as 64 KiB (the arithmetic
@@ -78,9 +80,9 @@ func TestImageLimits(t *testing.T) {
 		{"1D over", r8(40000, 1, 1), false},
 		{"layers at the limit", r8(16, 16, 2048), true},
 		{"layers over", r8(16, 16, 2049), false},
-		{"3D over", planner.ImageDesc{Format: planner.FormatR8Unorm, Width: 16, Height: 16, Depth: 16385, MipLevels: 1, ArrayLayers: 1, Samples: 1}, false},
-		{"8 samples", planner.ImageDesc{Format: planner.FormatR8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 8}, true},
-		{"16 samples", planner.ImageDesc{Format: planner.FormatR8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 16}, false},
+		{"3D over", planner.ImageDesc{Format: vk.FormatR8Unorm, Width: 16, Height: 16, Depth: 16385, MipLevels: 1, ArrayLayers: 1, Samples: 1}, false},
+		{"8 samples", planner.ImageDesc{Format: vk.FormatR8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 8}, true},
+		{"16 samples", planner.ImageDesc{Format: vk.FormatR8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 16}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := place(t, imageFrame(tc.desc), planner.Options{})
@@ -108,7 +110,7 @@ func TestValidateImageRules(t *testing.T) {
 	chain.MipLevels = 11
 	over := chain
 	over.MipLevels = 12
-	cube := planner.ImageDesc{Format: planner.FormatR8Unorm, Width: 8, Height: 8, Depth: 8, MipLevels: 1, ArrayLayers: 2, Samples: 1}
+	cube := planner.ImageDesc{Format: vk.FormatR8Unorm, Width: 8, Height: 8, Depth: 8, MipLevels: 1, ArrayLayers: 2, Samples: 1}
 	msMips := r8(16, 16, 1)
 	msMips.Samples, msMips.MipLevels = 4, 2
 	for _, tc := range []struct {
@@ -138,7 +140,7 @@ func TestValidateImageRules(t *testing.T) {
 // Item 2: the estimate does a bounded amount of work whatever the mip
 // count says (ImageBytes is public: callers may skip Validate).
 func TestImageBytesManyMips(t *testing.T) {
-	desc := planner.ImageDesc{Format: planner.FormatR8G8B8A8Unorm, Width: 4, Height: 1, Depth: 1, MipLevels: 1<<32 - 1, ArrayLayers: 1, Samples: 1}
+	desc := planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 4, Height: 1, Depth: 1, MipLevels: 1<<32 - 1, ArrayLayers: 1, Samples: 1}
 	got, err := planner.ImageBytes(&desc)
 	// 16 + 8 + 4 + 4·(2^32-4) bytes.
 	if want := uint64(16+8) + 4*(1<<32-3); err != nil || got != want {
@@ -163,8 +165,8 @@ func bufferFrame(n int, q planner.Requirements, mark func(i int, r *planner.Reso
 			mark(i, &res)
 		}
 		id := g.AddResource(res)
-		w = append(w, planner.Access{Resource: id, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite})
-		rd = append(rd, planner.Access{Resource: id, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageRead})
+		w = append(w, planner.Access{Resource: id, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
+		rd = append(rd, planner.Access{Resource: id, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
 	}
 	g.AddCommand("write", w...)
 	g.AddCommand("read", rd...)
@@ -191,7 +193,7 @@ func TestTotalsDoNotWrap(t *testing.T) {
 	// A size whose rounding up wraps.
 	g := &planner.Graph{}
 	b := g.AddBuffer("b", planner.BufferDesc{Size: 1<<64 - 1})
-	g.AddCommand("w", planner.Access{Resource: b, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite})
+	g.AddCommand("w", planner.Access{Resource: b, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
 	_, _, err = place(t, g, planner.Options{})
 	wantRule(t, err, planner.RuleSizeOverflow, "b")
 }
@@ -207,12 +209,12 @@ func TestVerifyRejectsWrappedTotals(t *testing.T) {
 	b := g.AddResource(planner.Resource{Name: "b", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 1 << 63}, Requirements: &huge})
 	small := planner.Requirements{Size: 256, Alignment: 256, MemoryTypeBits: 0x1f}
 	tok := g.AddResource(planner.Resource{Name: "token", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 256}, Requirements: &small, Dedicated: true})
-	st := planner.StageComputeShader
-	g.AddCommand("wa", planner.Access{Resource: a, Stages: st, Access: planner.AccessShaderStorageWrite})
-	g.AddCommand("ra", planner.Access{Resource: a, Stages: st, Access: planner.AccessShaderStorageRead},
-		planner.Access{Resource: tok, Stages: st, Access: planner.AccessShaderStorageWrite})
-	g.AddCommand("wb", planner.Access{Resource: tok, Stages: st, Access: planner.AccessShaderStorageRead},
-		planner.Access{Resource: b, Stages: st, Access: planner.AccessShaderStorageWrite})
+	st := vk.StageComputeShader
+	g.AddCommand("wa", planner.Access{Resource: a, Stages: st, Access: vk.AccessShaderStorageWrite})
+	g.AddCommand("ra", planner.Access{Resource: a, Stages: st, Access: vk.AccessShaderStorageRead},
+		planner.Access{Resource: tok, Stages: st, Access: vk.AccessShaderStorageWrite})
+	g.AddCommand("wb", planner.Access{Resource: tok, Stages: st, Access: vk.AccessShaderStorageRead},
+		planner.Access{Resource: b, Stages: st, Access: vk.AccessShaderStorageWrite})
 	c, err := planner.Compile(g)
 	if err != nil {
 		t.Fatal(err)
@@ -224,9 +226,9 @@ func TestVerifyRejectsWrappedTotals(t *testing.T) {
 		Resources: []planner.ResourcePlan{{Requirements: huge, Placement: pl}, {Requirements: huge, Placement: pl}, {Status: planner.StatusDedicated, Requirements: small}},
 		Stats:     planner.Stats{TransientBytes: 0, PooledBytes: 1 << 63, LowerBound: 1 << 63, DedicatedBytes: 256},
 	}
-	err = planner.VerifyPlacement(c, p)
+	err = verify.Placement(c, p)
 	if err == nil || !strings.Contains(err.Error(), "2^64-1") {
-		t.Fatalf("VerifyPlacement = %v; want the totals reported as not fitting in 64 bits", err)
+		t.Fatalf("verify.Placement = %v; want the totals reported as not fitting in 64 bits", err)
 	}
 }
 
@@ -234,28 +236,28 @@ func TestVerifyRejectsWrappedTotals(t *testing.T) {
 func TestValidateStageAccess(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		stages planner.Stage
-		access planner.AccessFlags
+		stages vk.Stage
+		access vk.AccessFlags
 		ok     bool
 	}{
-		{"write at TOP_OF_PIPE", planner.StageTopOfPipe, planner.AccessShaderStorageWrite, false},
-		{"read at BOTTOM_OF_PIPE", planner.StageBottomOfPipe, planner.AccessShaderStorageRead, false},
-		{"write at BOTTOM_OF_PIPE", planner.StageBottomOfPipe, planner.AccessShaderStorageWrite, false},
-		{"memory write at TOP_OF_PIPE", planner.StageTopOfPipe, planner.AccessMemoryWrite, false},
-		{"color write in a compute shader", planner.StageComputeShader, planner.AccessColorAttachmentWrite, false},
-		{"transfer write in ALL_GRAPHICS", planner.StageAllGraphics, planner.AccessTransferWrite, false},
-		{"storage write in a compute shader", planner.StageComputeShader, planner.AccessShaderStorageWrite, true},
-		{"anything in ALL_COMMANDS", planner.StageAllCommands, planner.AccessTransferWrite | planner.AccessShaderStorageRead, true},
-		{"color write in ALL_GRAPHICS", planner.StageAllGraphics, planner.AccessColorAttachmentWrite, true},
-		{"copy write in ALL_TRANSFER", planner.StageAllTransfer, planner.AccessTransferWrite, true},
-		{"memory write in COPY", planner.StageCopy, planner.AccessMemoryWrite, true},
-		{"execution only at TOP_OF_PIPE", planner.StageTopOfPipe, 0, true},
-		{"one of two stages can", planner.StageBottomOfPipe | planner.StageFragmentShader, planner.AccessShaderSampledRead, true},
+		{"write at TOP_OF_PIPE", vk.StageTopOfPipe, vk.AccessShaderStorageWrite, false},
+		{"read at BOTTOM_OF_PIPE", vk.StageBottomOfPipe, vk.AccessShaderStorageRead, false},
+		{"write at BOTTOM_OF_PIPE", vk.StageBottomOfPipe, vk.AccessShaderStorageWrite, false},
+		{"memory write at TOP_OF_PIPE", vk.StageTopOfPipe, vk.AccessMemoryWrite, false},
+		{"color write in a compute shader", vk.StageComputeShader, vk.AccessColorAttachmentWrite, false},
+		{"transfer write in ALL_GRAPHICS", vk.StageAllGraphics, vk.AccessTransferWrite, false},
+		{"storage write in a compute shader", vk.StageComputeShader, vk.AccessShaderStorageWrite, true},
+		{"anything in ALL_COMMANDS", vk.StageAllCommands, vk.AccessTransferWrite | vk.AccessShaderStorageRead, true},
+		{"color write in ALL_GRAPHICS", vk.StageAllGraphics, vk.AccessColorAttachmentWrite, true},
+		{"copy write in ALL_TRANSFER", vk.StageAllTransfer, vk.AccessTransferWrite, true},
+		{"memory write in COPY", vk.StageCopy, vk.AccessMemoryWrite, true},
+		{"execution only at TOP_OF_PIPE", vk.StageTopOfPipe, 0, true},
+		{"one of two stages can", vk.StageBottomOfPipe | vk.StageFragmentShader, vk.AccessShaderSampledRead, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := &planner.Graph{}
 			b := g.AddBuffer("b", planner.BufferDesc{Size: 256})
-			g.AddCommand("w", planner.Access{Resource: b, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite})
+			g.AddCommand("w", planner.Access{Resource: b, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
 			g.AddCommand("x", planner.Access{Resource: b, Stages: tc.stages, Access: tc.access})
 			err := planner.Validate(g)
 			if tc.ok {
@@ -296,7 +298,7 @@ func TestPoolingNeverCostsMore(t *testing.T) {
 	if dedicated == 0 {
 		t.Error("no buffer made dedicated")
 	}
-	if err := planner.VerifyPlacement(c, p); err != nil {
+	if err := verify.Placement(c, p); err != nil {
 		t.Fatal(err)
 	}
 	// Verify holds plans to it too.
@@ -304,8 +306,8 @@ func TestPoolingNeverCostsMore(t *testing.T) {
 	bad := *p
 	bad.Stats.PooledBytes, bad.Stats.TransientBytes = 64<<10+256, 256
 	bad.Pools = []planner.Pool{{Index: 0, MemoryTypeIndex: 1, Class: planner.ClassLinear, Size: 64<<10 + 256}}
-	if errs := planner.VerifyAll(c, &bad, 0); !containsText(errs, "more than the") {
-		t.Errorf("VerifyAll on a pool that costs more than its resources: %v", errs)
+	if errs := verify.All(c, &bad, 0); !containsText(errs, "more than the") {
+		t.Errorf("verify.All on a pool that costs more than its resources: %v", errs)
 	}
 }
 
@@ -343,9 +345,9 @@ func TestMaxPoolSizeReason(t *testing.T) {
 func TestValidateReportsEveryRule(t *testing.T) {
 	g := &planner.Graph{}
 	g.AddBuffer("zero", planner.BufferDesc{})
-	g.AddImage("mips", planner.ImageDesc{Format: planner.FormatR8Unorm, Width: 1, Height: 1, Depth: 1, MipLevels: 3, ArrayLayers: 1, Samples: 1})
+	g.AddImage("mips", planner.ImageDesc{Format: vk.FormatR8Unorm, Width: 1, Height: 1, Depth: 1, MipLevels: 3, ArrayLayers: 1, Samples: 1})
 	ok := g.AddBuffer("ok", planner.BufferDesc{Size: 16})
-	g.AddCommand("c", planner.Access{Resource: ok, Stages: planner.StageTopOfPipe, Access: planner.AccessShaderStorageWrite})
+	g.AddCommand("c", planner.Access{Resource: ok, Stages: vk.StageTopOfPipe, Access: vk.AccessShaderStorageWrite})
 	err := planner.Validate(g)
 	ges := planner.GraphErrors(err)
 	var rules []planner.Rule
@@ -384,14 +386,14 @@ func TestVerifyAllListsEveryViolation(t *testing.T) {
 	}
 	p.Resources[0].Placement.Offset += 1 << 20 // out of its pool
 	p.Stats.LowerBound = 1 << 40               // above the pooled bytes
-	errs := planner.VerifyAll(c, p, 0)
+	errs := verify.All(c, p, 0)
 	if len(errs) < 2 || !containsText(errs, "exceeds the pool size") || !containsText(errs, "lowerBound") {
-		t.Fatalf("VerifyAll = %v; want the overrun and the bound", errs)
+		t.Fatalf("verify.All = %v; want the overrun and the bound", errs)
 	}
-	if one := planner.VerifyAll(c, p, 1); len(one) != 1 {
-		t.Errorf("VerifyAll with a cap of 1 gave %d errors", len(one))
+	if one := verify.All(c, p, 1); len(one) != 1 {
+		t.Errorf("verify.All with a cap of 1 gave %d errors", len(one))
 	}
-	if err := planner.Verify(c, p); err == nil || err.Error() != errs[0].Error() {
+	if err := verify.Plan(c, p); err == nil || err.Error() != errs[0].Error() {
 		t.Errorf("Verify = %v; want the first of VerifyAll, %v", err, errs[0])
 	}
 	for _, e := range errs {

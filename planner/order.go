@@ -55,20 +55,6 @@ func (o *AliasOrder) Serialized(a, b ResourceID) bool {
 	return k < len(o.ser) && o.ser[k].First == a && o.ser[k].Second == b
 }
 
-// checkOrdering rejects options whose ordering cannot be planned.
-func checkOrdering(opts *Options) error {
-	switch opts.Order {
-	case OrderDAG, OrderExecution:
-		return nil
-	case OrderBudget:
-		if opts.Budget == 0 {
-			return &PlacementError{Detail: "OrderBudget needs Options.Budget, the pooled-byte budget (> 0)"}
-		}
-		return nil
-	}
-	return &PlacementError{Detail: fmt.Sprintf("unknown ordering %s", opts.Order)}
-}
-
 // orderedGroup is one pool group as the execution and budget orders see
 // it: its items, its DAG interference, the two problems, the DAG
 // solution and the chosen one.

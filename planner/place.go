@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 	"math/bits"
 	"slices"
 	"sort"
@@ -13,8 +14,9 @@ import (
 // resources into statuses, groups the pooled ones by (memory type, class),
 // runs the strategy on each group, and fills in pools, placements and
 // stats. The plan's Order is the recorded order and it carries no barriers
-// yet (barriers.Build adds them). The placement part of the plan has passed
-// VerifyPlacement.
+// yet (barriers.Build adds them). Each group's placement has passed
+// CheckSolution; the whole plan is checked by package verify (the root
+// Planner runs verify.Plan on every plan it returns).
 //
 // Cost, per pool group of P pooled resources: an interference bit matrix
 // of P²/8 bytes built with one bit test per pair (plus one intersection of
@@ -31,6 +33,7 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 		return nil, err
 	}
 	g := c.Graph
+	threshold := opts.dedicatedThreshold()
 	src := opts.source()
 	limits, hasLimits := src.(LimitsSource)
 	types := src.MemoryTypes()
@@ -88,10 +91,10 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 			rp.Status, rp.Reason = StatusDedicated, "prefersDedicated"
 		case res.Dedicated:
 			rp.Status, rp.Reason = StatusDedicated, "marked dedicated"
-		case opts.DedicatedThreshold != 0 && q.Size >= opts.DedicatedThreshold:
-			rp.Status, rp.Reason = StatusDedicated, fmt.Sprintf("at or above the dedicated threshold (%d bytes)", opts.DedicatedThreshold)
+		case q.Size > threshold:
+			rp.Status, rp.Reason = StatusDedicated, fmt.Sprintf("above the dedicated threshold (%d bytes)", threshold)
 		default:
-			if res.Kind == KindImage && res.Image.InitialLayout != LayoutUndefined {
+			if res.Kind == KindImage && res.Image.InitialLayout != vk.LayoutUndefined {
 				return nil, &GraphError{Resource: res.Name, Access: -1, Rule: RulePooledLayout,
 					Detail: fmt.Sprintf("pooled image declares initial layout %s; reused memory has no defined contents, so it must be UNDEFINED", res.Image.InitialLayout)}
 			}
@@ -138,9 +141,6 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 		if p.Serializations, err = findSerializations(c, p, pos); err != nil {
 			return nil, err
 		}
-	}
-	if err := VerifyPlacement(c, p); err != nil {
-		return nil, fmt.Errorf("planner: strategy %s produced an invalid plan (a bug): %w", opts.Strategy.Name(), err)
 	}
 	return p, nil
 }

@@ -1,5 +1,6 @@
 package planner
 
+import "github.com/aliasplan/aliasplan/vk"
 import "fmt"
 
 // Status says how a resource's memory is provided.
@@ -171,11 +172,11 @@ type Barrier struct {
 	// Previous lists the old occupants an alias barrier protects against,
 	// ascending; nil for hazard barriers.
 	Previous             []ResourceID
-	SrcStages, DstStages Stage
-	SrcAccess, DstAccess AccessFlags
+	SrcStages, DstStages vk.Stage
+	SrcAccess, DstAccess vk.AccessFlags
 	// OldLayout and NewLayout are set for image barriers (equal when the
 	// barrier changes no layout).
-	OldLayout, NewLayout Layout
+	OldLayout, NewLayout vk.Layout
 }
 
 // Plan is the complete memory plan of a frame: where every resource lives,

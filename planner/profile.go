@@ -3,6 +3,7 @@ package planner
 import (
 	"errors"
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 	"math/bits"
 )
 
@@ -163,7 +164,7 @@ func (p *Profile) Requirements(r *Resource) (Requirements, error) {
 			}
 			return Requirements{}, &PlacementError{Resource: r.Name, Detail: "cannot estimate image size", Err: err}
 		}
-		if r.Image.Tiling == TilingLinear {
+		if r.Image.Tiling == vk.TilingLinear {
 			size, ok := roundUpChecked(raw, p.BufferAlignment)
 			if !ok {
 				return Requirements{}, overflow("image size", raw, p.BufferAlignment)

@@ -3,6 +3,7 @@ package planner
 import (
 	"errors"
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 	"math/bits"
 )
 
@@ -61,14 +62,14 @@ func validateAccess(g *Graph, cmd *Command, ai int, nr ResourceID) error {
 	if a.Stages == 0 {
 		return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleNoStages, Detail: "access has no pipeline stage"}
 	}
-	if bad := unsupportedAccess(a.Stages, a.Access); bad != 0 {
+	if bad := vk.UnsupportedAccess(a.Stages, a.Access); bad != 0 {
 		return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleStageAccess,
 			Detail: fmt.Sprintf("access %s cannot be performed by stages %s", bad, a.Stages)}
 	}
 	if res.Kind != KindImage {
 		return nil
 	}
-	if a.Layout == LayoutUndefined || a.Layout == LayoutPreinitialized {
+	if a.Layout == vk.LayoutUndefined || a.Layout == vk.LayoutPreinitialized {
 		return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleNoLayout,
 			Detail: fmt.Sprintf("image access needs a layout a command can use, not %s", a.Layout)}
 	}
@@ -143,13 +144,13 @@ func validateImage(im *ImageDesc, fail func(Rule, string, ...any) error) error {
 	if !isPow2(uint64(im.Samples)) || im.Samples > 64 {
 		return fail(RuleSamples, "sample count %d is not a power of two in [1, 64]", im.Samples)
 	}
-	if im.Tiling != TilingOptimal && im.Tiling != TilingLinear {
+	if im.Tiling != vk.TilingOptimal && im.Tiling != vk.TilingLinear {
 		return fail(RuleField, "unknown tiling %d", im.Tiling)
 	}
 	switch {
 	case im.Depth > 1 && im.ArrayLayers > 1:
 		return fail(RuleImageType, "a 3D image (depth %d) must have 1 array layer, not %d", im.Depth, im.ArrayLayers)
-	case im.Samples > 1 && (im.Depth > 1 || im.MipLevels > 1 || im.Tiling != TilingOptimal):
+	case im.Samples > 1 && (im.Depth > 1 || im.MipLevels > 1 || im.Tiling != vk.TilingOptimal):
 		return fail(RuleImageType, "a multisampled image (%d samples) must be a 2D optimal-tiled image with 1 mip level (depth %d, %d mip levels, tiling %s)",
 			im.Samples, im.Depth, im.MipLevels, im.Tiling)
 	}

@@ -2,6 +2,7 @@ package proptest
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 	"math/rand/v2"
 
 	"github.com/aliasplan/aliasplan/planner"
@@ -66,7 +67,7 @@ func frameResource(i int, rng *rand.Rand) planner.Resource {
 	if rng.IntN(2) == 0 {
 		size := uint64(256 * (1 + rng.IntN(16384)))
 		return planner.Resource{Name: name, Kind: planner.KindBuffer,
-			Buffer:       planner.BufferDesc{Size: size, Usage: planner.BufferUsageStorageBuffer},
+			Buffer:       planner.BufferDesc{Size: size, Usage: vk.BufferUsageStorageBuffer},
 			Requirements: &planner.Requirements{Size: size, Alignment: 256, MemoryTypeBits: 0x1f}}
 	}
 	w := uint32(8 + rng.IntN(1000))
@@ -78,8 +79,8 @@ func frameResource(i int, rng *rand.Rand) planner.Resource {
 	}
 	size = (size + align - 1) &^ (align - 1)
 	return planner.Resource{Name: name, Kind: planner.KindImage,
-		Image: planner.ImageDesc{Format: planner.FormatR16G16B16A16Sfloat, Width: w, Height: h, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-			Usage: planner.ImageUsageColorAttachment | planner.ImageUsageSampled},
+		Image: planner.ImageDesc{Format: vk.FormatR16G16B16A16Sfloat, Width: w, Height: h, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled},
 		Requirements: &planner.Requirements{Size: size, Alignment: align, MemoryTypeBits: 0x3}}
 }
 
@@ -87,7 +88,7 @@ func frameResource(i int, rng *rand.Rand) planner.Resource {
 // storage for buffers.
 func frameRead(g *planner.Graph, r planner.ResourceID) planner.Access {
 	if g.Resources[r].Kind == planner.KindBuffer {
-		return planner.Access{Resource: r, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageRead}
+		return planner.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead}
 	}
-	return planner.Access{Resource: r, Stages: planner.StageFragmentShader, Access: planner.AccessShaderSampledRead, Layout: planner.LayoutShaderReadOnlyOptimal}
+	return planner.Access{Resource: r, Stages: vk.StageFragmentShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal}
 }

@@ -2,6 +2,7 @@ package proptest
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 	"math/rand/v2"
 
 	"github.com/aliasplan/aliasplan/planner"
@@ -22,8 +23,8 @@ func RandomGraph(seed uint64, n int) *planner.Graph {
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	g := &planner.Graph{}
 	imported := g.AddResource(planner.Resource{Name: "imported", Kind: planner.KindImage, Imported: true,
-		Image: planner.ImageDesc{Format: planner.FormatB8G8R8A8Unorm, Width: 64, Height: 64, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-			InitialLayout: planner.LayoutPresentSrc}})
+		Image: planner.ImageDesc{Format: vk.FormatB8G8R8A8Unorm, Width: 64, Height: 64, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			InitialLayout: vk.LayoutPresentSrc}})
 	req := func() *planner.Requirements {
 		align := uint64(1) << rng.IntN(17)
 		return &planner.Requirements{Size: align * uint64(1+rng.IntN(16)), Alignment: align, MemoryTypeBits: memoryTypeBits[rng.IntN(len(memoryTypeBits))]}
@@ -41,9 +42,9 @@ func RandomGraph(seed uint64, n int) *planner.Graph {
 					res.Kind, res.Buffer = planner.KindBuffer, planner.BufferDesc{Size: 1 + uint64(rng.IntN(4096))}
 				default:
 					res.Kind = planner.KindImage
-					res.Image = planner.ImageDesc{Format: planner.FormatR16G16B16A16Sfloat, Width: 32, Height: 32, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1}
+					res.Image = planner.ImageDesc{Format: vk.FormatR16G16B16A16Sfloat, Width: 32, Height: 32, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1}
 					if rng.IntN(4) == 0 {
-						res.Image.Tiling = planner.TilingLinear
+						res.Image.Tiling = vk.TilingLinear
 					}
 				}
 				switch rng.IntN(12) {
@@ -68,8 +69,8 @@ func RandomGraph(seed uint64, n int) *planner.Graph {
 			acc = append(acc, laterAccess(g, r, rng))
 		}
 		if rng.IntN(5) == 0 {
-			acc = append(acc, planner.Access{Resource: imported, Stages: planner.StageColorAttachmentOutput,
-				Access: planner.AccessColorAttachmentWrite, Layout: planner.LayoutColorAttachmentOptimal})
+			acc = append(acc, planner.Access{Resource: imported, Stages: vk.StageColorAttachmentOutput,
+				Access: vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal})
 		}
 		g.AddCommand(fmt.Sprintf("c%d", ci), acc...)
 	}
@@ -80,14 +81,14 @@ func RandomGraph(seed uint64, n int) *planner.Graph {
 func writeAccess(g *planner.Graph, r planner.ResourceID, rng *rand.Rand) planner.Access {
 	if g.Resources[r].Kind == planner.KindBuffer {
 		if rng.IntN(2) == 0 {
-			return planner.Access{Resource: r, Stages: planner.StageCopy, Access: planner.AccessTransferWrite}
+			return planner.Access{Resource: r, Stages: vk.StageCopy, Access: vk.AccessTransferWrite}
 		}
-		return planner.Access{Resource: r, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite}
+		return planner.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite}
 	}
 	if rng.IntN(2) == 0 {
-		return planner.Access{Resource: r, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite, Layout: planner.LayoutGeneral}
+		return planner.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral}
 	}
-	return planner.Access{Resource: r, Stages: planner.StageColorAttachmentOutput, Access: planner.AccessColorAttachmentWrite, Layout: planner.LayoutColorAttachmentOptimal}
+	return planner.Access{Resource: r, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal}
 }
 
 // laterAccess reads (usually) or rewrites an existing resource; images are
@@ -96,12 +97,12 @@ func laterAccess(g *planner.Graph, r planner.ResourceID, rng *rand.Rand) planner
 	if rng.IntN(5) == 0 {
 		return writeAccess(g, r, rng)
 	}
-	stage := []planner.Stage{planner.StageComputeShader, planner.StageFragmentShader, planner.StageVertexShader}[rng.IntN(3)]
+	stage := []vk.Stage{vk.StageComputeShader, vk.StageFragmentShader, vk.StageVertexShader}[rng.IntN(3)]
 	if g.Resources[r].Kind == planner.KindBuffer {
-		return planner.Access{Resource: r, Stages: stage, Access: planner.AccessShaderStorageRead}
+		return planner.Access{Resource: r, Stages: stage, Access: vk.AccessShaderStorageRead}
 	}
-	layout := []planner.Layout{planner.LayoutShaderReadOnlyOptimal, planner.LayoutGeneral}[rng.IntN(2)]
-	return planner.Access{Resource: r, Stages: stage, Access: planner.AccessShaderSampledRead, Layout: layout}
+	layout := []vk.Layout{vk.LayoutShaderReadOnlyOptimal, vk.LayoutGeneral}[rng.IntN(2)]
+	return planner.Access{Resource: r, Stages: stage, Access: vk.AccessShaderSampledRead, Layout: layout}
 }
 
 // RandomIntervals builds an interval problem of n items from a seed:

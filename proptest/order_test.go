@@ -3,6 +3,7 @@ package proptest
 import (
 	"errors"
 	"fmt"
+	"github.com/aliasplan/aliasplan/verify"
 	"reflect"
 	"testing"
 
@@ -33,7 +34,7 @@ import (
 func orderedOK(seed uint64, n int, s planner.Strategy, frac int, maxPool uint64) string {
 	g := RandomGraph(seed, n)
 	plan := func(order planner.Ordering, budget uint64) (*planner.Compiled, *planner.Plan, error) {
-		return aliasplan.New(aliasplan.Options{Strategy: s, Order: order, Budget: budget, MaxPoolSize: maxPool}).PlanCompiled(g)
+		return aliasplan.New(aliasplan.Options{Strategy: s, Order: order, Budget: budget, MaxPoolSize: maxPool}).PlanCompiled(&aliasplan.Graph{Graph: *g})
 	}
 	_, dag, err := plan(planner.OrderDAG, 0)
 	if err != nil {
@@ -88,7 +89,7 @@ func orderedOK(seed uint64, n int, s planner.Strategy, frac int, maxPool uint64)
 }
 
 func checkOrdered(c *planner.Compiled, p *planner.Plan, dagStats planner.Stats, maxPool uint64) string {
-	if err := planner.Verify(c, p); err != nil {
+	if err := verify.Plan(c, p); err != nil {
 		return "verify: " + err.Error()
 	}
 	st := p.Stats

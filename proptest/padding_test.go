@@ -2,6 +2,8 @@ package proptest
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/verify"
+	"github.com/aliasplan/aliasplan/vk"
 	"math/rand/v2"
 	"testing"
 
@@ -44,11 +46,11 @@ func TestPoolingNeverCostsMore(t *testing.T) {
 			props.Property(fmt.Sprintf("%s, max pool %d: pools cost at most their resources' sizes", s.Name(), maxPool), prop.ForAll(
 				func(seed uint64, n int) string {
 					g := paddedGraph(seed, n)
-					c, plan, err := aliasplan.New(aliasplan.Options{Strategy: s, MaxPoolSize: maxPool}).PlanCompiled(g)
+					c, plan, err := aliasplan.New(aliasplan.Options{Strategy: s, MaxPoolSize: maxPool}).PlanCompiled(&aliasplan.Graph{Graph: *g})
 					if err != nil {
 						return "plan: " + err.Error()
 					}
-					if err := planner.Verify(c, plan); err != nil {
+					if err := verify.Plan(c, plan); err != nil {
 						return "verify: " + err.Error()
 					}
 					if st := plan.Stats; st.PooledBytes > st.TransientBytes {
@@ -71,12 +73,12 @@ func TestPaddingExample(t *testing.T) {
 	for i := 0; i < 8; i++ {
 		id := g.AddResource(planner.Resource{Name: fmt.Sprintf("b%d", i), Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 256},
 			Requirements: &planner.Requirements{Size: 256, Alignment: 64 << 10, MemoryTypeBits: 0x1f}})
-		w = append(w, planner.Access{Resource: id, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite})
-		r = append(r, planner.Access{Resource: id, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageRead})
+		w = append(w, planner.Access{Resource: id, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
+		r = append(r, planner.Access{Resource: id, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
 	}
 	g.AddCommand("write", w...)
 	g.AddCommand("read", r...)
-	plan, err := aliasplan.New(aliasplan.Options{Strategy: firstfit.New()}).Plan(g)
+	plan, err := aliasplan.New(aliasplan.Options{Strategy: firstfit.New()}).Plan(&aliasplan.Graph{Graph: *g})
 	if err != nil {
 		t.Fatal(err)
 	}

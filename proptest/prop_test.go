@@ -2,6 +2,7 @@ package proptest
 
 import (
 	"errors"
+	"github.com/aliasplan/aliasplan/verify"
 	"os"
 	"reflect"
 	"strconv"
@@ -45,11 +46,11 @@ func strategies() []planner.Strategy {
 func graphOK(seed uint64, n int, s planner.Strategy, maxPool uint64) string {
 	g := RandomGraph(seed, n)
 	pl := aliasplan.New(aliasplan.Options{Strategy: s, MaxPoolSize: maxPool})
-	c, plan, err := pl.PlanCompiled(g)
+	c, plan, err := pl.PlanCompiled(&aliasplan.Graph{Graph: *g})
 	if err != nil {
 		return "plan: " + err.Error()
 	}
-	if err := planner.Verify(c, plan); err != nil {
+	if err := verify.Plan(c, plan); err != nil {
 		return "verify: " + err.Error()
 	}
 	// Independent pairwise check: no two interfering pooled resources
@@ -84,7 +85,7 @@ func graphOK(seed uint64, n int, s planner.Strategy, maxPool uint64) string {
 	if maxPool == 0 && st.PooledBytes > st.TransientBytes {
 		return "pooled above the no-aliasing cost"
 	}
-	again, err := pl.Plan(RandomGraph(seed, n))
+	again, err := pl.Plan(&aliasplan.Graph{Graph: *RandomGraph(seed, n)})
 	if err != nil || !reflect.DeepEqual(plan, again) {
 		return "not deterministic"
 	}
@@ -157,7 +158,7 @@ func TestVerifyCatchesFaults(t *testing.T) {
 	props.Property("Verify rejects an injected overlap of interfering resources", prop.ForAll(
 		func(seed uint64, n int) string {
 			g := RandomGraph(seed, n)
-			c, plan, err := aliasplan.New(aliasplan.Options{}).PlanCompiled(g)
+			c, plan, err := aliasplan.New(aliasplan.Options{}).PlanCompiled(&aliasplan.Graph{Graph: *g})
 			if err != nil {
 				return err.Error()
 			}
@@ -170,7 +171,7 @@ func TestVerifyCatchesFaults(t *testing.T) {
 			pb.Offset = pa.Offset &^ (pb.Alignment - 1)
 			restoreBookkeeping(c, plan)
 			var ov *planner.OverlapError
-			if err := planner.Verify(c, plan); !errors.As(err, &ov) {
+			if err := verify.Plan(c, plan); !errors.As(err, &ov) {
 				return "Verify did not report the overlap: " + errString(err)
 			}
 			return ""
@@ -180,14 +181,14 @@ func TestVerifyCatchesFaults(t *testing.T) {
 	props.Property("Verify rejects a plan missing an alias barrier", prop.ForAll(
 		func(seed uint64, n int) string {
 			g := RandomGraph(seed, n)
-			c, plan, err := aliasplan.New(aliasplan.Options{}).PlanCompiled(g)
+			c, plan, err := aliasplan.New(aliasplan.Options{}).PlanCompiled(&aliasplan.Graph{Graph: *g})
 			if err != nil {
 				return err.Error()
 			}
 			for i, br := range plan.Barriers {
 				if br.Kind == planner.Alias {
 					plan.Barriers = append(plan.Barriers[:i:i], plan.Barriers[i+1:]...)
-					if planner.Verify(c, plan) == nil {
+					if verify.Plan(c, plan) == nil {
 						return "Verify accepted a plan without its alias barrier before " + g.Commands[br.Before].Name
 					}
 					return ""

@@ -2,6 +2,7 @@ package vulkan_test
 
 import (
 	"fmt"
+	avk "github.com/aliasplan/aliasplan/vk"
 	"log"
 
 	vk "github.com/goki/vulkan"
@@ -23,14 +24,14 @@ func Example() {
 	defer dev.Close()
 
 	g := &planner.Graph{}
-	a := g.AddBuffer("a", planner.BufferDesc{Size: 1 << 20, Usage: planner.BufferUsageTransferDst | planner.BufferUsageTransferSrc})
-	b := g.AddBuffer("b", planner.BufferDesc{Size: 1 << 20, Usage: planner.BufferUsageTransferDst | planner.BufferUsageTransferSrc})
-	c := g.AddBuffer("c", planner.BufferDesc{Size: 1 << 20, Usage: planner.BufferUsageTransferDst | planner.BufferUsageTransferSrc})
+	a := g.AddBuffer("a", planner.BufferDesc{Size: 1 << 20, Usage: avk.BufferUsageTransferDst | avk.BufferUsageTransferSrc})
+	b := g.AddBuffer("b", planner.BufferDesc{Size: 1 << 20, Usage: avk.BufferUsageTransferDst | avk.BufferUsageTransferSrc})
+	c := g.AddBuffer("c", planner.BufferDesc{Size: 1 << 20, Usage: avk.BufferUsageTransferDst | avk.BufferUsageTransferSrc})
 	write := func(r planner.ResourceID) planner.Access {
-		return planner.Access{Resource: r, Stages: planner.StageTransfer, Access: planner.AccessTransferWrite}
+		return planner.Access{Resource: r, Stages: avk.StageTransfer, Access: avk.AccessTransferWrite}
 	}
 	read := func(r planner.ResourceID) planner.Access {
-		return planner.Access{Resource: r, Stages: planner.StageTransfer, Access: planner.AccessTransferRead}
+		return planner.Access{Resource: r, Stages: avk.StageTransfer, Access: avk.AccessTransferRead}
 	}
 	g.AddCommand("fill a", write(a))
 	g.AddCommand("a to c", read(a), write(c))
@@ -38,7 +39,7 @@ func Example() {
 
 	res := dev.NewResources(g) // the requirements source: creates resources unbound
 	defer res.Close()          // frees each pool with its last resource
-	plan, err := aliasplan.New(aliasplan.Options{Source: res, MaxPoolSize: dev.Info().MaxMemoryAllocationSize}).Plan(g)
+	plan, err := aliasplan.New(aliasplan.Options{Source: res, MaxPoolSize: dev.Info().MaxMemoryAllocationSize}).Plan(&aliasplan.Graph{Graph: *g})
 	if err != nil {
 		log.Fatal(err)
 	}

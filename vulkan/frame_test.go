@@ -1,6 +1,7 @@
 package vulkan
 
 import (
+	avk "github.com/aliasplan/aliasplan/vk"
 	"testing"
 
 	vk "github.com/goki/vulkan"
@@ -27,13 +28,13 @@ func TestSampleFrame(t *testing.T) {
 func sampleFrame(t *testing.T, poolPrefers bool) {
 	d := openDevice(t)
 	g := aliasplan.SampleFrame(1920, 1080)
-	res := d.NewResources(g)
+	res := d.NewResources(&g.Graph)
 	t.Cleanup(res.Close)
 	c, plan, err := aliasplan.New(aliasplan.Options{Source: res, MaxPoolSize: d.Info().MaxMemoryAllocationSize, PoolPrefersDedicated: poolPrefers}).PlanCompiled(g)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
-	p := &planned{g: g, c: c, res: res, plan: plan}
+	p := &planned{g: &g.Graph, c: c, res: res, plan: plan}
 	p.report(t, d)
 	if plan.Stats.PooledBytes >= plan.Stats.TransientBytes {
 		t.Errorf("no memory saved: pooled %d of %d transient bytes", plan.Stats.PooledBytes, plan.Stats.TransientBytes)
@@ -53,9 +54,9 @@ func sampleFrame(t *testing.T, poolPrefers bool) {
 			continue
 		}
 		img := ownedImage(t, d, r.Image)
-		if r.Image.InitialLayout != planner.LayoutUndefined {
+		if r.Image.InitialLayout != avk.LayoutUndefined {
 			err := d.Run(func(cb vk.CommandBuffer) error {
-				transition(d, cb, img, planner.LayoutUndefined, r.Image.InitialLayout, aspect(r.Image.Format))
+				transition(d, cb, img, avk.LayoutUndefined, r.Image.InitialLayout, aspect(r.Image.Format))
 				return nil
 			})
 			if err != nil {
@@ -85,7 +86,7 @@ func sampleFrame(t *testing.T, poolPrefers bool) {
 }
 
 // aspect is the image aspect mask of a format, for the test's own barriers.
-func aspect(f planner.Format) uint32 {
+func aspect(f avk.Format) uint32 {
 	switch {
 	case f.HasDepth() && f.HasStencil():
 		return uint32(vk.ImageAspectDepthBit | vk.ImageAspectStencilBit)

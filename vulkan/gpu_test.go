@@ -2,6 +2,7 @@ package vulkan
 
 import (
 	"errors"
+	avk "github.com/aliasplan/aliasplan/vk"
 	"slices"
 	"testing"
 
@@ -179,7 +180,7 @@ func stripAlias(t *testing.T, p *planned) {
 			if b.Type == planner.MemoryBarrier {
 				continue
 			}
-			b.SrcStages, b.SrcAccess = planner.StageNone, planner.AccessNone
+			b.SrcStages, b.SrcAccess = avk.StageNone, avk.AccessNone
 		}
 		out = append(out, b)
 	}

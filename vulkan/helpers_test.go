@@ -3,6 +3,8 @@ package vulkan
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/aliasplan/aliasplan/verify"
+	avk "github.com/aliasplan/aliasplan/vk"
 	"math"
 	"os"
 	"path/filepath"
@@ -120,7 +122,7 @@ func planOn(t *testing.T, d *Device, g *planner.Graph) *planned {
 	if err := barriers.Build(c, plan); err != nil {
 		t.Fatalf("barriers.Build: %v", err)
 	}
-	if err := planner.Verify(c, plan); err != nil {
+	if err := verify.Plan(c, plan); err != nil {
 		t.Fatalf("Verify: %v", err)
 	}
 	return &planned{g: g, c: c, res: res, plan: plan}
@@ -218,45 +220,45 @@ func (p *planned) bind(t *testing.T) {
 // every stage TRANSFER (the layer classes vkCmdFillBuffer as COPY, and
 // TRANSFER covers COPY and CLEAR).
 
-const xfer = planner.StageTransfer
+const xfer = avk.StageTransfer
 
 func wr(r planner.ResourceID) planner.Access {
-	return planner.Access{Resource: r, Stages: xfer, Access: planner.AccessTransferWrite}
+	return planner.Access{Resource: r, Stages: xfer, Access: avk.AccessTransferWrite}
 }
 
 func rd(r planner.ResourceID) planner.Access {
-	return planner.Access{Resource: r, Stages: xfer, Access: planner.AccessTransferRead}
+	return planner.Access{Resource: r, Stages: xfer, Access: avk.AccessTransferRead}
 }
 
 func rdwr(r planner.ResourceID) planner.Access {
-	return planner.Access{Resource: r, Stages: xfer, Access: planner.AccessTransferRead | planner.AccessTransferWrite}
+	return planner.Access{Resource: r, Stages: xfer, Access: avk.AccessTransferRead | avk.AccessTransferWrite}
 }
 
 func imgWr(r planner.ResourceID) planner.Access {
-	return planner.Access{Resource: r, Stages: xfer, Access: planner.AccessTransferWrite, Layout: planner.LayoutTransferDstOptimal}
+	return planner.Access{Resource: r, Stages: xfer, Access: avk.AccessTransferWrite, Layout: avk.LayoutTransferDstOptimal}
 }
 
 func imgRd(r planner.ResourceID) planner.Access {
-	return planner.Access{Resource: r, Stages: xfer, Access: planner.AccessTransferRead, Layout: planner.LayoutTransferSrcOptimal}
+	return planner.Access{Resource: r, Stages: xfer, Access: avk.AccessTransferRead, Layout: avk.LayoutTransferSrcOptimal}
 }
 
 func hostRead(r planner.ResourceID) planner.Access {
-	return planner.Access{Resource: r, Stages: planner.StageHost, Access: planner.AccessHostRead}
+	return planner.Access{Resource: r, Stages: avk.StageHost, Access: avk.AccessHostRead}
 }
 
 func hostWrite(r planner.ResourceID) planner.Access {
-	return planner.Access{Resource: r, Stages: planner.StageHost, Access: planner.AccessHostWrite}
+	return planner.Access{Resource: r, Stages: avk.StageHost, Access: avk.AccessHostWrite}
 }
 
-const bufUsage = planner.BufferUsageTransferSrc | planner.BufferUsageTransferDst | planner.BufferUsageStorageBuffer
+const bufUsage = avk.BufferUsageTransferSrc | avk.BufferUsageTransferDst | avk.BufferUsageStorageBuffer
 
 func addBuffer(g *planner.Graph, name string, size uint64, mem planner.Memory) planner.ResourceID {
 	return g.AddResource(planner.Resource{Name: name, Kind: planner.KindBuffer, Memory: mem, Buffer: planner.BufferDesc{Size: size, Usage: bufUsage}})
 }
 
 func addImage(g *planner.Graph, name string, w, h uint32) planner.ResourceID {
-	return g.AddImage(name, planner.ImageDesc{Format: planner.FormatR8G8B8A8Unorm, Width: w, Height: h, Depth: 1, MipLevels: 1, ArrayLayers: 1,
-		Samples: 1, Tiling: planner.TilingOptimal, Usage: planner.ImageUsageTransferSrc | planner.ImageUsageTransferDst})
+	return g.AddImage(name, planner.ImageDesc{Format: avk.FormatR8G8B8A8Unorm, Width: w, Height: h, Depth: 1, MipLevels: 1, ArrayLayers: 1,
+		Samples: 1, Tiling: avk.TilingOptimal, Usage: avk.ImageUsageTransferSrc | avk.ImageUsageTransferDst})
 }
 
 // Recording helpers.

@@ -2,6 +2,7 @@ package vulkan
 
 import (
 	"errors"
+	"github.com/aliasplan/aliasplan/vk"
 	"testing"
 
 	"github.com/aliasplan/aliasplan/planner"
@@ -20,9 +21,9 @@ func TestDeviceLimits(t *testing.T) {
 		t.Fatalf("limits below Vulkan's minimums: %+v", l)
 	}
 	g := &planner.Graph{}
-	img := g.AddImage("huge", planner.ImageDesc{Format: planner.FormatR8Unorm, Width: l.MaxImageDimension2D + 1, Height: 16,
+	img := g.AddImage("huge", planner.ImageDesc{Format: vk.FormatR8Unorm, Width: l.MaxImageDimension2D + 1, Height: 16,
 		Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1})
-	g.AddCommand("w", planner.Access{Resource: img, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite, Layout: planner.LayoutGeneral})
+	g.AddCommand("w", planner.Access{Resource: img, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
 	res := d.NewResources(g)
 	var src planner.RequirementsSource = res
 	ls, ok := src.(planner.LimitsSource)

@@ -2,6 +2,7 @@ package vulkan
 
 import (
 	"errors"
+	avk "github.com/aliasplan/aliasplan/vk"
 	"slices"
 	"strings"
 	"testing"
@@ -26,7 +27,7 @@ func ownedBuffer(t *testing.T, d *Device, size uint64) vk.Buffer {
 func ownedImage(t *testing.T, d *Device, desc planner.ImageDesc) vk.Image {
 	t.Helper()
 	g := &planner.Graph{}
-	desc.InitialLayout = planner.LayoutUndefined
+	desc.InitialLayout = avk.LayoutUndefined
 	id := g.AddResource(planner.Resource{Name: "owned", Kind: planner.KindImage, Dedicated: true, Image: desc})
 	return ownedRes(t, d, g).Image(id)
 }
@@ -54,8 +55,8 @@ func TestPaths(t *testing.T) {
 	up := addBuffer(g, "upload", size, planner.CPUToGPU)
 	ded := g.AddResource(planner.Resource{Name: "dedicated", Kind: planner.KindBuffer, Dedicated: true, Buffer: planner.BufferDesc{Size: size, Usage: bufUsage}})
 	dimg := g.AddResource(planner.Resource{Name: "dedicated.image", Kind: planner.KindImage, Dedicated: true, Image: planner.ImageDesc{
-		Format: planner.FormatR8G8B8A8Unorm, Width: w, Height: h, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-		Tiling: planner.TilingOptimal, Usage: planner.ImageUsageTransferSrc | planner.ImageUsageTransferDst}})
+		Format: avk.FormatR8G8B8A8Unorm, Width: w, Height: h, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+		Tiling: avk.TilingOptimal, Usage: avk.ImageUsageTransferSrc | avk.ImageUsageTransferDst}})
 	imp := g.AddResource(planner.Resource{Name: "imported", Kind: planner.KindBuffer, Imported: true, Buffer: planner.BufferDesc{Size: size, Usage: bufUsage}})
 	out := addBuffer(g, "readback", size, planner.GPUToCPU)
 	unused := addBuffer(g, "unused", size, planner.GPUOnly)
@@ -375,10 +376,10 @@ func handle(r *Resources, id planner.ResourceID) unsafe.Pointer {
 
 // transition records one layout transition of an image the test owns, out
 // of band of any plan (an engine's own setup).
-func transition(d *Device, cb vk.CommandBuffer, img vk.Image, from, to planner.Layout, aspect uint32) {
+func transition(d *Device, cb vk.CommandBuffer, img vk.Image, from, to avk.Layout, aspect uint32) {
 	var s vkext.Barriers
 	s.Image = append(s.Image, vkext.ImageBarrier{
-		Scope:     vkext.Scope{SrcStages: uint64(planner.StageAllCommands), SrcAccess: uint64(planner.AccessMemoryWrite), DstStages: uint64(planner.StageAllCommands), DstAccess: uint64(planner.AccessMemoryRead | planner.AccessMemoryWrite)},
+		Scope:     vkext.Scope{SrcStages: uint64(avk.StageAllCommands), SrcAccess: uint64(avk.AccessMemoryWrite), DstStages: uint64(avk.StageAllCommands), DstAccess: uint64(avk.AccessMemoryRead | avk.AccessMemoryWrite)},
 		OldLayout: uint32(from), NewLayout: uint32(to), Image: unsafe.Pointer(img), Aspect: aspect, Mips: vk.RemainingMipLevels, Layers: vk.RemainingArrayLayers})
 	d.dext.PipelineBarrier2(unsafe.Pointer(cb), &s)
 }

@@ -3,6 +3,7 @@ package vulkan
 import (
 	"errors"
 	"fmt"
+	avk "github.com/aliasplan/aliasplan/vk"
 	"unsafe"
 
 	vk "github.com/goki/vulkan"
@@ -181,7 +182,7 @@ func (r *Resources) create(id planner.ResourceID) error {
 		return nil
 	}
 	im := &res.Image
-	if im.InitialLayout != planner.LayoutUndefined && im.InitialLayout != planner.LayoutPreinitialized {
+	if im.InitialLayout != avk.LayoutUndefined && im.InitialLayout != avk.LayoutPreinitialized {
 		return fmt.Errorf("vulkan: resource %q: vkCreateImage starts an image in UNDEFINED or PREINITIALIZED, not %s", res.Name, im.InitialLayout)
 	}
 	typ := vk.ImageType2d

@@ -111,7 +111,7 @@ func (a *benchArgs) run(files []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer source.close()
-	opts := planner.Options{MaxPoolSize: uint64(a.maxPool), DedicatedThreshold: uint64(a.threshold), Source: source.RequirementsSource,
+	opts := planner.Options{MaxPoolSize: uint64(a.maxPool), DedicatedThreshold: thresholdOption(a.threshold), Source: source.RequirementsSource,
 		Order: order, Budget: budget}
 
 	// Read every file first: bad input fails before any time is spent.

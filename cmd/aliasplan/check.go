@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/verify"
 	"io"
 	"os"
 	"strings"
@@ -13,7 +14,7 @@ import (
 const checkHelp = `Usage: aliasplan check [flags] GRAPH.json PLAN.json
 
 Reads a graph file and a plan file made for it and verifies the plan with
-planner.Verify, which checks the plan itself, not how it was made: no two
+verify.Plan, which checks the plan itself, not how it was made: no two
 interfering resources overlap, alignment, pool bounds and classes,
 statuses, stats, the execution order, and barrier coverage (hazards,
 layout changes, aliasing). Plans made under the execution or budget
@@ -74,7 +75,7 @@ func check(files []string, max int, stdout, stderr io.Writer) error {
 		if max > 0 {
 			rest = max - len(errs)
 		}
-		errs = append(errs, planner.VerifyAll(c, plan, rest)...)
+		errs = append(errs, verify.All(c, plan, rest)...)
 	} else {
 		errs = errs[:max]
 	}

@@ -65,7 +65,7 @@ func planEach(g *planner.Graph, opts aliasplan.Options, names []string, primary 
 			}
 			o.Budget = opts.Budget
 		}
-		p, err := aliasplan.New(o).Plan(g)
+		p, err := aliasplan.New(o).Plan(&aliasplan.Graph{Graph: *g})
 		if err != nil {
 			return nil, fmt.Errorf("--compare %s: %w", n, err)
 		}

@@ -78,6 +78,16 @@ func (c *command) reorder(args []string) (flags, pos []string) {
 	return flags, pos
 }
 
+// thresholdOption is --dedicated-threshold as Options.DedicatedThreshold:
+// on the command line 0 turns the rule off (SPEC §3), where the Go zero
+// value means the 64 MiB default.
+func thresholdOption(v sizeValue) uint64 {
+	if v == 0 {
+		return planner.NoDedicatedThreshold
+	}
+	return uint64(v)
+}
+
 // sizeValue is a byte count flag: plain bytes or a number with a unit
 // (KiB, MiB, GiB, TiB; KB, MB, GB, TB; B).
 type sizeValue uint64
@@ -187,13 +197,17 @@ func profileNames() string {
 // orderFlags choose the ordering mode: --order dag|execution|budget and
 // --budget SIZE (a budget alone selects the budget order).
 type orderFlags struct {
-	order  string
-	budget sizeValue
+	order     string
+	budget    sizeValue
+	budgetSet bool // --budget given, even as 0
 }
 
 func (o *orderFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.order, "order", "dag", "")
-	fs.Var(&o.budget, "budget", "")
+	fs.Func("budget", "", func(v string) error {
+		o.budgetSet = true
+		return o.budget.Set(v)
+	})
 }
 
 // resolve returns the ordering and budget the flags ask for.
@@ -204,6 +218,8 @@ func (o *orderFlags) resolve(cmd string) (planner.Ordering, uint64, error) {
 	}
 	b := uint64(o.budget)
 	switch {
+	case o.budgetSet && b == 0:
+		return 0, 0, usageErrorf(cmd, "--budget 0: a budget is a pooled-byte size > 0 (leave --budget out to plan without one)")
 	case b != 0 && ord == planner.OrderDAG:
 		ord = planner.OrderBudget
 	case b != 0 && ord == planner.OrderExecution:

@@ -112,13 +112,10 @@ func (a *planArgs) options(cmd string, source *requirementsSource, stderr io.Wri
 	if err != nil {
 		return aliasplan.Options{}, usageErrorf(cmd, "--strategy: %v", err)
 	}
-	opts := aliasplan.Options{Strategy: strat, MaxPoolSize: uint64(a.maxPool), DedicatedThreshold: uint64(a.threshold), Source: source,
+	opts := aliasplan.Options{Strategy: strat, MaxPoolSize: uint64(a.maxPool), DedicatedThreshold: thresholdOption(a.threshold), Source: source,
 		PoolPrefersDedicated: a.poolPrefers, Order: order, Budget: budget}
 	if opts.MaxPoolSize == 0 {
 		opts.MaxPoolSize = source.maxAllocation
-	}
-	if a.threshold == 0 {
-		opts.DedicatedThreshold = aliasplan.NoDedicatedThreshold
 	}
 	return opts, nil
 }
@@ -163,7 +160,7 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 		}
 		input = displayName(file)
 	} else {
-		g = aliasplan.SampleFrame(w, h)
+		g = &aliasplan.SampleFrame(w, h).Graph
 		input = fmt.Sprintf("embedded sample frame %dx%d", w, h)
 	}
 	source, err := a.src.source("plan", g)
@@ -177,7 +174,7 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 	}
 	strat := opts.Strategy
 	start := time.Now()
-	c, plan, err := aliasplan.New(opts).PlanCompiled(g)
+	c, plan, err := aliasplan.New(opts).PlanCompiled(&aliasplan.Graph{Graph: *g})
 	elapsed := time.Since(start)
 	if err != nil {
 		return inFile(file, err)
@@ -190,7 +187,7 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 		if o.Strategy, err = newStrategy(a.strategy, a.ex, io.Discard); err != nil {
 			return usageErrorf("plan", "--strategy: %v", err)
 		}
-		dag, err := aliasplan.New(o).Plan(g)
+		dag, err := aliasplan.New(o).Plan(&aliasplan.Graph{Graph: *g})
 		if err != nil {
 			return inFile(file, err)
 		}

@@ -122,7 +122,7 @@ func (a *replayArgs) run(files []string, stdout, stderr io.Writer) error {
 		}
 		input = displayName(file)
 	} else {
-		g = aliasplan.SampleFrame(w, h)
+		g = &aliasplan.SampleFrame(w, h).Graph
 		input = fmt.Sprintf("embedded sample frame %dx%d", w, h)
 	}
 	if g, err = replay.Scale(g, uint32(a.scale)); err != nil {
@@ -147,7 +147,7 @@ func (a *replayArgs) run(files []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	plan, err := aliasplan.New(opts).Plan(g)
+	plan, err := aliasplan.New(opts).Plan(&aliasplan.Graph{Graph: *g})
 	if err != nil {
 		return inFile(file, err)
 	}

@@ -40,7 +40,7 @@ func sample(files []string, stdout, stderr io.Writer, out, resolution string) er
 		return usageErrorf("sample", "--resolution: %v", err)
 	}
 	g := aliasplan.SampleFrame(w, h)
-	write := func(w io.Writer) error { return format.WriteGraph(w, g) }
+	write := func(w io.Writer) error { return format.WriteGraph(w, &g.Graph) }
 	if out == "" {
 		return write(stdout)
 	}

@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"github.com/aliasplan/aliasplan/internal/invariants"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -100,7 +101,7 @@ func randomSmall(rng *rand.Rand, n int, graph bool) *planner.Problem {
 func TestBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	cases := 300
-	if testing.Short() || invariants {
+	if testing.Short() || invariants.Enabled {
 		cases = 60
 	}
 	for c := 0; c < cases; c++ {
@@ -133,7 +134,7 @@ func TestBruteForce(t *testing.T) {
 func TestBruteForceBranchings(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 12))
 	cases := 150
-	if testing.Short() || invariants {
+	if testing.Short() || invariants.Enabled {
 		cases = 50
 	}
 	for c := 0; c < cases; c++ {

@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"github.com/aliasplan/aliasplan/internal/invariants"
 	"math"
 	"sort"
 )
@@ -659,7 +660,7 @@ func (s *search) dfs(lo, hi int32) status {
 	if s.out() {
 		return aborted
 	}
-	if invariants {
+	if invariants.Enabled {
 		s.checkInvariants()
 	}
 

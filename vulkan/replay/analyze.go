@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 
 	p "github.com/aliasplan/aliasplan/planner"
 )
@@ -40,7 +41,7 @@ type catInfo struct {
 	offset  int // into Params.s
 	compute int // array size in the compute stage
 	graphic int // array size in the vertex and fragment stages
-	format  p.Format
+	format  vk.Format
 }
 
 // cats mirrors common.glsl: binding = 2 + category.
@@ -50,16 +51,16 @@ var cats = [numCategories]catInfo{
 	catS2F:        {"sampled 2D image (float)", 4, 12, 24, 8, 0},
 	catS2U:        {"sampled 2D image (uint)", 5, 36, 4, 4, 0},
 	catS3F:        {"sampled 3D image", 6, 40, 2, 2, 0},
-	catR8:         {"storage image r8", 7, 42, 2, 2, p.FormatR8Unorm},
-	catRGBA8:      {"storage image rgba8", 8, 44, 2, 2, p.FormatR8G8B8A8Unorm},
-	catR16F:       {"storage image r16f", 9, 46, 2, 2, p.FormatR16Sfloat},
-	catRG16F:      {"storage image rg16f", 10, 48, 2, 2, p.FormatR16G16Sfloat},
-	catRGBA16F:    {"storage image rgba16f", 11, 50, 2, 2, p.FormatR16G16B16A16Sfloat},
-	catR32F:       {"storage image r32f", 12, 52, 12, 2, p.FormatR32Sfloat},
-	catRGBA32F:    {"storage image rgba32f", 13, 64, 2, 2, p.FormatR32G32B32A32Sfloat},
-	catR11G11B10F: {"storage image r11f_g11f_b10f", 14, 66, 2, 2, p.FormatB10G11R11UfloatPack32},
-	catR32UI:      {"storage image r32ui", 15, 68, 2, 2, p.FormatR32Uint},
-	catRGBA16F3D:  {"storage 3D image rgba16f", 16, 70, 1, 1, p.FormatR16G16B16A16Sfloat},
+	catR8:         {"storage image r8", 7, 42, 2, 2, vk.FormatR8Unorm},
+	catRGBA8:      {"storage image rgba8", 8, 44, 2, 2, vk.FormatR8G8B8A8Unorm},
+	catR16F:       {"storage image r16f", 9, 46, 2, 2, vk.FormatR16Sfloat},
+	catRG16F:      {"storage image rg16f", 10, 48, 2, 2, vk.FormatR16G16Sfloat},
+	catRGBA16F:    {"storage image rgba16f", 11, 50, 2, 2, vk.FormatR16G16B16A16Sfloat},
+	catR32F:       {"storage image r32f", 12, 52, 12, 2, vk.FormatR32Sfloat},
+	catRGBA32F:    {"storage image rgba32f", 13, 64, 2, 2, vk.FormatR32G32B32A32Sfloat},
+	catR11G11B10F: {"storage image r11f_g11f_b10f", 14, 66, 2, 2, vk.FormatB10G11R11UfloatPack32},
+	catR32UI:      {"storage image r32ui", 15, 68, 2, 2, vk.FormatR32Uint},
+	catRGBA16F3D:  {"storage 3D image rgba16f", 16, 70, 1, 1, vk.FormatR16G16B16A16Sfloat},
 	catSBW:        {"written storage buffer", 17, 71, 8, 0, 0},
 	catIW:         {"written storage image", 18, 79, 12, 0, 0},
 	catIWU:        {"written unsigned storage image", 19, 91, 2, 0, 0},
@@ -104,7 +105,7 @@ type slot struct {
 	index   int // within the category's array
 	res     p.ResourceID
 	level   uint32
-	layout  p.Layout
+	layout  vk.Layout
 	flags   uint32
 	w, h, d uint32 // extent in elements
 	aspect  uint32 // image view aspect
@@ -146,7 +147,7 @@ func (pt *part) maxCount() uint64 {
 // attachment is a colour or depth/stencil attachment of a command.
 type attachment struct {
 	res     p.ResourceID
-	layout  p.Layout
+	layout  vk.Layout
 	read    bool
 	write   bool
 	stencil bool // the stencil aspect is attached too
@@ -160,7 +161,7 @@ type attachment struct {
 // copyOp is one transfer copy (or a clear when src < 0).
 type copyOp struct {
 	src, dst           p.ResourceID
-	srcLayout, dstLyot p.Layout
+	srcLayout, dstLyot vk.Layout
 }
 
 // work is everything one command does, derived from its accesses.
@@ -217,7 +218,7 @@ const (
 )
 
 // storageCategory is the storage-image array for a format.
-func storageCategory(f p.Format, is3D bool) (category, bool) {
+func storageCategory(f vk.Format, is3D bool) (category, bool) {
 	for c := catR8; c <= catRGBA16F3D; c++ {
 		if cats[c].format == f && (c == catRGBA16F3D) == is3D {
 			return c, true
@@ -226,10 +227,10 @@ func storageCategory(f p.Format, is3D bool) (category, bool) {
 	return 0, false
 }
 
-func isUintFormat(f p.Format) bool {
+func isUintFormat(f vk.Format) bool {
 	switch f {
-	case p.FormatR32Uint, p.FormatR8Uint, p.FormatR16Uint, p.FormatR32G32Uint, p.FormatR32G32B32A32Uint,
-		p.FormatR8G8B8A8Uint, p.FormatR16G16Uint, p.FormatR16G16B16A16Uint, p.FormatR8G8Uint:
+	case vk.FormatR32Uint, vk.FormatR8Uint, vk.FormatR16Uint, vk.FormatR32G32Uint, vk.FormatR32G32B32A32Uint,
+		vk.FormatR8G8B8A8Uint, vk.FormatR16G16Uint, vk.FormatR16G16B16A16Uint, vk.FormatR8G8Uint:
 		return true
 	}
 	return false
@@ -289,9 +290,9 @@ func analyze(g *p.Graph, order []p.CommandID) ([]work, error) {
 }
 
 const (
-	readFlags = p.AccessShaderStorageRead | p.AccessShaderSampledRead | p.AccessUniformRead | p.AccessColorAttachmentRead |
-		p.AccessDepthStencilAttachmentRead | p.AccessTransferRead | p.AccessIndirectCommandRead | p.AccessVertexAttributeRead
-	writeFlags = p.AccessShaderStorageWrite | p.AccessColorAttachmentWrite | p.AccessDepthStencilAttachmentWrite | p.AccessTransferWrite
+	readFlags = vk.AccessShaderStorageRead | vk.AccessShaderSampledRead | vk.AccessUniformRead | vk.AccessColorAttachmentRead |
+		vk.AccessDepthStencilAttachmentRead | vk.AccessTransferRead | vk.AccessIndirectCommandRead | vk.AccessVertexAttributeRead
+	writeFlags = vk.AccessShaderStorageWrite | vk.AccessColorAttachmentWrite | vk.AccessDepthStencilAttachmentWrite | vk.AccessTransferWrite
 )
 
 func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
@@ -317,48 +318,48 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			if im.Samples != 1 || im.ArrayLayers != 1 {
 				return w, bad("multisampled and layered images have no replay (samples %d, layers %d)", im.Samples, im.ArrayLayers)
 			}
-			if im.Tiling != p.TilingOptimal {
+			if im.Tiling != vk.TilingOptimal {
 				return w, bad("linear-tiled images have no replay")
 			}
 		}
 		switch a.Stages {
-		case p.StageComputeShader, p.StageVertexShader, p.StageFragmentShader:
-			st := map[p.Stage]stage{p.StageComputeShader: stCompute, p.StageVertexShader: stVertex, p.StageFragmentShader: stFragment}[a.Stages]
+		case vk.StageComputeShader, vk.StageVertexShader, vk.StageFragmentShader:
+			st := map[vk.Stage]stage{vk.StageComputeShader: stCompute, vk.StageVertexShader: stVertex, vk.StageFragmentShader: stFragment}[a.Stages]
 			if err := addShaderAccess(g, &w, st, a, bad); err != nil {
 				return w, err
 			}
-		case p.StageColorAttachmentOutput:
-			if r.Kind != p.KindImage || a.Access&^(p.AccessColorAttachmentRead|p.AccessColorAttachmentWrite) != 0 || a.Access&p.AccessColorAttachmentWrite == 0 {
+		case vk.StageColorAttachmentOutput:
+			if r.Kind != p.KindImage || a.Access&^(vk.AccessColorAttachmentRead|vk.AccessColorAttachmentWrite) != 0 || a.Access&vk.AccessColorAttachmentWrite == 0 {
 				return w, bad("a colour attachment access must be an image written (and maybe read) as a colour attachment")
 			}
-			if a.Layout != p.LayoutColorAttachmentOptimal && a.Layout != p.LayoutGeneral {
+			if a.Layout != vk.LayoutColorAttachmentOptimal && a.Layout != vk.LayoutGeneral {
 				return w, bad("a colour attachment must be in COLOR_ATTACHMENT_OPTIMAL or GENERAL")
 			}
 			if r.Image.MipLevels != 1 || r.Image.Depth != 1 || r.Image.Format.IsDepthStencil() {
 				return w, bad("a colour attachment must be a 2D colour image with one mip level (the draw covers level 0 only)")
 			}
-			w.colors = append(w.colors, attachment{res: a.Resource, layout: a.Layout, read: a.Access&p.AccessColorAttachmentRead != 0,
+			w.colors = append(w.colors, attachment{res: a.Resource, layout: a.Layout, read: a.Access&vk.AccessColorAttachmentRead != 0,
 				write: true, uint: isUintFormat(r.Image.Format)})
 			w.graphics = true
-		case p.StageEarlyFragmentTests | p.StageLateFragmentTests, p.StageEarlyFragmentTests, p.StageLateFragmentTests:
-			if r.Kind != p.KindImage || !r.Image.Format.HasDepth() || a.Access&^(p.AccessDepthStencilAttachmentRead|p.AccessDepthStencilAttachmentWrite) != 0 || a.Access == 0 {
+		case vk.StageEarlyFragmentTests | vk.StageLateFragmentTests, vk.StageEarlyFragmentTests, vk.StageLateFragmentTests:
+			if r.Kind != p.KindImage || !r.Image.Format.HasDepth() || a.Access&^(vk.AccessDepthStencilAttachmentRead|vk.AccessDepthStencilAttachmentWrite) != 0 || a.Access == 0 {
 				return w, bad("a fragment-test access must be a depth image read and/or written as a depth/stencil attachment")
 			}
 			if r.Image.MipLevels != 1 || r.Image.Depth != 1 {
 				return w, bad("a depth attachment must be a 2D image with one mip level")
 			}
-			att := attachment{res: a.Resource, layout: a.Layout, read: a.Access&p.AccessDepthStencilAttachmentRead != 0,
-				write: a.Access&p.AccessDepthStencilAttachmentWrite != 0}
+			att := attachment{res: a.Resource, layout: a.Layout, read: a.Access&vk.AccessDepthStencilAttachmentRead != 0,
+				write: a.Access&vk.AccessDepthStencilAttachmentWrite != 0}
 			switch a.Layout {
-			case p.LayoutDepthStencilAttachmentOptimal, p.LayoutGeneral:
+			case vk.LayoutDepthStencilAttachmentOptimal, vk.LayoutGeneral:
 				att.stencil = r.Image.Format.HasStencil()
-			case p.LayoutDepthStencilReadOnlyOptimal:
+			case vk.LayoutDepthStencilReadOnlyOptimal:
 				att.stencil = r.Image.Format.HasStencil()
 				if att.write {
 					return w, bad("a depth write in a read-only layout")
 				}
-			case p.LayoutDepthAttachmentOptimal:
-			case p.LayoutDepthReadOnlyOptimal:
+			case vk.LayoutDepthAttachmentOptimal:
+			case vk.LayoutDepthReadOnlyOptimal:
 				if att.write {
 					return w, bad("a depth write in a read-only layout")
 				}
@@ -367,37 +368,37 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			}
 			w.depths = append(w.depths, att)
 			w.graphics = true
-		case p.StageDrawIndirect:
-			if r.Kind != p.KindBuffer || a.Access != p.AccessIndirectCommandRead || w.indirect >= 0 {
+		case vk.StageDrawIndirect:
+			if r.Kind != p.KindBuffer || a.Access != vk.AccessIndirectCommandRead || w.indirect >= 0 {
 				return w, bad("DRAW_INDIRECT must be one buffer read with INDIRECT_COMMAND_READ")
 			}
-			if r.Buffer.Size < 16 || r.Buffer.Usage&p.BufferUsageIndirectBuffer == 0 {
+			if r.Buffer.Size < 16 || r.Buffer.Usage&vk.BufferUsageIndirectBuffer == 0 {
 				return w, bad("an indirect buffer needs INDIRECT_BUFFER usage and 16 bytes of arguments")
 			}
 			w.indirect = a.Resource
 			w.graphics = true
-		case p.StageVertexAttributeInput, p.StageVertexInput:
-			if r.Kind != p.KindBuffer || a.Access != p.AccessVertexAttributeRead || w.vertex >= 0 || r.Buffer.Usage&p.BufferUsageVertexBuffer == 0 {
+		case vk.StageVertexAttributeInput, vk.StageVertexInput:
+			if r.Kind != p.KindBuffer || a.Access != vk.AccessVertexAttributeRead || w.vertex >= 0 || r.Buffer.Usage&vk.BufferUsageVertexBuffer == 0 {
 				return w, bad("vertex input must be one buffer with VERTEX_BUFFER usage read with VERTEX_ATTRIBUTE_READ")
 			}
 			w.vertex = a.Resource
 			w.graphics = true
-		case p.StageClear:
-			if a.Access != p.AccessTransferWrite {
+		case vk.StageClear:
+			if a.Access != vk.AccessTransferWrite {
 				return w, bad("CLEAR must be TRANSFER_WRITE")
 			}
 			if err := transferUsage(r, a, false); err != "" {
 				return w, bad("%s", err)
 			}
 			w.clears = append(w.clears, copyOp{src: -1, dst: a.Resource, dstLyot: a.Layout})
-		case p.StageCopy, p.StageTransfer:
+		case vk.StageCopy, vk.StageTransfer:
 			switch a.Access {
-			case p.AccessTransferRead:
+			case vk.AccessTransferRead:
 				if err := transferUsage(r, a, true); err != "" {
 					return w, bad("%s", err)
 				}
 				copySrc = append(copySrc, copyOp{src: a.Resource, srcLayout: a.Layout})
-			case p.AccessTransferWrite:
+			case vk.AccessTransferWrite:
 				if err := transferUsage(r, a, false); err != "" {
 					return w, bad("%s", err)
 				}
@@ -450,25 +451,25 @@ func findAccess(cmd *p.Command, r p.ResourceID) *p.Access {
 
 func transferUsage(r *p.Resource, a *p.Access, src bool) string {
 	if r.Kind == p.KindBuffer {
-		if src && r.Buffer.Usage&p.BufferUsageTransferSrc == 0 {
+		if src && r.Buffer.Usage&vk.BufferUsageTransferSrc == 0 {
 			return "a copy source buffer needs TRANSFER_SRC usage"
 		}
-		if !src && r.Buffer.Usage&p.BufferUsageTransferDst == 0 {
+		if !src && r.Buffer.Usage&vk.BufferUsageTransferDst == 0 {
 			return "a transfer destination buffer needs TRANSFER_DST usage"
 		}
 		return ""
 	}
-	if src && r.Image.Usage&p.ImageUsageTransferSrc == 0 && !r.Imported {
+	if src && r.Image.Usage&vk.ImageUsageTransferSrc == 0 && !r.Imported {
 		return "a copy source image needs TRANSFER_SRC usage"
 	}
-	if !src && r.Image.Usage&p.ImageUsageTransferDst == 0 && !r.Imported {
+	if !src && r.Image.Usage&vk.ImageUsageTransferDst == 0 && !r.Imported {
 		return "a transfer destination image needs TRANSFER_DST usage"
 	}
-	want := p.LayoutTransferDstOptimal
+	want := vk.LayoutTransferDstOptimal
 	if src {
-		want = p.LayoutTransferSrcOptimal
+		want = vk.LayoutTransferSrcOptimal
 	}
-	if a.Layout != want && a.Layout != p.LayoutGeneral {
+	if a.Layout != want && a.Layout != vk.LayoutGeneral {
 		return fmt.Sprintf("a transfer needs the image in %s or GENERAL", want)
 	}
 	if r.Image.MipLevels != 1 {
@@ -514,16 +515,16 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, bad func(string
 	}
 	pt := w.parts[st]
 	var flags uint32
-	if a.Access&(p.AccessShaderStorageRead|p.AccessShaderSampledRead|p.AccessUniformRead) != 0 {
+	if a.Access&(vk.AccessShaderStorageRead|vk.AccessShaderSampledRead|vk.AccessUniformRead) != 0 {
 		flags |= fRead
 	}
-	if a.Access&p.AccessShaderStorageWrite != 0 {
+	if a.Access&vk.AccessShaderStorageWrite != 0 {
 		if st != stCompute {
 			return bad("shader-storage writes from vertex or fragment shaders have no replay")
 		}
 		flags |= fWrite
 	}
-	if a.Access&^(p.AccessShaderStorageRead|p.AccessShaderSampledRead|p.AccessUniformRead|p.AccessShaderStorageWrite) != 0 || flags == 0 {
+	if a.Access&^(vk.AccessShaderStorageRead|vk.AccessShaderSampledRead|vk.AccessUniformRead|vk.AccessShaderStorageWrite) != 0 || flags == 0 {
 		return bad("a shader access must be storage, sampled or uniform reads and storage writes")
 	}
 	salt := hashString(r.Name)
@@ -548,16 +549,16 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, bad func(string
 	}
 	if r.Kind == p.KindBuffer {
 		switch {
-		case a.Access == p.AccessUniformRead:
-			if r.Buffer.Usage&p.BufferUsageUniformBuffer == 0 {
+		case a.Access == vk.AccessUniformRead:
+			if r.Buffer.Usage&vk.BufferUsageUniformBuffer == 0 {
 				return bad("a uniform read needs UNIFORM_BUFFER usage")
 			}
 			if r.Buffer.Size > maxUBBytes {
 				return bad("a uniform buffer must be at most %d bytes to be read whole", maxUBBytes)
 			}
 			return add(catUB, slot{w: uint32(r.Buffer.Size / 16), h: 1, d: 1}, fRead)
-		case a.Access&(p.AccessShaderStorageRead|p.AccessShaderStorageWrite) == a.Access:
-			if r.Buffer.Usage&p.BufferUsageStorageBuffer == 0 {
+		case a.Access&(vk.AccessShaderStorageRead|vk.AccessShaderStorageWrite) == a.Access:
+			if r.Buffer.Usage&vk.BufferUsageStorageBuffer == 0 {
 				return bad("a storage access needs STORAGE_BUFFER usage")
 			}
 			if r.Buffer.Size/4 > 1<<31 {
@@ -571,7 +572,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, bad func(string
 			}
 			if flags&fWrite != 0 {
 				wf := uint32(fWrite)
-				if r.Buffer.Usage&p.BufferUsageIndirectBuffer != 0 {
+				if r.Buffer.Usage&vk.BufferUsageIndirectBuffer != 0 {
 					wf |= fIndirect
 				}
 				return add(catSBW, s, wf)
@@ -590,16 +591,16 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, bad func(string
 		s := slot{level: level, w: max(1, im.Width>>level), h: max(1, im.Height>>level), d: max(1, im.Depth>>level), aspect: aspect, view3D: is3D}
 		var err error
 		switch {
-		case a.Access == p.AccessShaderSampledRead:
-			if im.Usage&p.ImageUsageSampled == 0 {
+		case a.Access == vk.AccessShaderSampledRead:
+			if im.Usage&vk.ImageUsageSampled == 0 {
 				return bad("a sampled read needs SAMPLED usage")
 			}
 			switch a.Layout {
-			case p.LayoutShaderReadOnlyOptimal, p.LayoutGeneral, p.LayoutDepthReadOnlyOptimal, p.LayoutDepthStencilReadOnlyOptimal, p.LayoutReadOnlyOptimal:
+			case vk.LayoutShaderReadOnlyOptimal, vk.LayoutGeneral, vk.LayoutDepthReadOnlyOptimal, vk.LayoutDepthStencilReadOnlyOptimal, vk.LayoutReadOnlyOptimal:
 			default:
 				return bad("layout %s cannot be sampled", a.Layout)
 			}
-			if im.Format.IsDepthStencil() != (a.Layout == p.LayoutDepthReadOnlyOptimal || a.Layout == p.LayoutDepthStencilReadOnlyOptimal) && a.Layout != p.LayoutGeneral && a.Layout != p.LayoutReadOnlyOptimal {
+			if im.Format.IsDepthStencil() != (a.Layout == vk.LayoutDepthReadOnlyOptimal || a.Layout == vk.LayoutDepthStencilReadOnlyOptimal) && a.Layout != vk.LayoutGeneral && a.Layout != vk.LayoutReadOnlyOptimal {
 				return bad("layout %s does not suit a %s image", a.Layout, im.Format)
 			}
 			switch {
@@ -612,11 +613,11 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, bad func(string
 			default:
 				err = add(catS2F, s, fRead)
 			}
-		case a.Access&(p.AccessShaderStorageRead|p.AccessShaderStorageWrite) == a.Access:
-			if im.Usage&p.ImageUsageStorage == 0 {
+		case a.Access&(vk.AccessShaderStorageRead|vk.AccessShaderStorageWrite) == a.Access:
+			if im.Usage&vk.ImageUsageStorage == 0 {
 				return bad("a storage access needs STORAGE usage")
 			}
-			if a.Layout != p.LayoutGeneral {
+			if a.Layout != vk.LayoutGeneral {
 				return bad("storage images must be in GENERAL")
 			}
 			if flags&fRead != 0 {

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/verify"
 	"hash/fnv"
 	"regexp"
 	"slices"
@@ -84,7 +85,7 @@ type CommandDigest struct {
 // barriers are rebuilt rather than filtered: a plan may leave out a hazard
 // barrier that an alias memory barrier already implies, so dropping the
 // alias barriers alone loses synchronization (the H200 replay showed it).
-// The result passes planner.Verify.
+// The result passes verify.Plan.
 func Unaliased(g *p.Graph, plan *p.Plan) (*p.Plan, error) {
 	u := *plan
 	u.Pools = nil
@@ -114,7 +115,7 @@ func Unaliased(g *p.Graph, plan *p.Plan) (*p.Plan, error) {
 	if err := barriers.Build(c, &u); err != nil {
 		return nil, fmt.Errorf("replay: unaliased twin: %w", err)
 	}
-	if err := p.Verify(c, &u); err != nil {
+	if err := verify.Plan(c, &u); err != nil {
 		return nil, fmt.Errorf("replay: unaliased twin: %w", err)
 	}
 	u.Strategy = "unaliased"

@@ -78,7 +78,7 @@ func prepare(t testing.TB, d *vulkan.Device, g *p.Graph) (*Replayer, *p.Plan) {
 		t.Fatalf("replay.New: %v", err)
 	}
 	t.Cleanup(r.Close)
-	plan, err := aliasplan.New(aliasplan.Options{Source: r.Source(), MaxPoolSize: d.Info().MaxMemoryAllocationSize}).Plan(g)
+	plan, err := aliasplan.New(aliasplan.Options{Source: r.Source(), MaxPoolSize: d.Info().MaxMemoryAllocationSize}).Plan(&aliasplan.Graph{Graph: *g})
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}

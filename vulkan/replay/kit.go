@@ -3,6 +3,7 @@ package replay
 import (
 	"errors"
 	"fmt"
+	avk "github.com/aliasplan/aliasplan/vk"
 	"unsafe"
 
 	vk "github.com/goki/vulkan"
@@ -248,7 +249,7 @@ func (k *kit) newBuffer(size uint64, usage vk.BufferUsageFlags, host bool) (ownB
 
 func (b *ownBuffer) bytes() []byte { return unsafe.Slice((*byte)(b.mapped), b.size) }
 
-func (k *kit) newImage(f p.Format, w, h, d, mips uint32, is3D bool, usage vk.ImageUsageFlags) (ownImage, error) {
+func (k *kit) newImage(f avk.Format, w, h, d, mips uint32, is3D bool, usage vk.ImageUsageFlags) (ownImage, error) {
 	typ := vk.ImageType2d
 	if is3D {
 		typ = vk.ImageType3d
@@ -280,8 +281,8 @@ func (k *kit) newImage(f p.Format, w, h, d, mips uint32, is3D bool, usage vk.Ima
 // formatFeatures checks that the device supports what the replay does
 // with each image of g, naming the command, resource and access if not.
 func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
-	feats := map[p.Format]vk.FormatFeatureFlags{}
-	get := func(f p.Format) vk.FormatFeatureFlags {
+	feats := map[avk.Format]vk.FormatFeatureFlags{}
+	get := func(f avk.Format) vk.FormatFeatureFlags {
 		if v, ok := feats[f]; ok {
 			return v
 		}

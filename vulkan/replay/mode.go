@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	avk "github.com/aliasplan/aliasplan/vk"
 	"math"
 	"unsafe"
 
@@ -170,7 +171,7 @@ func (m *mode) prepare() error {
 	return nil
 }
 
-func dsAspect(f p.Format) uint32 {
+func dsAspect(f avk.Format) uint32 {
 	a := uint32(aspectDepth)
 	if f.HasStencil() {
 		a |= aspectStencil
@@ -291,13 +292,13 @@ func (r *Replayer) recordInit(cb vk.CommandBuffer) error {
 		}
 		im := &r.g.Resources[o.id].Image
 		asp := colorOrDepth(im.Format)
-		pre = append(pre, imageBarrier(o.img, asp, p.StageAllCommands, p.AccessMemoryWrite, p.StageAllTransfer, p.AccessTransferWrite, p.LayoutUndefined, p.LayoutTransferDstOptimal))
-		if im.InitialLayout != p.LayoutUndefined {
-			post = append(post, imageBarrier(o.img, asp, p.StageAllTransfer, p.AccessTransferWrite, p.StageAllCommands, p.AccessMemoryRead|p.AccessMemoryWrite, p.LayoutTransferDstOptimal, im.InitialLayout))
+		pre = append(pre, imageBarrier(o.img, asp, avk.StageAllCommands, avk.AccessMemoryWrite, avk.StageAllTransfer, avk.AccessTransferWrite, avk.LayoutUndefined, avk.LayoutTransferDstOptimal))
+		if im.InitialLayout != avk.LayoutUndefined {
+			post = append(post, imageBarrier(o.img, asp, avk.StageAllTransfer, avk.AccessTransferWrite, avk.StageAllCommands, avk.AccessMemoryRead|avk.AccessMemoryWrite, avk.LayoutTransferDstOptimal, im.InitialLayout))
 		}
 	}
-	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(p.StageAllCommands), SrcAccess: uint64(p.AccessMemoryWrite),
-		DstStages: uint64(p.StageAllTransfer), DstAccess: uint64(p.AccessTransferWrite | p.AccessTransferRead)}}, Image: pre})
+	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(avk.StageAllCommands), SrcAccess: uint64(avk.AccessMemoryWrite),
+		DstStages: uint64(avk.StageAllTransfer), DstAccess: uint64(avk.AccessTransferWrite | avk.AccessTransferRead)}}, Image: pre})
 	for _, o := range r.imports {
 		res := &r.g.Resources[o.id]
 		if o.buf != vk.NullBuffer {
@@ -317,8 +318,8 @@ func (r *Replayer) recordInit(cb vk.CommandBuffer) error {
 		}
 	}
 	vk.CmdFillBuffer(cb, r.lanes.buf, 0, vk.DeviceSize(vk.WholeSize), 0)
-	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(p.StageAllCommands), SrcAccess: uint64(p.AccessMemoryWrite),
-		DstStages: uint64(p.StageAllCommands), DstAccess: uint64(p.AccessMemoryRead | p.AccessMemoryWrite)}}, Image: post})
+	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(avk.StageAllCommands), SrcAccess: uint64(avk.AccessMemoryWrite),
+		DstStages: uint64(avk.StageAllCommands), DstAccess: uint64(avk.AccessMemoryRead | avk.AccessMemoryWrite)}}, Image: post})
 	return vkCheck("vkEndCommandBuffer", vk.EndCommandBuffer(cb))
 }
 
@@ -338,11 +339,11 @@ func (r *Replayer) recordReadback(cb vk.CommandBuffer, order []p.CommandID) erro
 	for _, o := range r.imports {
 		if o.img != vk.NullImage {
 			im := &r.g.Resources[o.id].Image
-			toSrc = append(toSrc, imageBarrier(o.img, colorOrDepth(im.Format), p.StageAllCommands, p.AccessMemoryWrite, p.StageAllTransfer, p.AccessTransferRead, final[o.id], p.LayoutTransferSrcOptimal))
+			toSrc = append(toSrc, imageBarrier(o.img, colorOrDepth(im.Format), avk.StageAllCommands, avk.AccessMemoryWrite, avk.StageAllTransfer, avk.AccessTransferRead, final[o.id], avk.LayoutTransferSrcOptimal))
 		}
 	}
-	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(p.StageAllCommands), SrcAccess: uint64(p.AccessMemoryWrite),
-		DstStages: uint64(p.StageAllTransfer | p.StageHost), DstAccess: uint64(p.AccessTransferRead | p.AccessHostRead)}}, Image: toSrc})
+	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(avk.StageAllCommands), SrcAccess: uint64(avk.AccessMemoryWrite),
+		DstStages: uint64(avk.StageAllTransfer | avk.StageHost), DstAccess: uint64(avk.AccessTransferRead | avk.AccessHostRead)}}, Image: toSrc})
 	vk.CmdCopyBuffer(cb, r.lanes.buf, r.readback.buf, 1, []vk.BufferCopy{{Size: vk.DeviceSize(r.nparts * laneBytes)}})
 	for _, o := range r.imports {
 		if o.buf != vk.NullBuffer {
@@ -359,34 +360,34 @@ func (r *Replayer) recordReadback(cb vk.CommandBuffer, order []p.CommandID) erro
 			off += texels(im, l) * copyBytes(im.Format)
 		}
 	}
-	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(p.StageAllTransfer), SrcAccess: uint64(p.AccessTransferWrite),
-		DstStages: uint64(p.StageHost), DstAccess: uint64(p.AccessHostRead)}}})
+	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(avk.StageAllTransfer), SrcAccess: uint64(avk.AccessTransferWrite),
+		DstStages: uint64(avk.StageHost), DstAccess: uint64(avk.AccessHostRead)}}})
 	return vkCheck("vkEndCommandBuffer", vk.EndCommandBuffer(cb))
 }
 
-func colorOrDepth(f p.Format) uint32 {
+func colorOrDepth(f avk.Format) uint32 {
 	if f.IsDepthStencil() {
 		return dsAspect(f)
 	}
 	return aspectColor
 }
 
-func imageBarrier(img vk.Image, aspect uint32, ss p.Stage, sa p.AccessFlags, ds p.Stage, da p.AccessFlags, old, new p.Layout) vkext.ImageBarrier {
+func imageBarrier(img vk.Image, aspect uint32, ss avk.Stage, sa avk.AccessFlags, ds avk.Stage, da avk.AccessFlags, old, new avk.Layout) vkext.ImageBarrier {
 	return vkext.ImageBarrier{Scope: vkext.Scope{SrcStages: uint64(ss), SrcAccess: uint64(sa), DstStages: uint64(ds), DstAccess: uint64(da)},
 		OldLayout: uint32(old), NewLayout: uint32(new), Image: unsafe.Pointer(img), Aspect: aspect, Mips: vk.RemainingMipLevels, Layers: vk.RemainingArrayLayers}
 }
 
 // finalLayouts gives each imported image's layout after the frame: its
 // last access's, or the one the initialisation left.
-func (r *Replayer) finalLayouts(order []p.CommandID) map[p.ResourceID]p.Layout {
-	out := map[p.ResourceID]p.Layout{}
+func (r *Replayer) finalLayouts(order []p.CommandID) map[p.ResourceID]avk.Layout {
+	out := map[p.ResourceID]avk.Layout{}
 	for _, o := range r.imports {
 		if o.img == vk.NullImage {
 			continue
 		}
 		l := r.g.Resources[o.id].Image.InitialLayout
-		if l == p.LayoutUndefined {
-			l = p.LayoutTransferDstOptimal
+		if l == avk.LayoutUndefined {
+			l = avk.LayoutTransferDstOptimal
 		}
 		out[o.id] = l
 	}
@@ -455,7 +456,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 		loc, count, _ := colorLocations(colors)
 		color := make([]vkext.Attachment, count)
 		for i := range color {
-			color[i] = vkext.Attachment{Layout: int32(p.LayoutUndefined), LoadOp: int32(vk.AttachmentLoadOpDontCare), StoreOp: int32(vk.AttachmentStoreOpDontCare)}
+			color[i] = vkext.Attachment{Layout: int32(avk.LayoutUndefined), LoadOp: int32(vk.AttachmentLoadOpDontCare), StoreOp: int32(vk.AttachmentStoreOpDontCare)}
 		}
 		for i, a := range colors {
 			v, _ := m.view(a.res, 0, aspectColor)

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 	"slices"
 	"strings"
 	"testing"
@@ -16,36 +17,36 @@ import (
 func aliasGraph(image bool) *p.Graph {
 	g := &p.Graph{}
 	var old, nw, sinkA, sinkB p.ResourceID
-	sinkA = g.AddBuffer("sinkA", p.BufferDesc{Size: 4096, Usage: p.BufferUsageStorageBuffer})
-	sinkB = g.AddBuffer("sinkB", p.BufferDesc{Size: 4096, Usage: p.BufferUsageStorageBuffer})
+	sinkA = g.AddBuffer("sinkA", p.BufferDesc{Size: 4096, Usage: vk.BufferUsageStorageBuffer})
+	sinkB = g.AddBuffer("sinkB", p.BufferDesc{Size: 4096, Usage: vk.BufferUsageStorageBuffer})
 	if image {
-		desc := p.ImageDesc{Format: p.FormatR8G8B8A8Unorm, Width: 64, Height: 64, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-			Tiling: p.TilingOptimal, Usage: p.ImageUsageStorage | p.ImageUsageSampled}
+		desc := p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 64, Height: 64, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageStorage | vk.ImageUsageSampled}
 		old = g.AddImage("old", desc)
 		nw = g.AddImage("new", desc)
 	} else {
-		old = g.AddBuffer("old", p.BufferDesc{Size: 65536, Usage: p.BufferUsageStorageBuffer})
-		nw = g.AddBuffer("new", p.BufferDesc{Size: 65536, Usage: p.BufferUsageStorageBuffer})
+		old = g.AddBuffer("old", p.BufferDesc{Size: 65536, Usage: vk.BufferUsageStorageBuffer})
+		nw = g.AddBuffer("new", p.BufferDesc{Size: 65536, Usage: vk.BufferUsageStorageBuffer})
 	}
 	write := func(r p.ResourceID) p.Access {
-		a := p.Access{Resource: r, Stages: p.StageComputeShader, Access: p.AccessShaderStorageWrite}
+		a := p.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite}
 		if image {
-			a.Layout = p.LayoutGeneral
+			a.Layout = vk.LayoutGeneral
 		}
 		return a
 	}
 	read := func(r p.ResourceID) p.Access {
 		if image {
-			return p.Access{Resource: r, Stages: p.StageComputeShader, Access: p.AccessShaderSampledRead, Layout: p.LayoutShaderReadOnlyOptimal}
+			return p.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal}
 		}
-		return p.Access{Resource: r, Stages: p.StageComputeShader, Access: p.AccessShaderStorageRead}
+		return p.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead}
 	}
 	g.AddCommand("old.write", write(old))
-	g.AddCommand("old.read", read(old), p.Access{Resource: sinkA, Stages: p.StageComputeShader, Access: p.AccessShaderStorageWrite})
+	g.AddCommand("old.read", read(old), p.Access{Resource: sinkA, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
 	// Reading sinkA orders new's first use after old's last.
-	g.AddCommand("new.write", write(nw), p.Access{Resource: sinkA, Stages: p.StageComputeShader, Access: p.AccessShaderStorageRead})
-	g.AddCommand("new.read", read(nw), p.Access{Resource: sinkB, Stages: p.StageComputeShader, Access: p.AccessShaderStorageWrite})
-	g.AddCommand("sinks.read", p.Access{Resource: sinkB, Stages: p.StageComputeShader, Access: p.AccessShaderStorageRead})
+	g.AddCommand("new.write", write(nw), p.Access{Resource: sinkA, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+	g.AddCommand("new.read", read(nw), p.Access{Resource: sinkB, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
+	g.AddCommand("sinks.read", p.Access{Resource: sinkB, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
 	return g
 }
 

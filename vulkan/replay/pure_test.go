@@ -2,6 +2,7 @@ package replay
 
 import (
 	"errors"
+	"github.com/aliasplan/aliasplan/vk"
 	"slices"
 	"strings"
 	"testing"
@@ -15,8 +16,8 @@ import (
 // *UnsupportedError naming the command, the resource and the access.
 func TestUnsupportedAccessNamed(t *testing.T) {
 	g := &p.Graph{}
-	b := g.AddBuffer("buf", p.BufferDesc{Size: 256, Usage: p.BufferUsageStorageBuffer})
-	g.AddCommand("host.read", p.Access{Resource: b, Stages: p.StageHost, Access: p.AccessHostRead})
+	b := g.AddBuffer("buf", p.BufferDesc{Size: 256, Usage: vk.BufferUsageStorageBuffer})
+	g.AddCommand("host.read", p.Access{Resource: b, Stages: vk.StageHost, Access: vk.AccessHostRead})
 	_, err := analyze(g, []p.CommandID{0})
 	var ue *UnsupportedError
 	if !errors.As(err, &ue) {
@@ -33,7 +34,7 @@ func TestUnsupportedAccessNamed(t *testing.T) {
 func TestUnaliasedPlan(t *testing.T) {
 	for _, image := range []bool{false, true} {
 		g := aliasGraph(image)
-		plan, err := aliasplan.New(aliasplan.Options{Source: p.ProfileH200}).Plan(g)
+		plan, err := aliasplan.New(aliasplan.Options{Source: p.ProfileH200}).Plan(&aliasplan.Graph{Graph: *g})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,10 +74,10 @@ func TestUnaliasedPlan(t *testing.T) {
 // requirements.
 func TestScale(t *testing.T) {
 	g := &p.Graph{}
-	g.AddImage("img", p.ImageDesc{Format: p.FormatR8Unorm, Width: 1920, Height: 1080, Depth: 1, MipLevels: 11, ArrayLayers: 1, Samples: 1})
+	g.AddImage("img", p.ImageDesc{Format: vk.FormatR8Unorm, Width: 1920, Height: 1080, Depth: 1, MipLevels: 11, ArrayLayers: 1, Samples: 1})
 	b := g.AddBuffer("buf", p.BufferDesc{Size: 1000})
 	g.Resources[b].Requirements = &p.Requirements{Size: 1000, Alignment: 256, MemoryTypeBits: 1}
-	g.AddCommand("c", p.Access{Resource: b, Stages: p.StageClear, Access: p.AccessTransferWrite})
+	g.AddCommand("c", p.Access{Resource: b, Stages: vk.StageClear, Access: vk.AccessTransferWrite})
 	s, err := Scale(g, 16)
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +117,7 @@ func TestUnaliasedPlanEveryOrdering(t *testing.T) {
 		g := proptest.RandomGraph(seed, 40)
 		plan := func(o aliasplan.Options) *p.Plan {
 			o.Source = p.ProfileH200
-			pl, err := aliasplan.New(o).Plan(g)
+			pl, err := aliasplan.New(o).Plan(&aliasplan.Graph{Graph: *g})
 			if err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
 			}
@@ -126,7 +127,7 @@ func TestUnaliasedPlanEveryOrdering(t *testing.T) {
 		exe := plan(aliasplan.Options{Order: p.OrderExecution})
 		plans := []*p.Plan{exe}
 		if exe.Stats.PooledBytes < dag.Stats.PooledBytes {
-			plans = append(plans, plan(aliasplan.Options{Budget: (dag.Stats.PooledBytes + exe.Stats.PooledBytes) / 2}))
+			plans = append(plans, plan(aliasplan.Options{Order: p.OrderBudget, Budget: (dag.Stats.PooledBytes + exe.Stats.PooledBytes) / 2}))
 			budgets++
 		}
 		for _, pl := range plans {

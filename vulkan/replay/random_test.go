@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 	"math/rand/v2"
 	"testing"
 
@@ -29,21 +30,21 @@ func randomGraph(seed uint64) *p.Graph {
 	for i := 0; i < nb; i++ {
 		size := uint64(256 * (1 + rng.IntN(64)))
 		id := g.AddBuffer(fmt.Sprintf("b%d", i), p.BufferDesc{Size: size,
-			Usage: p.BufferUsageStorageBuffer | p.BufferUsageTransferSrc | p.BufferUsageTransferDst | p.BufferUsageUniformBuffer})
+			Usage: vk.BufferUsageStorageBuffer | vk.BufferUsageTransferSrc | vk.BufferUsageTransferDst | vk.BufferUsageUniformBuffer})
 		rs = append(rs, &res{id: id, kind: "buf"})
 	}
 	for i := 0; i < ni; i++ {
 		sz := sizes[rng.IntN(len(sizes))]
 		r := &res{kind: "img", w: sz[0], h: sz[1]}
-		desc := p.ImageDesc{Format: p.FormatR8G8B8A8Unorm, Width: sz[0], Height: sz[1], Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-			Tiling: p.TilingOptimal, Usage: p.ImageUsageStorage | p.ImageUsageSampled | p.ImageUsageColorAttachment}
+		desc := p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: sz[0], Height: sz[1], Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageStorage | vk.ImageUsageSampled | vk.ImageUsageColorAttachment}
 		switch rng.IntN(4) {
 		case 1:
-			desc.Format = p.FormatR32Sfloat
+			desc.Format = vk.FormatR32Sfloat
 		case 2:
-			desc.Format, desc.Usage, r.kind = p.FormatD32Sfloat, p.ImageUsageDepthStencilAttachment|p.ImageUsageSampled, "depth"
+			desc.Format, desc.Usage, r.kind = vk.FormatD32Sfloat, vk.ImageUsageDepthStencilAttachment|vk.ImageUsageSampled, "depth"
 		case 3:
-			desc.Format, r.kind = p.FormatR32Uint, "uimg"
+			desc.Format, r.kind = vk.FormatR32Uint, "uimg"
 		}
 		r.id = g.AddImage(fmt.Sprintf("i%d", i), desc)
 		if i == 0 && r.kind == "img" {
@@ -52,13 +53,13 @@ func randomGraph(seed uint64) *p.Graph {
 		rs = append(rs, r)
 	}
 	imp := g.AddResource(p.Resource{Name: "imported.buf", Kind: p.KindBuffer, Imported: true,
-		Buffer: p.BufferDesc{Size: 4096, Usage: p.BufferUsageStorageBuffer}})
+		Buffer: p.BufferDesc{Size: 4096, Usage: vk.BufferUsageStorageBuffer}})
 	rs = append(rs, &res{id: imp, kind: "buf", written: true})
 	impImg := g.AddResource(p.Resource{Name: "imported.img", Kind: p.KindImage, Imported: true,
-		Image: p.ImageDesc{Format: p.FormatR8G8B8A8Unorm, Width: 32, Height: 32, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-			Tiling: p.TilingOptimal, Usage: p.ImageUsageSampled | p.ImageUsageColorAttachment, InitialLayout: p.LayoutShaderReadOnlyOptimal}})
+		Image: p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 32, Height: 32, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageSampled | vk.ImageUsageColorAttachment, InitialLayout: vk.LayoutShaderReadOnlyOptimal}})
 	readback := g.AddResource(p.Resource{Name: "readback", Kind: p.KindBuffer, Memory: p.GPUToCPU,
-		Buffer: p.BufferDesc{Size: 256, Usage: p.BufferUsageTransferDst}})
+		Buffer: p.BufferDesc{Size: 256, Usage: vk.BufferUsageTransferDst}})
 
 	pick := func(ok func(*res) bool) *res {
 		var c []*res
@@ -76,7 +77,7 @@ func randomGraph(seed uint64) *p.Graph {
 	for c := 0; c < ncmd; c++ {
 		used := map[p.ResourceID]bool{}
 		var acc []p.Access
-		readOne := func(stage p.Stage) {
+		readOne := func(stage vk.Stage) {
 			r := pick(func(r *res) bool { return r.written && !used[r.id] })
 			if r == nil {
 				return
@@ -84,25 +85,25 @@ func randomGraph(seed uint64) *p.Graph {
 			used[r.id] = true
 			switch r.kind {
 			case "buf":
-				a := p.Access{Resource: r.id, Stages: stage, Access: p.AccessShaderStorageRead}
+				a := p.Access{Resource: r.id, Stages: stage, Access: vk.AccessShaderStorageRead}
 				if rng.IntN(3) == 0 && g.Resources[r.id].Buffer.Size <= 65536 && !g.Resources[r.id].Imported {
-					a.Access = p.AccessUniformRead
+					a.Access = vk.AccessUniformRead
 				}
 				acc = append(acc, a)
 			case "depth":
-				acc = append(acc, p.Access{Resource: r.id, Stages: stage, Access: p.AccessShaderSampledRead, Layout: p.LayoutDepthReadOnlyOptimal})
+				acc = append(acc, p.Access{Resource: r.id, Stages: stage, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutDepthReadOnlyOptimal})
 			default:
 				if rng.IntN(2) == 0 || r.id == impImg {
-					acc = append(acc, p.Access{Resource: r.id, Stages: stage, Access: p.AccessShaderSampledRead, Layout: p.LayoutShaderReadOnlyOptimal})
+					acc = append(acc, p.Access{Resource: r.id, Stages: stage, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal})
 				} else {
-					acc = append(acc, p.Access{Resource: r.id, Stages: stage, Access: p.AccessShaderStorageRead, Layout: p.LayoutGeneral})
+					acc = append(acc, p.Access{Resource: r.id, Stages: stage, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral})
 				}
 			}
 		}
 		switch k := rng.IntN(10); {
 		case k < 5: // compute
 			for n := rng.IntN(3); n > 0; n-- {
-				readOne(p.StageComputeShader)
+				readOne(vk.StageComputeShader)
 			}
 			for n := 1 + rng.IntN(2); n > 0; n-- {
 				r := pick(func(r *res) bool { return !used[r.id] && r.kind != "depth" && !g.Resources[r.id].Imported })
@@ -110,12 +111,12 @@ func randomGraph(seed uint64) *p.Graph {
 					break
 				}
 				used[r.id] = true
-				a := p.Access{Resource: r.id, Stages: p.StageComputeShader, Access: p.AccessShaderStorageWrite}
+				a := p.Access{Resource: r.id, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite}
 				if r.kind != "buf" {
-					a.Layout = p.LayoutGeneral
+					a.Layout = vk.LayoutGeneral
 				}
 				if r.written && rng.IntN(3) == 0 {
-					a.Access |= p.AccessShaderStorageRead
+					a.Access |= vk.AccessShaderStorageRead
 				}
 				acc = append(acc, a)
 				r.written = true
@@ -126,24 +127,24 @@ func randomGraph(seed uint64) *p.Graph {
 				continue
 			}
 			used[r.id] = true
-			a := p.Access{Resource: r.id, Stages: p.StageColorAttachmentOutput, Access: p.AccessColorAttachmentWrite, Layout: p.LayoutColorAttachmentOptimal}
+			a := p.Access{Resource: r.id, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal}
 			if r.written && rng.IntN(3) == 0 {
-				a.Access |= p.AccessColorAttachmentRead
+				a.Access |= vk.AccessColorAttachmentRead
 			}
 			acc = append(acc, a)
 			if d := pick(func(d *res) bool { return d.kind == "depth" && d.w == r.w && d.h == r.h && !used[d.id] }); d != nil && rng.IntN(2) == 0 {
 				used[d.id] = true
-				da := p.Access{Resource: d.id, Stages: p.StageEarlyFragmentTests | p.StageLateFragmentTests, Access: p.AccessDepthStencilAttachmentWrite, Layout: p.LayoutDepthAttachmentOptimal}
+				da := p.Access{Resource: d.id, Stages: vk.StageEarlyFragmentTests | vk.StageLateFragmentTests, Access: vk.AccessDepthStencilAttachmentWrite, Layout: vk.LayoutDepthAttachmentOptimal}
 				if d.written && rng.IntN(2) == 0 {
-					da.Access, da.Layout = p.AccessDepthStencilAttachmentRead, p.LayoutDepthReadOnlyOptimal
+					da.Access, da.Layout = vk.AccessDepthStencilAttachmentRead, vk.LayoutDepthReadOnlyOptimal
 				}
 				acc = append(acc, da)
 				d.written = true
 			}
 			r.written = true
-			stage := p.StageFragmentShader
+			stage := vk.StageFragmentShader
 			if rng.IntN(3) == 0 {
-				stage = p.StageVertexShader
+				stage = vk.StageVertexShader
 			}
 			readOne(stage)
 		case k < 9: // clear
@@ -151,15 +152,15 @@ func randomGraph(seed uint64) *p.Graph {
 			if r == nil {
 				continue
 			}
-			acc = append(acc, p.Access{Resource: r.id, Stages: p.StageClear, Access: p.AccessTransferWrite})
+			acc = append(acc, p.Access{Resource: r.id, Stages: vk.StageClear, Access: vk.AccessTransferWrite})
 			r.written = true
 		default: // copy into the readback buffer
 			r := pick(func(r *res) bool { return r.kind == "buf" && r.written && !g.Resources[r.id].Imported })
 			if r == nil {
 				continue
 			}
-			acc = append(acc, p.Access{Resource: r.id, Stages: p.StageCopy, Access: p.AccessTransferRead},
-				p.Access{Resource: readback, Stages: p.StageCopy, Access: p.AccessTransferWrite})
+			acc = append(acc, p.Access{Resource: r.id, Stages: vk.StageCopy, Access: vk.AccessTransferRead},
+				p.Access{Resource: readback, Stages: vk.StageCopy, Access: vk.AccessTransferWrite})
 		}
 		if len(acc) > 0 {
 			g.AddCommand(fmt.Sprintf("c%d", c), acc...)

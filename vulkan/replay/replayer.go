@@ -3,6 +3,7 @@ package replay
 import (
 	"encoding/binary"
 	"fmt"
+	avk "github.com/aliasplan/aliasplan/vk"
 	"hash/fnv"
 	"math"
 	"slices"
@@ -212,11 +213,11 @@ func texels(im *p.ImageDesc, level uint32) uint64 {
 
 // copyBytes is the bytes per texel of an image copy: the depth aspect's
 // for depth formats.
-func copyBytes(f p.Format) uint64 {
+func copyBytes(f avk.Format) uint64 {
 	switch f {
-	case p.FormatD16Unorm, p.FormatD16UnormS8Uint:
+	case avk.FormatD16Unorm, avk.FormatD16UnormS8Uint:
 		return 2
-	case p.FormatD32Sfloat, p.FormatD24UnormS8Uint, p.FormatX8D24UnormPack32, p.FormatD32SfloatS8Uint:
+	case avk.FormatD32Sfloat, avk.FormatD24UnormS8Uint, avk.FormatX8D24UnormPack32, avk.FormatD32SfloatS8Uint:
 		return 4
 	}
 	return f.BytesPerBlock()
@@ -289,7 +290,7 @@ func (r *Replayer) checkOrder(order []p.CommandID) error {
 	written := make([]bool, len(g.Resources))
 	for id := range g.Resources {
 		res := &g.Resources[id]
-		written[id] = res.Imported && (res.Kind == p.KindBuffer || res.Image.InitialLayout != p.LayoutUndefined)
+		written[id] = res.Imported && (res.Kind == p.KindBuffer || res.Image.InitialLayout != avk.LayoutUndefined)
 	}
 	for _, c := range order {
 		cmd := &g.Commands[c]
@@ -302,7 +303,7 @@ func (r *Replayer) checkOrder(order []p.CommandID) error {
 		}
 		for i := range cmd.Accesses {
 			a := &cmd.Accesses[i]
-			rw := a.Access&(p.AccessColorAttachmentWrite|p.AccessDepthStencilAttachmentWrite) != 0
+			rw := a.Access&(avk.AccessColorAttachmentWrite|avk.AccessDepthStencilAttachmentWrite) != 0
 			if !written[a.Resource] && a.Access&readFlags != 0 && !rw {
 				return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[a.Resource].Name, Access: describe(g, a),
 					Reason: "read before any command writes it: its contents are undefined, so runs could not be compared"}

@@ -9,7 +9,7 @@ import (
 func TestSampleFrame(t *testing.T) {
 	d := openDevice(t)
 	g := aliasplan.SampleFrame(320, 180)
-	rep := compare(t, d, g, 2)
+	rep := compare(t, d, &g.Graph, 2)
 	t.Logf("sample 320x180: %d commands, transient %d B, pooled %d B, %d alias barriers, GPU ns aliased %d unaliased %d, digests equal %v",
 		rep.Commands, rep.TransientBytes, rep.PooledBytes, rep.AliasBarriers, rep.GPUNsAliased, rep.GPUNsUnaliased, rep.DigestsEqual)
 	nonzero := 0

@@ -2,6 +2,7 @@ package greedy
 
 import (
 	"cmp"
+	"github.com/aliasplan/aliasplan/internal/invariants"
 	"math/bits"
 	"slices"
 
@@ -67,7 +68,7 @@ func (gs *graphState) fit(i int32) (off uint64, k int, ok bool) {
 	} else {
 		off, k, ok = gs.fitSorted(i)
 	}
-	if invariants {
+	if invariants.Enabled {
 		gs.checkFit(i, off, k, ok)
 	}
 	return off, k, ok

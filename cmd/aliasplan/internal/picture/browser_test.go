@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -260,7 +261,7 @@ func writePage(t *testing.T, name string, write func(*bytes.Buffer) error) strin
 // the page shows.
 func TestBrowser(t *testing.T) {
 	b := newBrowser(t)
-	c, p := planOf(t, aliasplan.SampleFrame(1920, 1080))
+	c, p := planOf(t, &aliasplan.SampleFrame(1920, 1080).Graph)
 
 	t.Run("sample", func(t *testing.T) {
 		page := writePage(t, "sample.html", func(w *bytes.Buffer) error {
@@ -399,7 +400,7 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("compare", func(t *testing.T) {
-		pb, err := aliasplan.New(aliasplan.Options{Strategy: bestfit.New()}).Plan(c.Graph)
+		pb, err := aliasplan.New(aliasplan.Options{Strategy: bestfit.New()}).Plan(&aliasplan.Graph{Graph: *c.Graph})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -506,8 +507,8 @@ func TestBrowser(t *testing.T) {
 	t.Run("degenerate", func(t *testing.T) {
 		one := &planner.Graph{}
 		r := one.AddResource(planner.Resource{Name: "imported", Kind: planner.KindBuffer, Imported: true,
-			Buffer: planner.BufferDesc{Size: 64, Usage: planner.BufferUsageStorageBuffer}})
-		one.AddCommand("only", planner.Access{Resource: r, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite})
+			Buffer: planner.BufferDesc{Size: 64, Usage: vk.BufferUsageStorageBuffer}})
+		one.AddCommand("only", planner.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
 		for name, g := range map[string]*planner.Graph{"empty": {}, "nothing pooled": one} {
 			c, p := planOf(t, g)
 			page := writePage(t, "degenerate.html", func(w *bytes.Buffer) error { return HTML(w, c, p, Options{Title: name}) })

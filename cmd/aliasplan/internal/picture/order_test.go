@@ -2,6 +2,7 @@ package picture
 
 import (
 	"bytes"
+	"github.com/aliasplan/aliasplan/vk"
 	"strings"
 	"testing"
 
@@ -18,11 +19,11 @@ func TestSVGMarksSerializations(t *testing.T) {
 	for _, n := range []string{"a", "b"} {
 		r := g.AddResource(planner.Resource{Name: n, Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 4096},
 			Requirements: &planner.Requirements{Size: 4096, Alignment: 256, MemoryTypeBits: 1}})
-		g.AddCommand(n+".w", planner.Access{Resource: r, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageWrite})
-		g.AddCommand(n+".r", planner.Access{Resource: r, Stages: planner.StageComputeShader, Access: planner.AccessShaderStorageRead})
+		g.AddCommand(n+".w", planner.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
+		g.AddCommand(n+".r", planner.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
 	}
 	for _, order := range []planner.Ordering{planner.OrderDAG, planner.OrderExecution} {
-		c, p, err := aliasplan.New(aliasplan.Options{Order: order}).PlanCompiled(g)
+		c, p, err := aliasplan.New(aliasplan.Options{Order: order}).PlanCompiled(&aliasplan.Graph{Graph: *g})
 		if err != nil {
 			t.Fatal(err)
 		}

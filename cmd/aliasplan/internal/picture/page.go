@@ -2,6 +2,7 @@ package picture
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 
 	"github.com/aliasplan/aliasplan/planner"
 )
@@ -37,20 +38,20 @@ var catColours = [numCats]string{"#4e79a7", "#b07aa1", "#f28e2b", "#76b7b2", "#5
 // category classifies a resource by the accesses of its uses.
 func category(c *planner.Compiled, r planner.ResourceID) int {
 	res := &c.Graph.Resources[r]
-	var acc planner.AccessFlags
-	var layouts []planner.Layout
+	var acc vk.AccessFlags
+	var layouts []vk.Layout
 	for _, u := range c.Uses(r) {
 		acc |= u.Access
 		layouts = append(layouts, u.Layout)
 	}
-	const shaderWrite = planner.AccessShaderWrite | planner.AccessShaderStorageWrite
+	const shaderWrite = vk.AccessShaderWrite | vk.AccessShaderStorageWrite
 	if res.Kind == planner.KindBuffer {
 		if acc&shaderWrite != 0 {
 			return catStorageBuffer
 		}
 		return catOtherBuffer
 	}
-	has := func(l planner.Layout) bool {
+	has := func(l vk.Layout) bool {
 		for _, x := range layouts {
 			if x == l {
 				return true
@@ -59,9 +60,9 @@ func category(c *planner.Compiled, r planner.ResourceID) int {
 		return false
 	}
 	switch {
-	case acc&(planner.AccessColorAttachmentWrite|planner.AccessColorAttachmentRead) != 0 || has(planner.LayoutColorAttachmentOptimal):
+	case acc&(vk.AccessColorAttachmentWrite|vk.AccessColorAttachmentRead) != 0 || has(vk.LayoutColorAttachmentOptimal):
 		return catColour
-	case acc&(planner.AccessDepthStencilAttachmentWrite|planner.AccessDepthStencilAttachmentRead) != 0 || has(planner.LayoutDepthStencilAttachmentOptimal):
+	case acc&(vk.AccessDepthStencilAttachmentWrite|vk.AccessDepthStencilAttachmentRead) != 0 || has(vk.LayoutDepthStencilAttachmentOptimal):
 		return catDepth
 	case acc&shaderWrite != 0:
 		return catStorageImage

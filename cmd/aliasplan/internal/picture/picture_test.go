@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"flag"
 	"fmt"
+	"github.com/aliasplan/aliasplan/vk"
 	"io"
 	"os"
 	"path/filepath"
@@ -23,7 +24,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.svg golden files")
 
 func planOf(t *testing.T, g *planner.Graph) (*planner.Compiled, *planner.Plan) {
 	t.Helper()
-	c, p, err := aliasplan.New(aliasplan.Options{}).PlanCompiled(g)
+	c, p, err := aliasplan.New(aliasplan.Options{}).PlanCompiled(&aliasplan.Graph{Graph: *g})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func wellFormed(t *testing.T, doc []byte) {
 // profile) so that reviewers see every change to it. Regenerate with
 // go test ./cmd/aliasplan/internal/picture -update.
 func TestSampleGolden(t *testing.T) {
-	c, p := planOf(t, aliasplan.SampleFrame(1920, 1080))
+	c, p := planOf(t, &(aliasplan.SampleFrame(1920, 1080)).Graph)
 	var b bytes.Buffer
 	if err := SVG(&b, c, p, Options{Title: "aliasplan: embedded sample frame 1920x1080"}); err != nil {
 		t.Fatal(err)
@@ -93,7 +94,7 @@ func TestSampleGolden(t *testing.T) {
 }
 
 func TestHTMLSelfContained(t *testing.T) {
-	c, p := planOf(t, aliasplan.SampleFrame(1920, 1080))
+	c, p := planOf(t, &(aliasplan.SampleFrame(1920, 1080)).Graph)
 	var b bytes.Buffer
 	if err := HTML(&b, c, p, Options{Title: "a <frame> & more </script>"}); err != nil {
 		t.Fatal(err)
@@ -136,7 +137,7 @@ func TestHTMLSelfContained(t *testing.T) {
 
 // TestPageData checks the compact records against the plan they encode.
 func TestPageData(t *testing.T) {
-	c, p := planOf(t, aliasplan.SampleFrame(1920, 1080))
+	c, p := planOf(t, &(aliasplan.SampleFrame(1920, 1080)).Graph)
 	d, err := newPageData(c, []*planner.Plan{p, p}, []string{"", "again"}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -191,17 +192,17 @@ func chainFrame(n int) *planner.Graph {
 	g := &planner.Graph{}
 	for i := 0; i < n; i++ {
 		w := uint32(256 << (i % 4))
-		g.AddImage(fmt.Sprintf("pass%03d.out", i), planner.ImageDesc{Format: planner.FormatR16G16B16A16Sfloat,
+		g.AddImage(fmt.Sprintf("pass%03d.out", i), planner.ImageDesc{Format: vk.FormatR16G16B16A16Sfloat,
 			Width: w, Height: w / 2, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-			Tiling: planner.TilingOptimal, Usage: planner.ImageUsageStorage | planner.ImageUsageSampled})
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageStorage | vk.ImageUsageSampled})
 	}
 	for i := 0; i < n; i++ {
-		acc := []planner.Access{{Resource: planner.ResourceID(i), Stages: planner.StageComputeShader,
-			Access: planner.AccessShaderStorageWrite, Layout: planner.LayoutGeneral}}
+		acc := []planner.Access{{Resource: planner.ResourceID(i), Stages: vk.StageComputeShader,
+			Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral}}
 		for _, back := range []int{1, 2 + i%5, 3 + (i*7)%17} {
 			if j := i - back; j >= 0 {
-				acc = append(acc, planner.Access{Resource: planner.ResourceID(j), Stages: planner.StageComputeShader,
-					Access: planner.AccessShaderSampledRead, Layout: planner.LayoutShaderReadOnlyOptimal})
+				acc = append(acc, planner.Access{Resource: planner.ResourceID(j), Stages: vk.StageComputeShader,
+					Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal})
 			}
 		}
 		// A resource read twice in one command keeps one layout.
@@ -335,7 +336,7 @@ func TestTicks(t *testing.T) {
 // high and inside its pool's panel, however small it is beside its pool
 // (the sample's 2 KiB bloom mip in a 74 MiB pool; random graphs' bytes).
 func TestMinimumHeight(t *testing.T) {
-	for _, g := range []*planner.Graph{aliasplan.SampleFrame(1920, 1080), proptest.RandomGraph(3, 300)} {
+	for _, g := range []*planner.Graph{&(aliasplan.SampleFrame(1920, 1080)).Graph, proptest.RandomGraph(3, 300)} {
 		c, p := planOf(t, g)
 		m, err := build(c, p, Options{})
 		if err != nil {
@@ -364,7 +365,7 @@ func TestMinimumHeight(t *testing.T) {
 func BenchmarkHTML(b *testing.B) {
 	for _, n := range []int{300, 3000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			c, p, err := aliasplan.New(aliasplan.Options{}).PlanCompiled(proptest.RandomGraph(7, n))
+			c, p, err := aliasplan.New(aliasplan.Options{}).PlanCompiled(&aliasplan.Graph{Graph: *proptest.RandomGraph(7, n)})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,7 +1,8 @@
-package planner
+package verify
 
 import (
 	"fmt"
+	"github.com/aliasplan/aliasplan/planner"
 	"slices"
 )
 
@@ -19,32 +20,32 @@ import (
 //     before every use of Second.
 //
 // That every byte-sharing pair the DAG leaves unordered is listed is
-// checked by the overlap sweep of VerifyPlacement, which lets a pair share
+// checked by the overlap sweep of Placement, which lets a pair share
 // bytes only when the returned order puts one before the other; that the
 // alias barrier before Next orders First's uses before it is checked with
 // the other alias pairs (verify_barriers.go).
-func verifySerializations(c *Compiled, p *Plan) (*AliasOrder, error) {
+func verifySerializations(c *planner.Compiled, p *planner.Plan) (*planner.AliasOrder, error) {
 	g := c.Graph
 	fail := func(k int, format string, args ...any) error {
 		d := fmt.Sprintf(format, args...)
 		if k >= 0 {
 			d = fmt.Sprintf("serialization %d: %s", k, d)
 		}
-		return &VerifyError{Pool: -1, Detail: d}
+		return &Error{Pool: -1, Detail: d}
 	}
 	switch p.Ordering {
-	case OrderDAG:
+	case planner.OrderDAG:
 		if len(p.Serializations) > 0 {
 			return nil, fail(-1, "a plan under the DAG order lists %d serializations", len(p.Serializations))
 		}
 		if p.Budget != 0 {
 			return nil, fail(-1, "a plan under the DAG order has a budget")
 		}
-	case OrderExecution:
+	case planner.OrderExecution:
 		if p.Budget != 0 {
 			return nil, fail(-1, "a plan under the execution order has a budget")
 		}
-	case OrderBudget:
+	case planner.OrderBudget:
 		if p.Budget == 0 {
 			return nil, fail(-1, "a budget plan without a budget")
 		}
@@ -55,7 +56,7 @@ func verifySerializations(c *Compiled, p *Plan) (*AliasOrder, error) {
 		return nil, fail(-1, "unknown ordering %s", p.Ordering)
 	}
 	if len(p.Serializations) == 0 {
-		return NewAliasOrder(c, p), nil
+		return planner.NewAliasOrder(c, p), nil
 	}
 	n := len(g.Commands)
 	pos := make([]int, n)
@@ -71,7 +72,7 @@ func verifySerializations(c *Compiled, p *Plan) (*AliasOrder, error) {
 		}
 		pos[cmd] = i
 	}
-	nr := ResourceID(len(g.Resources))
+	nr := planner.ResourceID(len(g.Resources))
 	for k, s := range p.Serializations {
 		if s.First < 0 || s.First >= nr || s.Second < 0 || s.Second >= nr || s.First == s.Second {
 			return nil, fail(k, "resources %d and %d are not two resources of the graph", s.First, s.Second)
@@ -84,7 +85,7 @@ func verifySerializations(c *Compiled, p *Plan) (*AliasOrder, error) {
 		}
 		a, b := &p.Resources[s.First], &p.Resources[s.Second]
 		an, bn := g.Resources[s.First].Name, g.Resources[s.Second].Name
-		if a.Status != StatusPooled || b.Status != StatusPooled || !c.Used(s.First) || !c.Used(s.Second) {
+		if a.Status != planner.StatusPooled || b.Status != planner.StatusPooled || !c.Used(s.First) || !c.Used(s.Second) {
 			return nil, fail(k, "%q (%s) and %q (%s) are not both used and pooled", an, a.Status, bn, b.Status)
 		}
 		pa, pb := &a.Placement, &b.Placement
@@ -114,11 +115,11 @@ func verifySerializations(c *Compiled, p *Plan) (*AliasOrder, error) {
 			return nil, fail(k, "last is command %d, not %q's last use in execution order %q", s.Last, an, g.Commands[last].Name)
 		}
 		if pos[s.Last] >= pos[s.Next] {
-			return nil, &BarrierError{Before: g.Commands[s.Next].Name, After: g.Commands[s.Last].Name, Resource: bn, Previous: an, Barrier: -1,
-				Rule: RuleOrder, Detail: "the two share bytes but their uses interleave in execution order"}
+			return nil, &planner.BarrierError{Before: g.Commands[s.Next].Name, After: g.Commands[s.Last].Name, Resource: bn, Previous: an, Barrier: -1,
+				Rule: planner.RuleOrder, Detail: "the two share bytes but their uses interleave in execution order"}
 		}
 	}
-	return NewAliasOrder(c, p), nil
+	return planner.NewAliasOrder(c, p), nil
 }
 
 // executionBound recomputes a plan's execution-order bound: its pooled
@@ -127,7 +128,7 @@ func verifySerializations(c *Compiled, p *Plan) (*AliasOrder, error) {
 // p.Order (MaxLoad of the windows [first use, last use + 1)), summed
 // (saturating). ok is false when the order or a placement is malformed
 // (other checks report that).
-func executionBound(c *Compiled, p *Plan) (uint64, bool) {
+func executionBound(c *planner.Compiled, p *planner.Plan) (uint64, bool) {
 	n := len(c.Graph.Commands)
 	if len(p.Order) != n || len(p.Resources) != len(c.Graph.Resources) {
 		return 0, false
@@ -141,13 +142,13 @@ func executionBound(c *Compiled, p *Plan) (uint64, bool) {
 	}
 	type key struct {
 		memType uint32
-		class   Class
+		class   planner.Class
 	}
 	var keys []key
-	var items [][]Item
+	var items [][]planner.Item
 	for r := range p.Resources {
 		rp := &p.Resources[r]
-		if rp.Status != StatusPooled || !c.Used(ResourceID(r)) {
+		if rp.Status != planner.StatusPooled || !c.Used(planner.ResourceID(r)) {
 			continue
 		}
 		if rp.Placement.Pool < 0 || rp.Placement.Pool >= len(p.Pools) {
@@ -160,8 +161,8 @@ func executionBound(c *Compiled, p *Plan) (uint64, bool) {
 			keys, items = append(keys, k), append(items, nil)
 			g = len(keys) - 1
 		}
-		it := Item{Size: rp.Requirements.Size, Start: 1 << 62, End: -1}
-		for _, u := range c.Uses(ResourceID(r)) {
+		it := planner.Item{Size: rp.Requirements.Size, Start: 1 << 62, End: -1}
+		for _, u := range c.Uses(planner.ResourceID(r)) {
 			it.Start = min(it.Start, pos[u.Command])
 			it.End = max(it.End, pos[u.Command]+1)
 		}
@@ -170,7 +171,7 @@ func executionBound(c *Compiled, p *Plan) (uint64, bool) {
 	var total uint64
 	ok := true
 	for _, its := range items {
-		if total = addChecked(total, MaxLoad(its), &ok); !ok {
+		if total = addChecked(total, planner.MaxLoad(its), &ok); !ok {
 			return ^uint64(0), true
 		}
 	}

@@ -1,20 +1,23 @@
-package planner
+package verify
 
 import (
 	"cmp"
 	"fmt"
+	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vk"
+	"math/bits"
 	"slices"
 	"strings"
 )
 
-// VerifyError reports a plan that breaks a rule other than an overlap.
-type VerifyError struct {
+// Error reports a plan that breaks a rule other than an overlap.
+type Error struct {
 	Resource string // the resource concerned, if any
 	Pool     int    // the pool concerned, or -1
 	Detail   string
 }
 
-func (e *VerifyError) Error() string {
+func (e *Error) Error() string {
 	s := "planner: verify: "
 	if e.Resource != "" {
 		s += fmt.Sprintf("resource %q: ", e.Resource)
@@ -25,27 +28,27 @@ func (e *VerifyError) Error() string {
 	return s + e.Detail
 }
 
-// Verify checks a complete plan against its compiled graph, independently
-// of the strategy and barrier builder that made it: VerifyPlacement, then
+// Plan checks a complete plan against its compiled graph, independently
+// of the strategy and barrier builder that made it: Placement, then
 // the execution order and barrier coverage (every DAG edge, every layout
 // change, every alias). A failure is a bug in whatever made the plan.
 //
-// Verify returns the first violation it finds; VerifyAll lists them all.
-func Verify(c *Compiled, p *Plan) error {
-	if errs := VerifyAll(c, p, 1); len(errs) > 0 {
+// Plan returns the first violation it finds; All lists them all.
+func Plan(c *planner.Compiled, p *planner.Plan) error {
+	if errs := All(c, p, 1); len(errs) > 0 {
 		return errs[0]
 	}
 	return nil
 }
 
-// VerifyAll is Verify reporting every violation it finds, up to max (0:
+// All is Plan reporting every violation it finds, up to max (0:
 // no cap), in the order Verify checks. The barrier checks run only when
 // the placement and the barriers' structure hold (they index what those
 // checks establish); after a layout violation the image is taken to be in
 // the layout its command needs, so later commands are still checked.
-func VerifyAll(c *Compiled, p *Plan, max int) []error {
+func All(c *planner.Compiled, p *planner.Plan, max int) []error {
 	if c == nil || c.Graph == nil || p == nil {
-		return []error{&VerifyError{Pool: -1, Detail: "nil compiled graph or plan"}}
+		return []error{&Error{Pool: -1, Detail: "nil compiled graph or plan"}}
 	}
 	errs := &errList{max: max}
 	if verifyPlacement(c, p, errs); len(errs.errs) > 0 {
@@ -55,13 +58,13 @@ func VerifyAll(c *Compiled, p *Plan, max int) []error {
 	return errs.errs
 }
 
-// VerifyPlacement checks the memory side of a plan: statuses, pools,
+// Placement checks the memory side of a plan: statuses, pools,
 // alignment, bounds, class separation, memory types, the Aliased flags,
 // the stats, and that no two interfering resources share a byte. Cost
 // O(R log R + byte-overlapping pairs) interference queries.
-func VerifyPlacement(c *Compiled, p *Plan) error {
+func Placement(c *planner.Compiled, p *planner.Plan) error {
 	if c == nil || c.Graph == nil || p == nil {
-		return &VerifyError{Pool: -1, Detail: "nil compiled graph or plan"}
+		return &Error{Pool: -1, Detail: "nil compiled graph or plan"}
 	}
 	errs := &errList{max: 1}
 	if verifyPlacement(c, p, errs); len(errs.errs) > 0 {
@@ -70,16 +73,16 @@ func VerifyPlacement(c *Compiled, p *Plan) error {
 	return nil
 }
 
-// verifyPlacement adds VerifyPlacement's violations to errs, stopping at
+// verifyPlacement adds Placement's violations to errs, stopping at
 // its cap.
-func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
+func verifyPlacement(c *planner.Compiled, p *planner.Plan, errs *errList) {
 	g := c.Graph
 	fail := func(r int, pool int, format string, args ...any) bool {
 		name := ""
 		if r >= 0 {
 			name = g.Resources[r].Name
 		}
-		return errs.add(&VerifyError{Resource: name, Pool: pool, Detail: fmt.Sprintf(format, args...)})
+		return errs.add(&Error{Resource: name, Pool: pool, Detail: fmt.Sprintf(format, args...)})
 	}
 	if len(p.Resources) != len(g.Resources) {
 		fail(-1, -1, "plan has %d resources, graph has %d", len(p.Resources), len(g.Resources))
@@ -93,7 +96,7 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 				return
 			}
 		}
-		if pl.Class != ClassLinear && pl.Class != ClassOptimal {
+		if pl.Class != planner.ClassLinear && pl.Class != planner.ClassOptimal {
 			poolsOK = false
 			if fail(-1, i, "unknown class %d", pl.Class) {
 				return
@@ -107,9 +110,9 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 		if errs.add(err) {
 			return
 		}
-		ao = &AliasOrder{c: c}
+		ao = planner.NewAliasOrder(c, &planner.Plan{})
 	}
-	var st Stats
+	var st planner.Stats
 	sumsOK := true
 	used := make([]uint64, len(p.Pools)) // the end of each pool's highest resource
 	members := make([]int, len(p.Pools))
@@ -117,22 +120,22 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 	var pooled []int
 	for r := range g.Resources {
 		res, rp := &g.Resources[r], &p.Resources[r]
-		want := StatusPooled
+		want := planner.StatusPooled
 		switch {
-		case !c.Used(ResourceID(r)):
-			want = StatusUnused
+		case !c.Used(planner.ResourceID(r)):
+			want = planner.StatusUnused
 		case res.Imported:
-			want = StatusImported
+			want = planner.StatusImported
 		case res.Memory.HostVisible():
-			want = StatusHostVisible
+			want = planner.StatusHostVisible
 		case rp.Requirements.RequiresDedicated || res.Dedicated:
-			want = StatusDedicated
-		case rp.Requirements.PrefersDedicated && rp.Status != StatusPooled:
+			want = planner.StatusDedicated
+		case rp.Requirements.PrefersDedicated && rp.Status != planner.StatusPooled:
 			// A preference: pooled only when the caller opted in
 			// (Options.PoolPrefersDedicated), which the plan does not record.
-			want = StatusDedicated
+			want = planner.StatusDedicated
 		}
-		if res.Requirements != nil && (want == StatusPooled || want == StatusDedicated || want == StatusHostVisible) && rp.Requirements != *res.Requirements {
+		if res.Requirements != nil && (want == planner.StatusPooled || want == planner.StatusDedicated || want == planner.StatusHostVisible) && rp.Requirements != *res.Requirements {
 			if fail(r, -1, "plan requirements (%s) differ from the graph's (%s)", describeRequirements(&rp.Requirements), describeRequirements(res.Requirements)) {
 				return
 			}
@@ -141,17 +144,17 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 		// A pooled candidate may still be dedicated by size (threshold,
 		// maximum pool size, alignment padding): options and decisions
 		// the plan does not record.
-		if rp.Status != want && !(want == StatusPooled && rp.Status == StatusDedicated) {
+		if rp.Status != want && !(want == planner.StatusPooled && rp.Status == planner.StatusDedicated) {
 			if fail(r, -1, "status %s, want %s", rp.Status, want) {
 				return
 			}
 			continue
 		}
 		switch rp.Status {
-		case StatusDedicated, StatusHostVisible:
+		case planner.StatusDedicated, planner.StatusHostVisible:
 			st.DedicatedBytes = addChecked(st.DedicatedBytes, rp.Requirements.Size, &sumsOK)
 			continue
-		case StatusPooled:
+		case planner.StatusPooled:
 		default:
 			continue
 		}
@@ -166,7 +169,7 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 		pool := &p.Pools[pl.Pool]
 		var bad bool
 		switch {
-		case res.Kind == KindImage && res.Image.InitialLayout != LayoutUndefined:
+		case res.Kind == planner.KindImage && res.Image.InitialLayout != vk.LayoutUndefined:
 			bad = true
 			if fail(r, pl.Pool, "pooled image with initial layout %s (must be UNDEFINED)", res.Image.InitialLayout) {
 				return
@@ -250,8 +253,8 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 			}
 			active[w] = o
 			w++
-			if !ao.Before(ResourceID(o), ResourceID(r)) && !ao.Before(ResourceID(r), ResourceID(o)) {
-				if errs.add(&OverlapError{A: o, B: r, NameA: g.Resources[o].Name, NameB: g.Resources[r].Name, Pool: pl.Pool,
+			if !ao.Before(planner.ResourceID(o), planner.ResourceID(r)) && !ao.Before(planner.ResourceID(r), planner.ResourceID(o)) {
+				if errs.add(&planner.OverlapError{A: o, B: r, NameA: g.Resources[o].Name, NameB: g.Resources[r].Name, Pool: pl.Pool,
 					OffsetA: opl.Offset, SizeA: opl.Size, OffsetB: pl.Offset, SizeB: pl.Size}) {
 					return
 				}
@@ -310,7 +313,7 @@ func verifyPlacement(c *Compiled, p *Plan, errs *errList) {
 	// bound must be that order's (0: a file that does not record it). A
 	// DAG plan stays valid in any topological order a caller gives it, so
 	// its bound, that of the recorded order, is not recomputed.
-	if want, ok := executionBound(c, p); ok && p.Ordering != OrderDAG && p.Stats.ExecutionBound != 0 && p.Stats.ExecutionBound != want {
+	if want, ok := executionBound(c, p); ok && p.Ordering != planner.OrderDAG && p.Stats.ExecutionBound != 0 && p.Stats.ExecutionBound != want {
 		if fail(-1, -1, "stats: executionBound is %d, but the pooled resources' largest live totals in execution order add up to %d", p.Stats.ExecutionBound, want) {
 			return
 		}
@@ -327,7 +330,7 @@ func article(word string) string {
 }
 
 // describeRequirements writes requirements as a plan file names them.
-func describeRequirements(q *Requirements) string {
+func describeRequirements(q *planner.Requirements) string {
 	s := fmt.Sprintf("size %d, alignment %d, memoryTypeBits %#x", q.Size, q.Alignment, q.MemoryTypeBits)
 	if q.PrefersDedicated {
 		s += ", prefersDedicated"
@@ -340,10 +343,10 @@ func describeRequirements(q *Requirements) string {
 
 // verifyOrder checks that Order is a permutation of the commands that
 // respects every DAG edge.
-func verifyOrder(c *Compiled, p *Plan, errs *errList) {
+func verifyOrder(c *planner.Compiled, p *planner.Plan, errs *errList) {
 	n := len(c.Graph.Commands)
 	if len(p.Order) != n {
-		errs.add(&VerifyError{Pool: -1, Detail: fmt.Sprintf("order has %d commands, graph has %d", len(p.Order), n)})
+		errs.add(&Error{Pool: -1, Detail: fmt.Sprintf("order has %d commands, graph has %d", len(p.Order), n)})
 		return
 	}
 	pos := make([]int, n)
@@ -352,18 +355,41 @@ func verifyOrder(c *Compiled, p *Plan, errs *errList) {
 	}
 	for i, cmd := range p.Order {
 		if cmd < 0 || int(cmd) >= n || pos[cmd] >= 0 {
-			errs.add(&VerifyError{Pool: -1, Detail: fmt.Sprintf("order position %d: command %d is out of range or repeated", i, cmd)})
+			errs.add(&Error{Pool: -1, Detail: fmt.Sprintf("order position %d: command %d is out of range or repeated", i, cmd)})
 			return
 		}
 		pos[cmd] = i
 	}
 	for a := 0; a < n; a++ {
-		for _, b := range c.Successors(CommandID(a)) {
+		for _, b := range c.Successors(planner.CommandID(a)) {
 			if pos[a] > pos[b] {
-				if errs.add(&VerifyError{Pool: -1, Detail: fmt.Sprintf("order runs command %q before %q, which it depends on", c.Graph.Commands[b].Name, c.Graph.Commands[a].Name)}) {
+				if errs.add(&Error{Pool: -1, Detail: fmt.Sprintf("order runs command %q before %q, which it depends on", c.Graph.Commands[b].Name, c.Graph.Commands[a].Name)}) {
 					return
 				}
 			}
 		}
 	}
 }
+
+// errList collects violations up to a cap (0: no cap).
+type errList struct {
+	errs []error
+	max  int
+}
+
+// add appends err and reports whether the cap is reached.
+func (l *errList) add(err error) bool {
+	l.errs = append(l.errs, err)
+	return l.max > 0 && len(l.errs) >= l.max
+}
+
+// addChecked returns a+b and clears *ok when the sum wraps.
+func addChecked(a, b uint64, ok *bool) uint64 {
+	s, carry := bits.Add64(a, b, 0)
+	if carry != 0 {
+		*ok = false
+	}
+	return s
+}
+
+func isPow2(x uint64) bool { return x != 0 && x&(x-1) == 0 }

@@ -1,4 +1,4 @@
-package planner
+package vk
 
 import (
 	"encoding/json"

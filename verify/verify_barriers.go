@@ -1,143 +1,51 @@
-package planner
+package verify
 
 import (
 	"cmp"
 	"fmt"
+	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vk"
 	"slices"
 	"sort"
-	"strings"
 )
 
-// BarrierError reports a plan whose execution order or barriers break a
-// rule, with the evidence: the command, the resource (and for an alias pair
-// the old occupant, for a hazard the earlier command) and the barrier.
-type BarrierError struct {
-	Before   string // the command the barrier is (or should be) recorded before
-	After    string // a hazard's earlier command
-	Resource string // the resource concerned; an alias pair's new occupant
-	Previous string // an alias pair's old occupant
-	Barrier  int    // index into Plan.Barriers of the barrier concerned, or -1
-	Rule     Rule
-	Detail   string
-}
-
-func (e *BarrierError) Error() string {
-	var parts []string
-	switch {
-	case e.Previous != "":
-		parts = append(parts, fmt.Sprintf("alias %q → %q", e.Previous, e.Resource))
-	case e.Resource != "":
-		parts = append(parts, fmt.Sprintf("resource %q", e.Resource))
-	}
-	if e.After != "" {
-		parts = append(parts, fmt.Sprintf("from command %q", e.After))
-	}
-	if e.Before != "" {
-		parts = append(parts, fmt.Sprintf("before command %q", e.Before))
-	}
-	if e.Barrier >= 0 {
-		parts = append(parts, fmt.Sprintf("barrier %d", e.Barrier))
-	}
-	var b strings.Builder
-	b.WriteString("planner: ")
-	if len(parts) > 0 {
-		b.WriteString(strings.Join(parts, " "))
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Detail)
-	fmt.Fprintf(&b, " (rule %s)", e.Rule)
-	return b.String()
-}
-
-// Meta stages and accesses as synchronization2 defines them, for scope
-// inclusion. Each expansion keeps the meta bit itself, so a use that names
-// a meta stage needs a barrier that names it (or a wider one).
-const (
-	stagesVertexInput = StageIndexInput | StageVertexAttributeInput
-	stagesPreRaster   = StageVertexShader | StageTessellationControlShader | StageTessellationEvaluationShader |
-		StageGeometryShader | StageTaskShaderEXT | StageMeshShaderEXT
-	stagesTransfer = StageCopy | StageBlit | StageResolve | StageClear | StageAccelerationStructureCopy
-	stagesGraphics = StageDrawIndirect | StageVertexInput | stagesVertexInput | StagePreRasterizationShaders | stagesPreRaster |
-		StageFragmentShader | StageEarlyFragmentTests | StageLateFragmentTests | StageColorAttachmentOutput |
-		StageConditionalRenderingEXT | StageTransformFeedbackEXT | StageFragmentShadingRateAttachment |
-		StageFragmentDensityProcessEXT | StageInvocationMaskHUAWEI | StageClusterCullingShaderHUAWEI
-	accessShaderReads = AccessShaderSampledRead | AccessShaderStorageRead | AccessShaderBindingTableRead
-)
-
-// expandStages adds the stages each meta stage of s stands for.
-func expandStages(s Stage) Stage {
-	if s&StageAllCommands != 0 {
-		return ^Stage(0)
-	}
-	if s&StageAllGraphics != 0 {
-		s |= stagesGraphics
-	}
-	if s&StageAllTransfer != 0 {
-		s |= stagesTransfer
-	}
-	if s&StageVertexInput != 0 {
-		s |= stagesVertexInput
-	}
-	if s&StagePreRasterizationShaders != 0 {
-		s |= stagesPreRaster
-	}
-	return s
-}
-
-// expandAccess adds the access types each meta access of a stands for.
-func expandAccess(a AccessFlags) AccessFlags {
-	if a&AccessMemoryRead != 0 {
-		a |= ^WriteAccess
-	}
-	if a&AccessMemoryWrite != 0 {
-		a |= WriteAccess
-	}
-	if a&AccessShaderRead != 0 {
-		a |= accessShaderReads
-	}
-	if a&AccessShaderWrite != 0 {
-		a |= AccessShaderStorageWrite
-	}
-	return a
-}
-
-func subStages(a, b Stage) bool       { return a&b == a }
-func subAccess(a, b AccessFlags) bool { return a&b == a }
+func subStages(a, b vk.Stage) bool       { return a&b == a }
+func subAccess(a, b vk.AccessFlags) bool { return a&b == a }
 
 // scope is a barrier's synchronization and access scopes, expanded.
 // BOTTOM_OF_PIPE in the first scope and TOP_OF_PIPE in the second stand
 // for all commands in execution, not in access.
 type scope struct {
-	srcExec, srcAcc Stage // first execution scope; stages of the first access scope
-	srcMask         AccessFlags
-	dstExec, dstAcc Stage
-	dstMask         AccessFlags
+	srcExec, srcAcc vk.Stage // first execution scope; stages of the first access scope
+	srcMask         vk.AccessFlags
+	dstExec, dstAcc vk.Stage
+	dstMask         vk.AccessFlags
 }
 
-func scopeOf(x *Barrier) scope {
-	s := scope{srcAcc: expandStages(x.SrcStages), srcMask: expandAccess(x.SrcAccess),
-		dstAcc: expandStages(x.DstStages), dstMask: expandAccess(x.DstAccess)}
+func scopeOf(x *planner.Barrier) scope {
+	s := scope{srcAcc: x.SrcStages.Expand(), srcMask: x.SrcAccess.Expand(),
+		dstAcc: x.DstStages.Expand(), dstMask: x.DstAccess.Expand()}
 	s.srcExec, s.dstExec = s.srcAcc, s.dstAcc
-	if x.SrcStages&StageBottomOfPipe != 0 {
-		s.srcExec = ^Stage(0)
+	if x.SrcStages&vk.StageBottomOfPipe != 0 {
+		s.srcExec = ^vk.Stage(0)
 	}
-	if x.DstStages&StageTopOfPipe != 0 {
-		s.dstExec = ^Stage(0)
+	if x.DstStages&vk.StageTopOfPipe != 0 {
+		s.dstExec = ^vk.Stage(0)
 	}
 	return s
 }
 
 // barrierCheck holds what verifyBarriers derives from a plan.
 type barrierCheck struct {
-	c     *Compiled
-	p     *Plan
-	ao    *AliasOrder // the plan's aliasing order: the DAG's and the serializations
-	pos   []int32     // execution position of each command
-	start []int32     // barriers before the command at position k: start[k]:start[k+1]
-	sc    []scope     // per barrier
-	onRes [][]int32   // per resource, its buffer and image barriers, ascending
-	mem   []int32     // memory barriers, ascending (they cover every resource)
-	alias [][]int32   // per resource, its alias barriers
+	c     *planner.Compiled
+	p     *planner.Plan
+	ao    *planner.AliasOrder // the plan's aliasing order: the DAG's and the serializations
+	pos   []int32             // execution position of each command
+	start []int32             // barriers before the command at position k: start[k]:start[k+1]
+	sc    []scope             // per barrier
+	onRes [][]int32           // per resource, its buffer and image barriers, ascending
+	mem   []int32             // memory barriers, ascending (they cover every resource)
+	alias [][]int32           // per resource, its alias barriers
 
 	useBase []int32 // use i of resource r is trans[useBase[r]+i]
 	trans   []int32 // per use, the barrier that moves the image into its layout before it, or -1
@@ -199,7 +107,7 @@ type barrierCheck struct {
 // the barriers of one resource between an edge's ends; a chain search,
 // needed only where no single barrier covers an edge, scans the barriers
 // between the ends.
-func verifyBarriers(c *Compiled, p *Plan) error {
+func verifyBarriers(c *planner.Compiled, p *planner.Plan) error {
 	errs := &errList{max: 1}
 	if verifyBarriersAll(c, p, errs); len(errs.errs) > 0 {
 		return errs.errs[0]
@@ -210,8 +118,8 @@ func verifyBarriers(c *Compiled, p *Plan) error {
 // verifyBarriersAll is verifyBarriers sending every violation to errs; the
 // checks stop at its cap. Layouts, hazards and aliases run only when the
 // structure holds.
-func verifyBarriersAll(c *Compiled, p *Plan, errs *errList) {
-	v := &barrierCheck{c: c, p: p, errs: errs, ao: NewAliasOrder(c, p)}
+func verifyBarriersAll(c *planner.Compiled, p *planner.Plan, errs *errList) {
+	v := &barrierCheck{c: c, p: p, errs: errs, ao: planner.NewAliasOrder(c, p)}
 	if err := v.structure(); err != nil {
 		errs.add(err)
 		return
@@ -222,14 +130,14 @@ func verifyBarriersAll(c *Compiled, p *Plan, errs *errList) {
 	v.aliases()
 }
 
-func (v *barrierCheck) cmdName(cmd CommandID) string { return v.c.Graph.Commands[cmd].Name }
-func (v *barrierCheck) resName(r ResourceID) string  { return v.c.Graph.Resources[r].Name }
+func (v *barrierCheck) cmdName(cmd planner.CommandID) string { return v.c.Graph.Commands[cmd].Name }
+func (v *barrierCheck) resName(r planner.ResourceID) string  { return v.c.Graph.Resources[r].Name }
 
 func (v *barrierCheck) structure() error {
 	g, p := v.c.Graph, v.p
 	n, nr := len(g.Commands), len(g.Resources)
-	fail := func(k int, rule Rule, format string, args ...any) error {
-		e := &BarrierError{Barrier: k, Rule: rule, Detail: fmt.Sprintf(format, args...)}
+	fail := func(k int, rule planner.Rule, format string, args ...any) error {
+		e := &planner.BarrierError{Barrier: k, Rule: rule, Detail: fmt.Sprintf(format, args...)}
 		if k >= 0 {
 			x := &p.Barriers[k]
 			if x.Before >= 0 && int(x.Before) < n {
@@ -242,10 +150,10 @@ func (v *barrierCheck) structure() error {
 		return e
 	}
 	if len(p.Order) != n {
-		return fail(-1, RuleOrder, "order has %d commands, graph has %d", len(p.Order), n)
+		return fail(-1, planner.RuleOrder, "order has %d commands, graph has %d", len(p.Order), n)
 	}
 	if len(p.Resources) != nr {
-		return fail(-1, RuleBarrier, "plan has %d resources, graph has %d", len(p.Resources), nr)
+		return fail(-1, planner.RuleBarrier, "plan has %d resources, graph has %d", len(p.Resources), nr)
 	}
 	v.pos = make([]int32, n)
 	for i := range v.pos {
@@ -253,59 +161,59 @@ func (v *barrierCheck) structure() error {
 	}
 	for i, cmd := range p.Order {
 		if cmd < 0 || int(cmd) >= n || v.pos[cmd] >= 0 {
-			return fail(-1, RuleOrder, "order position %d: command %d is out of range or repeated", i, cmd)
+			return fail(-1, planner.RuleOrder, "order position %d: command %d is out of range or repeated", i, cmd)
 		}
 		v.pos[cmd] = int32(i)
 	}
 	v.start = make([]int32, n+1)
 	v.sc = make([]scope, len(p.Barriers))
-	v.onRes = carveLists(p.Barriers, nr, func(x *Barrier) bool { return x.Type != MemoryBarrier })
-	v.alias = carveLists(p.Barriers, nr, func(x *Barrier) bool { return x.Kind == Alias })
+	v.onRes = carveLists(p.Barriers, nr, func(x *planner.Barrier) bool { return x.Type != planner.MemoryBarrier })
+	v.alias = carveLists(p.Barriers, nr, func(x *planner.Barrier) bool { return x.Kind == planner.Alias })
 	at := int32(0) // position of the barriers seen so far
 	for k := range p.Barriers {
 		x := &p.Barriers[k]
 		if x.Before < 0 || int(x.Before) >= n {
-			return fail(k, RuleBarrier, "command %d does not exist", x.Before)
+			return fail(k, planner.RuleBarrier, "command %d does not exist", x.Before)
 		}
 		if x.Resource < 0 || int(x.Resource) >= nr {
-			return fail(k, RuleBarrier, "resource %d does not exist", x.Resource)
+			return fail(k, planner.RuleBarrier, "resource %d does not exist", x.Resource)
 		}
 		q := v.pos[x.Before]
 		if q < at {
-			return fail(k, RuleBarrier, "barriers are not grouped in execution order: its command runs at position %d, an earlier barrier's at %d", q, at)
+			return fail(k, planner.RuleBarrier, "barriers are not grouped in execution order: its command runs at position %d, an earlier barrier's at %d", q, at)
 		}
 		for ; at < q; at++ {
 			v.start[at+1] = int32(k)
 		}
 		res := &g.Resources[x.Resource]
 		switch {
-		case x.Kind != Hazard && x.Kind != Alias:
-			return fail(k, RuleBarrier, "unknown kind %s", x.Kind)
-		case x.Type == BufferBarrier && res.Kind != KindBuffer, x.Type == ImageBarrier && res.Kind != KindImage:
-			return fail(k, RuleBarrier, "%s barrier on %s", x.Type, article(res.Kind.String()))
-		case x.Type != MemoryBarrier && x.Type != BufferBarrier && x.Type != ImageBarrier:
-			return fail(k, RuleBarrier, "unknown type %s", x.Type)
-		case x.Type != ImageBarrier && (x.OldLayout != LayoutUndefined || x.NewLayout != LayoutUndefined):
-			return fail(k, RuleBarrier, "%s barrier with layouts %s → %s", x.Type, x.OldLayout, x.NewLayout)
-		case x.Type == ImageBarrier && (x.NewLayout == LayoutUndefined || x.NewLayout == LayoutPreinitialized):
-			return fail(k, RuleBarrier, "image barrier into layout %s", x.NewLayout)
-		case unsupportedAccess(x.SrcStages, x.SrcAccess) != 0:
-			return fail(k, RuleStageAccess, "source access %s cannot be performed by source stages %s (no access scope there to make it available in)",
-				unsupportedAccess(x.SrcStages, x.SrcAccess), x.SrcStages)
-		case unsupportedAccess(x.DstStages, x.DstAccess) != 0:
-			return fail(k, RuleStageAccess, "destination access %s cannot be performed by destination stages %s (no access scope there to make it visible to)",
-				unsupportedAccess(x.DstStages, x.DstAccess), x.DstStages)
-		case x.Kind == Hazard && len(x.Previous) > 0:
-			return fail(k, RuleBarrier, "hazard barrier with old occupants")
+		case x.Kind != planner.Hazard && x.Kind != planner.Alias:
+			return fail(k, planner.RuleBarrier, "unknown kind %s", x.Kind)
+		case x.Type == planner.BufferBarrier && res.Kind != planner.KindBuffer, x.Type == planner.ImageBarrier && res.Kind != planner.KindImage:
+			return fail(k, planner.RuleBarrier, "%s barrier on %s", x.Type, article(res.Kind.String()))
+		case x.Type != planner.MemoryBarrier && x.Type != planner.BufferBarrier && x.Type != planner.ImageBarrier:
+			return fail(k, planner.RuleBarrier, "unknown type %s", x.Type)
+		case x.Type != planner.ImageBarrier && (x.OldLayout != vk.LayoutUndefined || x.NewLayout != vk.LayoutUndefined):
+			return fail(k, planner.RuleBarrier, "%s barrier with layouts %s → %s", x.Type, x.OldLayout, x.NewLayout)
+		case x.Type == planner.ImageBarrier && (x.NewLayout == vk.LayoutUndefined || x.NewLayout == vk.LayoutPreinitialized):
+			return fail(k, planner.RuleBarrier, "image barrier into layout %s", x.NewLayout)
+		case vk.UnsupportedAccess(x.SrcStages, x.SrcAccess) != 0:
+			return fail(k, planner.RuleStageAccess, "source access %s cannot be performed by source stages %s (no access scope there to make it available in)",
+				vk.UnsupportedAccess(x.SrcStages, x.SrcAccess), x.SrcStages)
+		case vk.UnsupportedAccess(x.DstStages, x.DstAccess) != 0:
+			return fail(k, planner.RuleStageAccess, "destination access %s cannot be performed by destination stages %s (no access scope there to make it visible to)",
+				vk.UnsupportedAccess(x.DstStages, x.DstAccess), x.DstStages)
+		case x.Kind == planner.Hazard && len(x.Previous) > 0:
+			return fail(k, planner.RuleBarrier, "hazard barrier with old occupants")
 		}
-		if x.Kind == Alias {
+		if x.Kind == planner.Alias {
 			if err := v.aliasStructure(k, fail); err != nil {
 				return err
 			}
 			v.alias[x.Resource] = append(v.alias[x.Resource], int32(k))
 		}
 		v.sc[k] = scopeOf(x)
-		if x.Type == MemoryBarrier {
+		if x.Type == planner.MemoryBarrier {
 			v.mem = append(v.mem, int32(k))
 		} else {
 			v.onRes[x.Resource] = append(v.onRes[x.Resource], int32(k))
@@ -317,32 +225,32 @@ func (v *barrierCheck) structure() error {
 	return nil
 }
 
-func (v *barrierCheck) aliasStructure(k int, fail func(int, Rule, string, ...any) error) error {
+func (v *barrierCheck) aliasStructure(k int, fail func(int, planner.Rule, string, ...any) error) error {
 	g, p := v.c.Graph, v.p
 	x := &p.Barriers[k]
 	b := x.Resource
 	res := &g.Resources[b]
 	switch {
-	case p.Resources[b].Status != StatusPooled || !v.c.Used(b):
-		return fail(k, RuleBarrier, "alias barrier for a resource that is %s, not pooled", p.Resources[b].Status)
-	case res.Kind == KindBuffer && x.Type != MemoryBarrier:
-		return fail(k, RuleBarrier, "a buffer's alias barrier must be a memory barrier, not %s", x.Type)
-	case res.Kind == KindImage && x.Type != ImageBarrier:
-		return fail(k, RuleBarrier, "an image's alias barrier must be an image barrier, not %s", x.Type)
-	case res.Kind == KindImage && x.OldLayout != LayoutUndefined:
-		return fail(k, RuleBarrier, "an image's alias barrier must transition from UNDEFINED, not %s", x.OldLayout)
+	case p.Resources[b].Status != planner.StatusPooled || !v.c.Used(b):
+		return fail(k, planner.RuleBarrier, "alias barrier for a resource that is %s, not pooled", p.Resources[b].Status)
+	case res.Kind == planner.KindBuffer && x.Type != planner.MemoryBarrier:
+		return fail(k, planner.RuleBarrier, "a buffer's alias barrier must be a memory barrier, not %s", x.Type)
+	case res.Kind == planner.KindImage && x.Type != planner.ImageBarrier:
+		return fail(k, planner.RuleBarrier, "an image's alias barrier must be an image barrier, not %s", x.Type)
+	case res.Kind == planner.KindImage && x.OldLayout != vk.LayoutUndefined:
+		return fail(k, planner.RuleBarrier, "an image's alias barrier must transition from UNDEFINED, not %s", x.OldLayout)
 	case x.Before != v.c.Initial(b)[0]:
-		return fail(k, RuleBarrier, "alias barrier before command %q, not before the resource's initial use %q",
+		return fail(k, planner.RuleBarrier, "alias barrier before command %q, not before the resource's initial use %q",
 			g.Commands[x.Before].Name, g.Commands[v.c.Initial(b)[0]].Name)
 	case len(x.Previous) == 0:
-		return fail(k, RuleBarrier, "alias barrier without old occupants")
+		return fail(k, planner.RuleBarrier, "alias barrier without old occupants")
 	}
 	for i, a := range x.Previous {
 		switch {
 		case a < 0 || int(a) >= len(g.Resources) || a == b:
-			return fail(k, RuleBarrier, "old occupant %d is not another resource of the graph", a)
+			return fail(k, planner.RuleBarrier, "old occupant %d is not another resource of the graph", a)
 		case i > 0 && a <= x.Previous[i-1]:
-			return fail(k, RuleBarrier, "old occupants are not ascending and distinct")
+			return fail(k, planner.RuleBarrier, "old occupants are not ascending and distinct")
 		}
 	}
 	return nil
@@ -356,13 +264,13 @@ func (v *barrierCheck) layouts() bool {
 	nr := len(g.Resources)
 	v.useBase = make([]int32, nr+1)
 	for r := range nr {
-		v.useBase[r+1] = v.useBase[r] + int32(len(c.Uses(ResourceID(r))))
+		v.useBase[r+1] = v.useBase[r] + int32(len(c.Uses(planner.ResourceID(r))))
 	}
 	v.trans = make([]int32, v.useBase[nr])
 	for i := range v.trans {
 		v.trans[i] = -1
 	}
-	cur := make([]Layout, nr)
+	cur := make([]vk.Layout, nr)
 	for r := range g.Resources {
 		if g.Resources[r].Imported {
 			cur[r] = g.Resources[r].Image.InitialLayout
@@ -372,12 +280,12 @@ func (v *barrierCheck) layouts() bool {
 	for q, cmd := range p.Order {
 		for k := v.start[q]; k < v.start[q+1]; k++ {
 			x := &p.Barriers[k]
-			if x.Type != ImageBarrier {
+			if x.Type != planner.ImageBarrier {
 				continue
 			}
 			r := x.Resource
 			fail := func(format string, args ...any) bool {
-				return v.errs.add(&BarrierError{Before: g.Commands[cmd].Name, Resource: g.Resources[r].Name, Barrier: int(k), Rule: RuleLayoutBarrier,
+				return v.errs.add(&planner.BarrierError{Before: g.Commands[cmd].Name, Resource: g.Resources[r].Name, Barrier: int(k), Rule: planner.RuleLayoutBarrier,
 					Detail: fmt.Sprintf(format, args...)})
 			}
 			if seen[r] == int32(q)+1 {
@@ -393,7 +301,7 @@ func (v *barrierCheck) layouts() bool {
 			}
 			if x.OldLayout != x.NewLayout {
 				ref, ok := v.useOf(cmd, r)
-				var u Use
+				var u planner.Use
 				if ok {
 					u = c.Use(ref)
 				}
@@ -407,7 +315,7 @@ func (v *barrierCheck) layouts() bool {
 						return true
 					}
 				default:
-					s, a := expandStages(u.Stages), expandAccess(u.Access)
+					s, a := u.Stages.Expand(), u.Access.Expand()
 					if sc := &v.sc[k]; !subStages(s, sc.dstExec) || !subStages(s, sc.dstAcc) || !subAccess(a, sc.dstMask) {
 						if fail("the transition's destination scope %s / %s does not include the command's use %s / %s",
 							x.DstStages, x.DstAccess, u.Stages, u.Access) {
@@ -421,11 +329,11 @@ func (v *barrierCheck) layouts() bool {
 		}
 		for _, ref := range c.CommandUses(cmd) {
 			r := ref.Resource
-			if g.Resources[r].Kind != KindImage {
+			if g.Resources[r].Kind != planner.KindImage {
 				continue
 			}
 			if u := c.Use(ref); cur[r] != u.Layout {
-				if v.errs.add(&BarrierError{Before: g.Commands[cmd].Name, Resource: g.Resources[r].Name, Barrier: -1, Rule: RuleLayoutBarrier,
+				if v.errs.add(&planner.BarrierError{Before: g.Commands[cmd].Name, Resource: g.Resources[r].Name, Barrier: -1, Rule: planner.RuleLayoutBarrier,
 					Detail: fmt.Sprintf("the command needs layout %s, but the image is in %s: missing layout transition", u.Layout, cur[r])}) {
 					return true
 				}
@@ -437,30 +345,30 @@ func (v *barrierCheck) layouts() bool {
 }
 
 // useOf finds cmd's use of r.
-func (v *barrierCheck) useOf(cmd CommandID, r ResourceID) (UseRef, bool) {
+func (v *barrierCheck) useOf(cmd planner.CommandID, r planner.ResourceID) (planner.UseRef, bool) {
 	for _, ref := range v.c.CommandUses(cmd) {
 		if ref.Resource == r {
 			return ref, true
 		}
 	}
-	return UseRef{}, false
+	return planner.UseRef{}, false
 }
 
 // hazards checks every per-resource DAG edge. It reports whether the
 // error cap is reached.
 func (v *barrierCheck) hazards() bool {
 	for r := range v.c.Graph.Resources {
-		us := v.c.Uses(ResourceID(r))
+		us := v.c.Uses(planner.ResourceID(r))
 		lastMod, readsSince := -1, 0
 		for j, u := range us {
 			if lastMod >= 0 {
-				if err := v.edge(ResourceID(r), us, lastMod, j); err != nil && v.errs.add(err) {
+				if err := v.edge(planner.ResourceID(r), us, lastMod, j); err != nil && v.errs.add(err) {
 					return true
 				}
 			}
 			if u.Modifies {
 				for i := readsSince; i < j; i++ {
-					if err := v.edge(ResourceID(r), us, i, j); err != nil && v.errs.add(err) {
+					if err := v.edge(planner.ResourceID(r), us, i, j); err != nil && v.errs.add(err) {
 						return true
 					}
 				}
@@ -473,16 +381,16 @@ func (v *barrierCheck) hazards() bool {
 
 // edge checks that use i of r is ordered before use j (and its writes made
 // visible to it) by a barrier or a chain of barriers.
-func (v *barrierCheck) edge(r ResourceID, us []Use, i, j int) error {
+func (v *barrierCheck) edge(r planner.ResourceID, us []planner.Use, i, j int) error {
 	ui, uj := &us[i], &us[j]
 	pi, pj := v.pos[ui.Command], v.pos[uj.Command]
 	if pi >= pj {
-		return &BarrierError{Before: v.cmdName(uj.Command), After: v.cmdName(ui.Command), Resource: v.resName(r), Barrier: -1, Rule: RuleOrder,
+		return &planner.BarrierError{Before: v.cmdName(uj.Command), After: v.cmdName(ui.Command), Resource: v.resName(r), Barrier: -1, Rule: planner.RuleOrder,
 			Detail: "the order runs the command before one it depends on"}
 	}
 	e := edgeNeed{
-		si: expandStages(ui.Stages), wi: expandAccess(ui.Access.Writes()),
-		sj: expandStages(uj.Stages), aj: expandAccess(uj.Access),
+		si: ui.Stages.Expand(), wi: ui.Access.Writes().Expand(),
+		sj: uj.Stages.Expand(), aj: uj.Access.Expand(),
 		vis: ui.Modifies && uj.Access != 0, end: v.trans[v.useBase[r]+int32(j)],
 	}
 	// The usual case: one barrier on r (or a memory barrier) between them.
@@ -497,9 +405,9 @@ func (v *barrierCheck) edge(r ResourceID, us []Use, i, j int) error {
 		}
 	}
 	// A chain through any barriers recorded in between.
-	var reach, reachAvail Stage // second scopes of the chain so far, and of its part after the availability
+	var reach, reachAvail vk.Stage // second scopes of the chain so far, and of its part after the availability
 	for q := pi + 1; q <= pj; q++ {
-		var nReach, nAvail Stage
+		var nReach, nAvail vk.Stage
 		for k := v.start[q]; k < v.start[q+1]; k++ {
 			sc := &v.sc[k]
 			direct := subStages(e.si, sc.srcExec)
@@ -531,22 +439,22 @@ func (v *barrierCheck) edge(r ResourceID, us []Use, i, j int) error {
 	if e.end >= 0 {
 		detail += fmt.Sprintf(" ending at the layout transition (barrier %d)", e.end)
 	}
-	return &BarrierError{Before: v.cmdName(uj.Command), After: v.cmdName(ui.Command), Resource: v.resName(r), Barrier: -1,
-		Rule: RuleHazardBarrier, Detail: detail}
+	return &planner.BarrierError{Before: v.cmdName(uj.Command), After: v.cmdName(ui.Command), Resource: v.resName(r), Barrier: -1,
+		Rule: planner.RuleHazardBarrier, Detail: detail}
 }
 
 // covers reports whether barrier k's memory dependency covers resource r.
-func (v *barrierCheck) covers(k int32, r ResourceID) bool {
+func (v *barrierCheck) covers(k int32, r planner.ResourceID) bool {
 	x := &v.p.Barriers[k]
-	return x.Type == MemoryBarrier || x.Resource == r
+	return x.Type == planner.MemoryBarrier || x.Resource == r
 }
 
 // edgeNeed is what covering one edge takes.
 type edgeNeed struct {
-	si, sj Stage       // the earlier and later use's stages
-	wi, aj AccessFlags // the earlier use's writes, the later use's access
-	vis    bool        // the later use must see the earlier one's modification
-	end    int32       // the layout transition the chain must end at, or -1
+	si, sj vk.Stage       // the earlier and later use's stages
+	wi, aj vk.AccessFlags // the earlier use's writes, the later use's access
+	vis    bool           // the later use must see the earlier one's modification
+	end    int32          // the layout transition the chain must end at, or -1
 }
 
 // avails reports whether a barrier whose first scope includes the earlier
@@ -567,20 +475,20 @@ func (e *edgeNeed) ends(k int32, sc *scope, afterAvail, onR bool) bool {
 // aliases checks every pair of pooled resources that share bytes.
 func (v *barrierCheck) aliases() {
 	c, g, p := v.c, v.c.Graph, v.p
-	var pooled []ResourceID
+	var pooled []planner.ResourceID
 	for r := range p.Resources {
-		if p.Resources[r].Status != StatusPooled || !c.Used(ResourceID(r)) {
+		if p.Resources[r].Status != planner.StatusPooled || !c.Used(planner.ResourceID(r)) {
 			continue
 		}
 		if pl := &p.Resources[r].Placement; pl.Pool < 0 || pl.Pool >= len(p.Pools) || pl.Offset+pl.Size < pl.Offset {
-			v.errs.add(&BarrierError{Resource: g.Resources[r].Name, Barrier: -1, Rule: RuleAliasBarrier,
+			v.errs.add(&planner.BarrierError{Resource: g.Resources[r].Name, Barrier: -1, Rule: planner.RuleAliasBarrier,
 				Detail: fmt.Sprintf("invalid placement: pool %d, offset %d, size %d", pl.Pool, pl.Offset, pl.Size)})
 			return
 		}
-		pooled = append(pooled, ResourceID(r))
+		pooled = append(pooled, planner.ResourceID(r))
 	}
-	place := func(r ResourceID) *Placement { return &p.Resources[r].Placement }
-	slices.SortFunc(pooled, func(a, b ResourceID) int {
+	place := func(r planner.ResourceID) *planner.Placement { return &p.Resources[r].Placement }
+	slices.SortFunc(pooled, func(a, b planner.ResourceID) int {
 		x, y := place(a), place(b)
 		if x.Pool != y.Pool {
 			return cmp.Compare(x.Pool, y.Pool)
@@ -590,8 +498,8 @@ func (v *barrierCheck) aliases() {
 		}
 		return cmp.Compare(a, b)
 	})
-	old := make([][]ResourceID, len(g.Resources))
-	var active []ResourceID
+	old := make([][]planner.ResourceID, len(g.Resources))
+	var active []planner.ResourceID
 	for k, r := range pooled {
 		pr := place(r)
 		if k > 0 && place(pooled[k-1]).Pool != pr.Pool {
@@ -610,7 +518,7 @@ func (v *barrierCheck) aliases() {
 			case v.ao.Before(r, o):
 				old[o] = append(old[o], r)
 			default:
-				if v.errs.add(&BarrierError{Resource: g.Resources[r].Name, Previous: g.Resources[o].Name, Barrier: -1, Rule: RuleAliasBarrier,
+				if v.errs.add(&planner.BarrierError{Resource: g.Resources[r].Name, Previous: g.Resources[o].Name, Barrier: -1, Rule: planner.RuleAliasBarrier,
 					Detail: "the two share bytes but neither is entirely before the other"}) {
 					return
 				}
@@ -619,7 +527,7 @@ func (v *barrierCheck) aliases() {
 		active = append(active[:w], r)
 	}
 	for b := range old {
-		if v.aliasPairs(ResourceID(b), old[b]) {
+		if v.aliasPairs(planner.ResourceID(b), old[b]) {
 			return
 		}
 	}
@@ -627,14 +535,14 @@ func (v *barrierCheck) aliases() {
 
 // aliasPairs checks the pairs (a, b) for every old occupant a of b. It
 // reports whether the error cap is reached.
-func (v *barrierCheck) aliasPairs(b ResourceID, olds []ResourceID) bool {
+func (v *barrierCheck) aliasPairs(b planner.ResourceID, olds []planner.ResourceID) bool {
 	c, g, p := v.c, v.c.Graph, v.p
 	xs := v.alias[b]
 	for _, k := range xs {
 		for _, a := range p.Barriers[k].Previous {
 			if !containsResource(olds, a) {
-				if v.errs.add(&BarrierError{Before: v.cmdName(p.Barriers[k].Before), Resource: g.Resources[b].Name, Previous: g.Resources[a].Name, Barrier: int(k),
-					Rule: RuleAliasBarrier, Detail: "previous names a resource that is not an old occupant (same pool, shared bytes, entirely before)"}) {
+				if v.errs.add(&planner.BarrierError{Before: v.cmdName(p.Barriers[k].Before), Resource: g.Resources[b].Name, Previous: g.Resources[a].Name, Barrier: int(k),
+					Rule: planner.RuleAliasBarrier, Detail: "previous names a resource that is not an old occupant (same pool, shared bytes, entirely before)"}) {
 					return true
 				}
 			}
@@ -645,24 +553,24 @@ func (v *barrierCheck) aliasPairs(b ResourceID, olds []ResourceID) bool {
 	}
 	// Latest initial use first: a later old occupant is checked before an
 	// earlier one may rely on it.
-	start := func(r ResourceID) int32 { return v.pos[c.Initial(r)[0]] }
-	slices.SortFunc(olds, func(a, b ResourceID) int {
+	start := func(r planner.ResourceID) int32 { return v.pos[c.Initial(r)[0]] }
+	slices.SortFunc(olds, func(a, b planner.ResourceID) int {
 		if sa, sb := start(a), start(b); sa != sb {
 			return cmp.Compare(sb, sa)
 		}
 		return cmp.Compare(a, b)
 	})
 	ub := c.Uses(b)[0]
-	sb, ab := expandStages(ub.Stages), expandAccess(ub.Access)
+	sb, ab := ub.Stages.Expand(), ub.Access.Expand()
 	pb := &p.Resources[b].Placement
-	clip := func(r ResourceID) byteSpan {
+	clip := func(r planner.ResourceID) byteSpan {
 		pr := &p.Resources[r].Placement
 		return byteSpan{max(pr.Offset, pb.Offset), min(pr.Offset+pr.Size, pb.Offset+pb.Size)}
 	}
 	var cover []byteSpan
 	for i, a := range olds {
 		ts0, tw0 := v.terminalScope(a)
-		ts, tw := expandStages(ts0), expandAccess(tw0)
+		ts, tw := ts0.Expand(), tw0.Expand()
 		listed, direct := false, false
 		for _, k := range xs {
 			if !containsResource(p.Barriers[k].Previous, a) {
@@ -684,14 +592,14 @@ func (v *barrierCheck) aliasPairs(b ResourceID, olds []ResourceID) bool {
 			// Only a buffer's alias barrier (a memory barrier) reaches every
 			// byte of a: an image barrier's access scope is the image's
 			// subresources, which may not fill the bytes it is placed in.
-			if v.ao.Before(a, later) && g.Resources[later].Kind == KindBuffer {
+			if v.ao.Before(a, later) && g.Resources[later].Kind == planner.KindBuffer {
 				cover = append(cover, clip(later))
 			}
 		}
 		if spansCover(cover, clip(a)) {
 			continue
 		}
-		e := &BarrierError{Before: v.cmdName(ub.Command), Resource: g.Resources[b].Name, Previous: g.Resources[a].Name, Barrier: -1, Rule: RuleAliasBarrier}
+		e := &planner.BarrierError{Before: v.cmdName(ub.Command), Resource: g.Resources[b].Name, Previous: g.Resources[a].Name, Barrier: -1, Rule: planner.RuleAliasBarrier}
 		switch {
 		case len(xs) == 0:
 			e.Detail = "missing alias barrier"
@@ -710,10 +618,10 @@ func (v *barrierCheck) aliasPairs(b ResourceID, olds []ResourceID) bool {
 
 // terminalScope returns the OR of the stages and of the write accesses of
 // r's terminal uses.
-func (v *barrierCheck) terminalScope(r ResourceID) (Stage, AccessFlags) {
+func (v *barrierCheck) terminalScope(r planner.ResourceID) (vk.Stage, vk.AccessFlags) {
 	us := v.c.Uses(r)
-	var s Stage
-	var w AccessFlags
+	var s vk.Stage
+	var w vk.AccessFlags
 	for _, t := range v.c.Terminal(r) {
 		i := sort.Search(len(us), func(i int) bool { return us[i].Command >= t })
 		s |= us[i].Stages
@@ -722,7 +630,7 @@ func (v *barrierCheck) terminalScope(r ResourceID) (Stage, AccessFlags) {
 	return s, w
 }
 
-func containsResource(rs []ResourceID, r ResourceID) bool {
+func containsResource(rs []planner.ResourceID, r planner.ResourceID) bool {
 	for _, x := range rs {
 		if x == r {
 			return true
@@ -752,7 +660,7 @@ func spansCover(spans []byteSpan, want byteSpan) bool {
 // barriers on it that keep selects, all carved from one array: the lists
 // then grow by append without allocating. Barriers naming no valid
 // resource get no room (structure rejects them before appending).
-func carveLists(bs []Barrier, nr int, keep func(x *Barrier) bool) [][]int32 {
+func carveLists(bs []planner.Barrier, nr int, keep func(x *planner.Barrier) bool) [][]int32 {
 	lists := make([][]int32, nr)
 	count := make([]int32, nr)
 	total := 0

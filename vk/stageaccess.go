@@ -1,4 +1,4 @@
-package planner
+package vk
 
 import "math/bits"
 
@@ -86,13 +86,13 @@ var accessStagesByBit = func() (t [64]Stage) {
 	return t
 }()
 
-// unsupportedAccess returns the access bits of a that no stage of s can
+// UnsupportedAccess returns the access bits of a that no stage of s can
 // perform (meta stages count as what they stand for), or 0. O(bits of a).
-func unsupportedAccess(s Stage, a AccessFlags) AccessFlags {
+func UnsupportedAccess(s Stage, a AccessFlags) AccessFlags {
 	if a == 0 {
 		return 0
 	}
-	es := expandStages(s) & stagesWithAccess
+	es := s.Expand() & stagesWithAccess
 	if es == 0 {
 		return a
 	}
@@ -104,4 +104,58 @@ func unsupportedAccess(s Stage, a AccessFlags) AccessFlags {
 		}
 	}
 	return bad
+}
+
+// Meta stages and accesses as synchronization2 defines them, for scope
+// inclusion. Each expansion keeps the meta bit itself, so a use that names
+// a meta stage needs a barrier that names it (or a wider one).
+const (
+	stagesVertexInput = StageIndexInput | StageVertexAttributeInput
+	stagesPreRaster   = StageVertexShader | StageTessellationControlShader | StageTessellationEvaluationShader |
+		StageGeometryShader | StageTaskShaderEXT | StageMeshShaderEXT
+	stagesTransfer = StageCopy | StageBlit | StageResolve | StageClear | StageAccelerationStructureCopy
+	stagesGraphics = StageDrawIndirect | StageVertexInput | stagesVertexInput | StagePreRasterizationShaders | stagesPreRaster |
+		StageFragmentShader | StageEarlyFragmentTests | StageLateFragmentTests | StageColorAttachmentOutput |
+		StageConditionalRenderingEXT | StageTransformFeedbackEXT | StageFragmentShadingRateAttachment |
+		StageFragmentDensityProcessEXT | StageInvocationMaskHUAWEI | StageClusterCullingShaderHUAWEI
+	accessShaderReads = AccessShaderSampledRead | AccessShaderStorageRead | AccessShaderBindingTableRead
+)
+
+// Expand adds the stages each meta stage of s stands for (ALL_COMMANDS,
+// ALL_GRAPHICS, ALL_TRANSFER, VERTEX_INPUT, PRE_RASTERIZATION_SHADERS).
+func (s Stage) Expand() Stage {
+	if s&StageAllCommands != 0 {
+		return ^Stage(0)
+	}
+	if s&StageAllGraphics != 0 {
+		s |= stagesGraphics
+	}
+	if s&StageAllTransfer != 0 {
+		s |= stagesTransfer
+	}
+	if s&StageVertexInput != 0 {
+		s |= stagesVertexInput
+	}
+	if s&StagePreRasterizationShaders != 0 {
+		s |= stagesPreRaster
+	}
+	return s
+}
+
+// Expand adds the access types each meta access of a stands for
+// (MEMORY_READ, MEMORY_WRITE, SHADER_READ, SHADER_WRITE).
+func (a AccessFlags) Expand() AccessFlags {
+	if a&AccessMemoryRead != 0 {
+		a |= ^WriteAccess
+	}
+	if a&AccessMemoryWrite != 0 {
+		a |= WriteAccess
+	}
+	if a&AccessShaderRead != 0 {
+		a |= accessShaderReads
+	}
+	if a&AccessShaderWrite != 0 {
+		a |= AccessShaderStorageWrite
+	}
+	return a
 }

@@ -1,5 +1,0 @@
-//go:build !invariants
-
-package interval
-
-const invariants = false

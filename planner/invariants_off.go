@@ -1,5 +1,0 @@
-//go:build !invariants
-
-package planner
-
-const invariants = false

@@ -1,5 +1,0 @@
-//go:build !invariants
-
-package exact
-
-const invariants = false

@@ -1,5 +1,0 @@
-//go:build !invariants
-
-package greedy
-
-const invariants = false
