@@ -21,6 +21,12 @@ type Use struct {
 	// Modifies is set when the use writes the resource: a write access flag,
 	// or an image layout transition.
 	Modifies bool
+	// Transition is, for a read that shares one layout transition with
+	// other reads (SPEC §2), the index in Uses of the read that makes the
+	// transition in recorded order (its own index for that read); -1 for
+	// every other use. Readers sharing a transition get no DAG edge among
+	// themselves: each depends on the transition's predecessors.
+	Transition int32
 }
 
 // UseRef names the use of Resource at index Index in Compiled.Uses(Resource).
@@ -60,8 +66,10 @@ type Compiled struct {
 
 	initial   []CommandID // per resource, grouped like useStart with initStart
 	initStart []int32
-	terminal  []CommandID
+	terminal  []CommandID // per resource, the SPEC's terminal uses: no conflicting use after them
 	termStart []int32
+	last      []CommandID // per resource, the maximal terminal uses (Before needs only these)
+	lastStart []int32
 }
 
 // Compile validates g and analyses it. It does no I/O and needs no device.
@@ -168,6 +176,13 @@ func (c *Compiled) aggregate() {
 // per resource, each use depends on the last modifying use before it, and a
 // modifying use also depends on every read since that one (write after
 // read). Every conflicting pair is then connected by a path.
+//
+// Reads sharing one layout transition (a read that changes the layout, and
+// the reads in that layout after it up to the next modifying use) do not
+// conflict with each other: each depends on the transition's own
+// predecessors instead of on the transition. A transition with more than
+// maxSharedPreds predecessors is not shared (its later readers depend on
+// it), which bounds the edges this adds to maxSharedPreds per reader.
 func (c *Compiled) buildDAG() {
 	g := c.Graph
 	nc := len(g.Commands)
@@ -177,8 +192,24 @@ func (c *Compiled) buildDAG() {
 		us := c.uses[c.useStart[r]:c.useStart[r+1]]
 		lastMod := -1
 		readsSince := 0 // index of the first read after lastMod
+		group, gLast, gFrom := -1, -1, 0 // the shared transition, and its predecessors: gLast and reads gFrom..group-1
 		for i := range us {
-			u := us[i]
+			u := &us[i]
+			u.Transition = -1
+			if group >= 0 && !u.Modifies {
+				u.Transition = int32(group)
+				if gLast >= 0 {
+					from = append(from, us[gLast].Command)
+					to = append(to, u.Command)
+				}
+				for j := gFrom; j < group; j++ {
+					if j != gLast {
+						from = append(from, us[j].Command)
+						to = append(to, u.Command)
+					}
+				}
+				continue
+			}
 			if lastMod >= 0 {
 				from = append(from, us[lastMod].Command)
 				to = append(to, u.Command)
@@ -189,6 +220,11 @@ func (c *Compiled) buildDAG() {
 						from = append(from, us[j].Command)
 						to = append(to, u.Command)
 					}
+				}
+				group = -1
+				if u.Access&vk.WriteAccess == 0 && i-readsSince+1 <= maxSharedPreds {
+					group, gLast, gFrom = i, lastMod, readsSince
+					u.Transition = int32(i)
 				}
 				lastMod = i
 				readsSince = i + 1
@@ -256,6 +292,10 @@ func (c *Compiled) buildDAG() {
 	}
 }
 
+// maxSharedPreds bounds the predecessors of a layout transition that its
+// readers share (see buildDAG).
+const maxSharedPreds = 64
+
 // sortCommands sorts a short slice in place (insertion sort; buckets are
 // small and nearly sorted).
 func sortCommands(s []CommandID) {
@@ -291,25 +331,31 @@ func (c *Compiled) closure() {
 }
 
 // endpoints finds each resource's initial uses (no other use of it before
-// them in happens-before) and terminal uses (none after them).
+// them in happens-before) and terminal uses (no conflicting use after them).
 //
 // Only reads can be unordered with each other: every use is ordered after
-// the last modifying use before it and every modifying use after all earlier
-// uses. So the initial uses are the first use if it modifies, else the
-// minimal reads of the run before the first modification; the terminal
-// uses are the maximal elements of the run from the last modification on.
+// the last modifying use before it (or after that one's predecessors, for
+// reads sharing its transition) and every modifying use after all earlier
+// uses. So the initial uses are the first use if it modifies (with the
+// reads sharing its transition), else the minimal reads of the run before
+// the first modification. The terminal uses are the reads after the last
+// modification, all of them (trailing reads conflict with nothing after
+// them), and the last modification itself when nothing follows it or when
+// it is a read whose transition the reads after it share. Before needs only
+// the maximal terminal uses (every other one happens-before one of them),
+// kept apart in last.
 func (c *Compiled) endpoints() {
 	nr := len(c.Graph.Resources)
 	c.initStart = make([]int32, nr+1)
 	c.termStart = make([]int32, nr+1)
+	c.lastStart = make([]int32, nr+1)
 	c.initial = make([]CommandID, 0, nr)
 	c.terminal = make([]CommandID, 0, nr)
+	c.last = make([]CommandID, 0, nr)
 	var scratch []uint64 // lazily sized: only long runs of reads need it
 	for r := 0; r < nr; r++ {
 		us := c.uses[c.useStart[r]:c.useStart[r+1]]
 		if len(us) > 0 {
-			// Initial: uses before the first modification (inclusive of it when
-			// it is the very first use), minus those some earlier one precedes.
 			firstMod := len(us)
 			for i := range us {
 				if us[i].Modifies {
@@ -320,20 +366,32 @@ func (c *Compiled) endpoints() {
 			end := firstMod
 			if firstMod == 0 {
 				end = 1
+				for end < len(us) && us[end].Transition == 0 {
+					end++
+				}
 			}
 			c.initial = c.minimalUses(us[:end], c.initial, &scratch)
-			// Terminal: from the last modification on, those no later one follows.
-			lastMod := 0
+			lastMod := -1
 			for i := len(us) - 1; i >= 0; i-- {
 				if us[i].Modifies {
 					lastMod = i
 					break
 				}
 			}
-			c.terminal = c.maximalUses(us[lastMod:], c.terminal, &scratch)
+			from := lastMod
+			if lastMod < 0 {
+				from = 0
+			} else if lastMod < len(us)-1 && us[lastMod].Transition != int32(lastMod) {
+				from = lastMod + 1
+			}
+			for _, u := range us[from:] {
+				c.terminal = append(c.terminal, u.Command)
+			}
+			c.last = c.maximalUses(us[from:], c.last, &scratch)
 		}
 		c.initStart[r+1] = int32(len(c.initial))
 		c.termStart[r+1] = int32(len(c.terminal))
+		c.lastStart[r+1] = int32(len(c.last))
 	}
 }
 
@@ -491,9 +549,20 @@ func (c *Compiled) Initial(r ResourceID) []CommandID {
 	return c.initial[c.initStart[r]:c.initStart[r+1]]
 }
 
-// Terminal returns r's terminal uses (commands), ascending.
+// Terminal returns r's terminal uses (commands), ascending: the uses with
+// no conflicting use of r after them in happens-before (SPEC §2). Trailing
+// reads are all terminal, even when another resource orders one before
+// another: an alias barrier's source scope must cover each of them.
 func (c *Compiled) Terminal(r ResourceID) []CommandID {
 	return c.terminal[c.termStart[r]:c.termStart[r+1]]
+}
+
+// lastUses returns the maximal terminal uses of r: those that happen-before
+// no other use of r. Every terminal use happens-before one of them (or is
+// one), so ordering them orders all: Before and interference need only
+// these.
+func (c *Compiled) lastUses(r ResourceID) []CommandID {
+	return c.last[c.lastStart[r]:c.lastStart[r+1]]
 }
 
 // Used reports whether any command accesses r.
@@ -517,7 +586,7 @@ func (c *Compiled) Lifetime(r ResourceID) (lt Lifetime, ok bool) {
 // initial use of b: b may then reuse a's memory.
 func (c *Compiled) Before(a, b ResourceID) bool {
 	ib := c.Initial(b)
-	ta := c.Terminal(a)
+	ta := c.lastUses(a)
 	if len(ib) == 0 || len(ta) == 0 {
 		return false
 	}

@@ -16,10 +16,12 @@ func naiveReach(g *Graph) [][]bool {
 	type acc struct {
 		cmd      CommandID
 		modifies bool
+		group    int // reads sharing one layout transition share a group id > 0
 	}
 	// Per resource, the aggregated accesses with the modify rule recomputed
 	// from scratch.
 	per := make([][]acc, len(g.Resources))
+	readOnly := make([][]bool, len(g.Resources)) // per use: no write access flag
 	layout := make([]vk.Layout, len(g.Resources))
 	for r := range g.Resources {
 		layout[r] = g.Resources[r].Image.InitialLayout
@@ -30,6 +32,7 @@ func naiveReach(g *Graph) [][]bool {
 			mod := x.Access&vk.WriteAccess != 0
 			if i, ok := seen[x.Resource]; ok {
 				per[x.Resource][i].modifies = per[x.Resource][i].modifies || mod
+				readOnly[x.Resource][i] = readOnly[x.Resource][i] && x.Access&vk.WriteAccess == 0
 				continue
 			}
 			if g.Resources[x.Resource].Kind == KindImage {
@@ -37,14 +40,38 @@ func naiveReach(g *Graph) [][]bool {
 				layout[x.Resource] = x.Layout
 			}
 			seen[x.Resource] = len(per[x.Resource])
-			per[x.Resource] = append(per[x.Resource], acc{CommandID(ci), mod})
+			per[x.Resource] = append(per[x.Resource], acc{CommandID(ci), mod, 0})
+			readOnly[x.Resource] = append(readOnly[x.Resource], x.Access&vk.WriteAccess == 0)
+		}
+	}
+	// Reads sharing a transition: a read-only access that changes the
+	// layout, and the reads after it up to the next modification (the
+	// graphs here are too small for the predecessor bound).
+	next := 1
+	for r, us := range per {
+		group := 0
+		for i := range us {
+			u := &us[i]
+			if !u.modifies {
+				u.group = group
+				continue
+			}
+			group = 0
+			if readOnly[r][i] {
+				group = next
+				next++
+				u.group = group
+			}
 		}
 	}
 	adj := make([][]CommandID, len(g.Commands))
 	for _, us := range per {
 		for i := range us {
 			for j := i + 1; j < len(us); j++ {
-				if us[i].modifies || us[j].modifies {
+				// A reader sharing a transition conflicts like the transition
+				// (it may be the one the transition is recorded before).
+				mi, mj := us[i].modifies || us[i].group > 0, us[j].modifies || us[j].group > 0
+				if (mi || mj) && (us[i].group == 0 || us[i].group != us[j].group) {
 					adj[us[i].cmd] = append(adj[us[i].cmd], us[j].cmd)
 				}
 			}
@@ -89,13 +116,22 @@ func TestHappensBeforeMatchesSearch(t *testing.T) {
 			id := ResourceID(r)
 			us := c.Uses(id)
 			var init, term []CommandID
+			// Terminal by the SPEC: no conflicting use after it (one of
+			// the two modifies, and they share no transition).
+			conflict := func(a, b Use) bool {
+				if !a.Modifies && !b.Modifies && a.Transition < 0 && b.Transition < 0 {
+					return false
+				}
+				share := func(x, y Use) bool { return x.Transition >= 0 && x.Transition == y.Transition }
+				return !share(a, b)
+			}
 			for _, u := range us {
 				first, last := true, true
 				for _, v := range us {
 					if v.Command != u.Command && c.HappensBefore(v.Command, u.Command) {
 						first = false
 					}
-					if v.Command != u.Command && c.HappensBefore(u.Command, v.Command) {
+					if v.Command != u.Command && c.HappensBefore(u.Command, v.Command) && conflict(u, v) {
 						last = false
 					}
 				}

@@ -528,7 +528,7 @@ func (c *Compiled) groupInterference(members []ResourceID) bitMatrix {
 // the closure row of its one terminal use, or the intersection of them all
 // in *scratch. The result aliases storage: do not modify.
 func (c *Compiled) after(r ResourceID, scratch *[]uint64) []uint64 {
-	ts := c.Terminal(r)
+	ts := c.lastUses(r)
 	if len(ts) == 1 {
 		return c.reach[ts[0]].Words()
 	}
