@@ -191,7 +191,7 @@ func (c *Compiled) buildDAG() {
 	for r := range g.Resources {
 		us := c.uses[c.useStart[r]:c.useStart[r+1]]
 		lastMod := -1
-		readsSince := 0 // index of the first read after lastMod
+		readsSince := 0                  // index of the first read after lastMod
 		group, gLast, gFrom := -1, -1, 0 // the shared transition, and its predecessors: gLast and reads gFrom..group-1
 		for i := range us {
 			u := &us[i]
