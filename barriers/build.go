@@ -81,23 +81,27 @@ func executionOrder(c *planner.Compiled, p *planner.Plan) ([]int32, error) {
 	return pos, nil
 }
 
-// useAt returns r's use by command cmd (which must use r).
-func useAt(c *planner.Compiled, r planner.ResourceID, cmd planner.CommandID) planner.Use {
+// useIndex returns the index in c.Uses(r) of command cmd's use (which must
+// exist).
+func useIndex(c *planner.Compiled, r planner.ResourceID, cmd planner.CommandID) int {
 	us := c.Uses(r)
-	i := sort.Search(len(us), func(i int) bool { return us[i].Command >= cmd })
-	return us[i]
+	return sort.Search(len(us), func(i int) bool { return us[i].Command >= cmd })
 }
 
 // terminalScope returns the OR of the stages and of the write access flags
-// of r's terminal uses: the source scope that orders all of r's uses before
-// a later occupant of its memory.
-func terminalScope(c *planner.Compiled, r planner.ResourceID) (vk.Stage, vk.AccessFlags) {
+// of r's terminal uses (every one of them: trailing reads are all
+// terminal, SPEC §2): the source scope that orders all of r's uses before
+// a later occupant of its memory. A use without stages of its own (only
+// TOP_OF_PIPE or BOTTOM_OF_PIPE) counts as the stages the barrier before
+// it waits in (effective), so that the scope chains with that barrier.
+func (b *builder) terminalScope(r planner.ResourceID) (vk.Stage, vk.AccessFlags) {
 	var s vk.Stage
 	var w vk.AccessFlags
-	for _, t := range c.Terminal(r) {
-		u := useAt(c, r, t)
-		s |= u.Stages
-		w |= u.Access.Writes()
+	us := b.c.Uses(r)
+	for _, t := range b.c.Terminal(r) {
+		i := useIndex(b.c, r, t)
+		s |= b.eff[b.useBase[r]+int32(i)]
+		w |= us[i].Access.Writes()
 	}
 	return s, w
 }
@@ -208,13 +212,21 @@ func prune(c *planner.Compiled, ao *planner.AliasOrder, p *planner.Plan, pos []i
 	keep := olds[:0:0]
 	var cover []span
 	for i, a := range olds {
+		// The nearest later occupants first: on long chains (ping-pong
+		// buffers) the next one usually covers a alone, which keeps this
+		// near-linear instead of quadratic in the old occupants.
 		cover = cover[:0]
-		for _, later := range olds[:i] {
-			if ao.Before(a, later) && c.Graph.Resources[later].Kind == planner.KindBuffer {
-				cover = append(cover, clip(later))
+		want := clip(a)
+		covered := false
+		for k := i - 1; k >= 0 && !covered; k-- {
+			later := olds[k]
+			if c.Graph.Resources[later].Kind == planner.KindBuffer && ao.Before(a, later) {
+				sp := clip(later)
+				cover = append(cover, sp)
+				covered = sp.lo <= want.lo && sp.hi >= want.hi
 			}
 		}
-		if !covers(cover, clip(a)) {
+		if !covered && !covers(cover, want) {
 			keep = append(keep, a)
 		}
 	}
@@ -259,9 +271,14 @@ type builder struct {
 
 	useBase []int32        // use i of resource r has its source at src[useBase[r]+i]
 	src     []hazardSource // per use
-	onRes   [][]int32      // per resource, indices of its emitted hazard barriers, in order
-	memory  []int32        // indices of the emitted memory barriers, in order
-	batch   []candidate    // the barriers one command needs
+	eff     []vk.Stage     // per use: its stages as a neighbouring barrier's scope names them (see stageScopes)
+	dst     []vk.Stage     // per use: the destination stages of the barrier before it
+	lead    []int32        // per use: for readers sharing a transition, the index of the one first in execution order; else -1
+	gStages []vk.Stage     // per lead: the destination of the group's transition, all its readers
+	gAccess []vk.AccessFlags
+	onRes   [][]int32   // per resource, indices of its emitted hazard barriers, in order
+	memory  []int32     // indices of the emitted memory barriers, in order
+	batch   []candidate // the barriers one command needs
 }
 
 // candidate is a barrier a command needs, before merging.
@@ -273,33 +290,91 @@ type candidate struct {
 	last int32
 }
 
+// stageless reports whether a use's stages name no stage that executes
+// work: only TOP_OF_PIPE and BOTTOM_OF_PIPE (or none). In synchronization2
+// TOP_OF_PIPE is NONE in a first scope and BOTTOM_OF_PIPE is NONE in a
+// second one, so such a use copied into a barrier's scope could break the
+// chain from the barrier before it to the barrier after it.
+func stageless(s vk.Stage) bool { return s&^(vk.StageTopOfPipe|vk.StageBottomOfPipe) == 0 }
+
+// stageScopes sets, per use, the stages that stand for it in barrier
+// scopes. A use with stages of its own is itself. A stageless use (a
+// present-like use at BOTTOM_OF_PIPE, a top-of-pipe use) stands for the
+// stages of the resource's next use that has stages (ALL_COMMANDS when
+// none follows, for a pooled resource whose later occupants' alias barriers
+// name it): the barrier before it gets those as destination stages besides
+// its own, and the barrier after it names them as source stages, so the two
+// chain (SPEC §4, TOP/BOTTOM by their synchronization2 meaning). A
+// stageless last use of a resource that is not pooled keeps its stages.
+func (b *builder) stageScopes() {
+	g := b.c.Graph
+	for r := range g.Resources {
+		us := b.c.Uses(planner.ResourceID(r))
+		base := b.useBase[r]
+		pooled := b.p.Resources[r].Status == planner.StatusPooled
+		var next vk.Stage
+		for i := len(us) - 1; i >= 0; i-- {
+			s := us[i].Stages
+			e, d := s, s
+			if stageless(s) {
+				switch {
+				case next != 0:
+					e, d = next, s|next
+				case i < len(us)-1 || pooled:
+					e, d = vk.StageAllCommands, s|vk.StageAllCommands
+				}
+			} else {
+				next = s
+			}
+			b.eff[base+int32(i)], b.dst[base+int32(i)] = e, d
+		}
+	}
+}
+
 // hazardSources computes the source scope of every use's hazard barrier
 // from its predecessors on the resource, the edges Compile stores: the
 // last modifying use before it and, for a modifying use, every read since
 // that one. A modifying use after such reads waits for the reads only: the
 // barriers before them already order the last modification before them and
 // make its writes available, and the reads' stages chain this barrier to
-// theirs. The predecessors of one use share a layout (reads never change
-// it), so one barrier serves them all.
+// theirs. (When the last modification is a read whose transition those
+// reads share, it is one of the reads and is waited for too.) Readers
+// sharing a transition share its predecessors, and one barrier, before the
+// one of them that runs first, makes the transition with a destination
+// that covers them all. The predecessors of one use share a layout (reads
+// never change it), so one barrier serves them all.
 func (b *builder) hazardSources() {
 	g := b.c.Graph
 	b.useBase = make([]int32, len(g.Resources)+1)
 	for r := range g.Resources {
 		b.useBase[r+1] = b.useBase[r] + int32(len(b.c.Uses(planner.ResourceID(r))))
 	}
-	b.src = make([]hazardSource, b.useBase[len(g.Resources)])
+	n := b.useBase[len(g.Resources)]
+	b.src = make([]hazardSource, n)
+	b.eff = make([]vk.Stage, n)
+	b.dst = make([]vk.Stage, n)
+	b.lead = make([]int32, n)
+	b.gStages = make([]vk.Stage, n)
+	b.gAccess = make([]vk.AccessFlags, n)
+	b.stageScopes()
 	for r := range g.Resources {
 		us := b.c.Uses(planner.ResourceID(r))
-		hs := b.src[b.useBase[r]:b.useBase[r+1]]
+		base := b.useBase[r]
+		hs := b.src[base:b.useBase[r+1]]
 		lastMod, readsSince := -1, 0
 		for i, u := range us {
+			b.lead[base+int32(i)] = -1
+			if t := u.Transition; t >= 0 && int(t) != i {
+				hs[i] = hs[t]
+				continue
+			}
 			h := hazardSource{last: -1}
 			add := func(k int) {
-				h.stages |= us[k].Stages
+				h.stages |= b.eff[base+int32(k)]
 				h.writes |= us[k].Access.Writes()
 				h.last = max(h.last, b.pos[us[k].Command])
 			}
-			if lastMod >= 0 && !(u.Modifies && readsSince < i) {
+			if lastMod >= 0 && (!(u.Modifies && readsSince < i) || us[lastMod].Transition == int32(lastMod)) {
 				add(lastMod)
 			}
 			if u.Modifies {
@@ -310,14 +385,39 @@ func (b *builder) hazardSources() {
 			}
 			hs[i] = h
 		}
+		// Each group of readers sharing a transition: the lead (first in
+		// execution order) and the destination covering them all.
+		for i := 0; i < len(us); {
+			t := us[i].Transition
+			if int(t) != i {
+				i++
+				continue
+			}
+			j, lead := i, i
+			var ds vk.Stage
+			var da vk.AccessFlags
+			for ; j < len(us) && us[j].Transition == t; j++ {
+				ds |= b.dst[base+int32(j)]
+				da |= us[j].Access
+				if b.pos[us[j].Command] < b.pos[us[lead].Command] {
+					lead = j
+				}
+			}
+			for k := i; k < j; k++ {
+				b.lead[base+int32(k)] = int32(lead)
+			}
+			b.gStages[base+int32(lead)], b.gAccess[base+int32(lead)] = ds, da
+			i = j
+		}
 	}
 }
 
 // build appends the barriers of every command, in execution order, to out.
 func (b *builder) build(out []planner.Barrier) []planner.Barrier {
-	// A command needs at most one barrier per resource it uses: the
-	// barriers, and each resource's list of them, are carved from
-	// allocations of that bound instead of growing.
+	// A command needs at most one barrier per resource it uses (two for
+	// an image alias after writes): the barriers, and each resource's
+	// list of them, are carved from allocations of that bound instead of
+	// growing.
 	nr := len(b.c.Graph.Resources)
 	b.onRes = make([][]int32, nr)
 	uses := 0
@@ -335,75 +435,110 @@ func (b *builder) build(out []planner.Barrier) []planner.Barrier {
 	for _, cmd := range b.p.Order {
 		b.batch = b.batch[:0]
 		for _, ref := range b.c.CommandUses(cmd) {
-			if x, ok := b.need(cmd, ref); ok {
-				b.batch = append(b.batch, x)
-			}
+			b.need(cmd, ref)
 		}
-		for i := range b.batch {
-			x := &b.batch[i]
-			if x.last >= 0 && b.implied(out, x) {
-				continue
-			}
-			out = append(out, x.Barrier)
-			k := int32(len(out) - 1)
-			switch {
-			case x.Type == planner.MemoryBarrier:
-				b.memory = append(b.memory, k)
-			case x.Kind == planner.Hazard:
-				b.onRes[x.Resource] = append(b.onRes[x.Resource], k)
+		// Call 0 first: the barriers of call 1 chain after them.
+		for call := uint8(0); call < 2; call++ {
+			for i := range b.batch {
+				x := &b.batch[i]
+				if x.Call != call || x.last >= 0 && b.implied(out, x) {
+					continue
+				}
+				out = append(out, x.Barrier)
+				k := int32(len(out) - 1)
+				switch {
+				case x.Type == planner.MemoryBarrier:
+					b.memory = append(b.memory, k)
+				case x.Kind == planner.Hazard:
+					b.onRes[x.Resource] = append(b.onRes[x.Resource], k)
+				}
 			}
 		}
 	}
 	return out
 }
 
-// need returns the barrier that use ref of command cmd needs, if any.
-func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) (candidate, bool) {
+// need appends to b.batch the barriers that use ref of command cmd needs,
+// if any.
+func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) {
 	r := ref.Resource
 	res := &b.c.Graph.Resources[r]
-	u := b.c.Use(ref)
+	us := b.c.Uses(r)
+	base := b.useBase[r]
+	i := ref.Index
+	u := us[i]
+	dstS, dstA := b.dst[base+i], u.Access
+	t := i // the use whose layout change the barrier makes
+	if u.Transition >= 0 {
+		if b.lead[base+i] != i {
+			return // the group's lead records the transition for every reader
+		}
+		t = u.Transition
+		dstS, dstA = b.gStages[base+i], b.gAccess[base+i]
+	}
+	ut := us[t]
 	image := res.Kind == planner.KindImage
 	x := candidate{Barrier: planner.Barrier{Before: cmd, Kind: planner.Hazard, Type: planner.BufferBarrier, Resource: r,
-		DstStages: u.Stages, DstAccess: u.Access}, last: -1}
+		DstStages: dstS, DstAccess: dstA}, last: -1}
 	if image {
-		x.Type, x.OldLayout, x.NewLayout = planner.ImageBarrier, u.PrevLayout, u.Layout
+		x.Type, x.OldLayout, x.NewLayout = planner.ImageBarrier, ut.PrevLayout, ut.Layout
 	}
-	if ref.Index > 0 {
-		h := b.src[b.useBase[r]+ref.Index]
+	if t > 0 {
+		h := b.src[base+t]
 		if h.last < 0 {
-			return x, false // no predecessor: a read that changes no layout
+			return // no predecessor: a read that changes no layout
 		}
 		x.SrcStages, x.SrcAccess = h.stages, h.writes
-		if !image || u.PrevLayout == u.Layout {
+		if !image || ut.PrevLayout == ut.Layout {
 			x.last = h.last
 		}
-		return x, true
+		b.batch = append(b.batch, x)
+		return
 	}
-	// The first use.
+	// The first use (or the group of readers sharing the first transition).
 	if res.Imported {
-		if !image || u.PrevLayout == u.Layout {
-			return x, false
+		if !image || ut.PrevLayout == ut.Layout {
+			return
 		}
 		// Chain with the caller's own synchronization at the use's stages.
-		x.SrcStages = u.Stages
-		return x, true
+		x.SrcStages = dstS
+		b.batch = append(b.batch, x)
+		return
 	}
 	if image {
 		x.OldLayout = vk.LayoutUndefined // reused or fresh memory: no contents to keep
 	}
-	if prev := b.prev[r]; len(prev) > 0 {
-		x.Kind, x.Previous = planner.Alias, prev
-		for _, a := range prev {
-			s, w := terminalScope(b.c, a)
-			x.SrcStages |= s
-			x.SrcAccess |= w
+	prev := b.prev[r]
+	if len(prev) == 0 {
+		if image { // a fresh image still leaves UNDEFINED; a fresh buffer needs nothing
+			b.batch = append(b.batch, x)
 		}
-		if !image {
-			x.Type = planner.MemoryBarrier
-		}
-		return x, true
+		return
 	}
-	return x, image // a fresh image still leaves UNDEFINED; a fresh buffer needs nothing
+	x.Kind, x.Previous = planner.Alias, prev
+	for _, a := range prev {
+		s, w := b.terminalScope(a)
+		x.SrcStages |= s
+		x.SrcAccess |= w
+	}
+	switch {
+	case !image:
+		x.Type = planner.MemoryBarrier
+	case x.SrcAccess != 0:
+		// An image barrier's access scopes reach only the image, and its
+		// transition must follow the availability of every earlier write
+		// to its memory: call 0 makes the old occupants' writes available
+		// (a memory barrier, dst S = their stages), call 1 chains after it
+		// through S and transitions from UNDEFINED. Call 1 repeats the
+		// writes in its source access: the Khronos layer 1.3.239 reports a
+		// false write-after-write on the transition otherwise.
+		m := x
+		m.Type, m.OldLayout, m.NewLayout = planner.MemoryBarrier, vk.LayoutUndefined, vk.LayoutUndefined
+		m.DstStages, m.DstAccess = x.SrcStages, 0
+		b.batch = append(b.batch, m)
+		x.Call = 1
+	}
+	b.batch = append(b.batch, x)
 }
 
 // implied reports whether a barrier already in out (one on the same

@@ -189,8 +189,9 @@ func TestPropertyRandomFrames(t *testing.T) {
 		}
 		n := 0
 		for _, b := range barriers.Dependencies(g, p) {
-			d := &b.Dependency
-			n += len(d.MemoryBarriers) + len(d.BufferMemoryBarriers) + len(d.ImageMemoryBarriers)
+			for _, d := range []*barriers.DependencyInfo{&b.Dependency, &b.Then} {
+				n += len(d.MemoryBarriers) + len(d.BufferMemoryBarriers) + len(d.ImageMemoryBarriers)
+			}
 		}
 		if n > len(p.Barriers) || n == 0 && len(p.Barriers) > 0 {
 			t.Fatalf("seed %d: Dependencies recorded %d barriers of %d", seed, n, len(p.Barriers))
@@ -235,36 +236,55 @@ func allPairsCovered(c *planner.Compiled, p *planner.Plan) error {
 		us := c.Uses(planner.ResourceID(r))
 		for j := range us {
 			y := us[j]
-			// The barrier that moves an image into y's layout, if y changes it.
+			// The barrier that moves an image into y's layout, if y changes
+			// it, or before the first (in execution) of the readers sharing
+			// y's transition.
 			trans := -1
 			for k, x := range p.Barriers {
-				if x.Before == y.Command && int(x.Resource) == r && x.Type == planner.ImageBarrier && x.OldLayout != x.NewLayout {
+				if int(x.Resource) != r || x.Type != planner.ImageBarrier || x.OldLayout == x.NewLayout {
+					continue
+				}
+				if x.Before == y.Command {
 					trans = k
 				}
+				if y.Transition >= 0 {
+					for _, m := range us {
+						if m.Transition == y.Transition && m.Command == x.Before {
+							trans = k
+						}
+					}
+				}
 			}
+			share := func(a, b planner.Use) bool { return a.Transition >= 0 && a.Transition == b.Transition }
+			mod := func(a planner.Use) bool { return a.Modifies || a.Transition >= 0 }
 			for i := range j {
 				x := us[i]
-				if !x.Modifies && !y.Modifies || !c.HappensBefore(x.Command, y.Command) {
+				if !mod(x) && !mod(y) || share(x, y) || !c.HappensBefore(x.Command, y.Command) {
 					continue
 				}
 				needAvail, needVis := x.Access.Writes() != 0, x.Modifies && y.Access != 0
 				var reach, reachAvail vk.Stage
 				covered := false
-				for q := pos[x.Command] + 1; q <= pos[y.Command] && !covered; q++ {
+				// Slots: two calls per command; only barriers that reach r's
+				// bytes (on r, or memory barriers) chain.
+				for q := 2*pos[x.Command] + 2; q <= 2*pos[y.Command]+1 && !covered; q++ {
 					var nReach, nAvail vk.Stage
 					for k := range p.Barriers {
 						b := &p.Barriers[k]
-						if pos[b.Before] != q {
+						if 2*pos[b.Before]+int(b.Call) != q {
 							continue
 						}
 						onR := b.Type == planner.MemoryBarrier || int(b.Resource) == r
+						if !onR {
+							continue
+						}
 						direct := sub(uint64(x.Stages), uint64(b.SrcStages))
 						if !direct && b.SrcStages&reach == 0 {
 							continue
 						}
-						avail := !needAvail || direct && onR && sub(uint64(x.Access.Writes()), uint64(b.SrcAccess)) || b.SrcStages&reachAvail != 0
-						if (trans < 0 || k == trans) && sub(uint64(y.Stages), uint64(b.DstStages)) &&
-							(!needVis || avail && onR && sub(uint64(y.Access), uint64(b.DstAccess))) {
+						avail := !needAvail || direct && sub(uint64(x.Access.Writes()), uint64(b.SrcAccess)) || b.SrcStages&reachAvail != 0
+						if (trans < 0 || k == trans) && sub(uint64(y.Stages), uint64(b.DstStages)) && avail &&
+							(!needVis || sub(uint64(y.Access), uint64(b.DstAccess))) {
 							covered = true
 							break
 						}

@@ -111,10 +111,15 @@ func (d *DependencyInfo) Empty() bool {
 	return len(d.MemoryBarriers) == 0 && len(d.BufferMemoryBarriers) == 0 && len(d.ImageMemoryBarriers) == 0
 }
 
-// Batch is the dependency to record before one command.
+// Batch is the dependency to record before one command: Dependency in one
+// vkCmdPipelineBarrier2 (the barriers of call 0), then Then in a second one
+// (call 1: an image alias barrier after writes, which chains after the
+// memory barrier of call 0 that makes the old occupants' writes
+// available). Either may be empty; Then is empty for most commands.
 type Batch struct {
 	Command    planner.CommandID
-	Dependency DependencyInfo // may be empty
+	Dependency DependencyInfo // call 0
+	Then       DependencyInfo // call 1, recorded after Dependency
 }
 
 // Dependencies returns one Batch per command of p.Order, in that order:
@@ -176,30 +181,47 @@ func Dependencies(g *planner.Graph, p *planner.Plan) []Batch {
 	buf := make([]BufferMemoryBarrier2, 0, nb)
 	img := make([]ImageMemoryBarrier2, 0, ni)
 	out := make([]Batch, len(p.Order))
+	var call0, call1 []*planner.Barrier
 	for k, cmd := range p.Order {
 		xs := sorted[start[k]:start[k+1]]
-		m0, b0, i0 := len(mem), len(buf), len(img)
-		for j, x := range xs {
-			if x.Type == planner.MemoryBarrier && !memoryImplied(xs, j) {
-				mem = append(mem, MemoryBarrier2{x.SrcStages, x.SrcAccess, x.DstStages, x.DstAccess})
-			}
-		}
+		call0, call1 = call0[:0], call1[:0]
 		for _, x := range xs {
-			switch x.Type {
-			case planner.BufferBarrier:
-				if !coveredByMemory(mem[m0:], x) {
-					buf = append(buf, BufferMemoryBarrier2{x.SrcStages, x.SrcAccess, x.DstStages, x.DstAccess, x.Resource, 0, WholeSize})
-				}
-			case planner.ImageBarrier:
-				img = append(img, ImageMemoryBarrier2{x.SrcStages, x.SrcAccess, x.DstStages, x.DstAccess, x.OldLayout, x.NewLayout, x.Resource,
-					ImageSubresourceRange{AspectOf(g.Resources[x.Resource].Image.Format), 0, RemainingMipLevels, 0, RemainingArrayLayers}})
+			if x.Call == 1 {
+				call1 = append(call1, x)
+			} else {
+				call0 = append(call0, x)
 			}
 		}
-		out[k] = Batch{Command: cmd, Dependency: DependencyInfo{
-			MemoryBarriers:       nilIfEmpty(mem[m0:len(mem):len(mem)]),
-			BufferMemoryBarriers: nilIfEmpty(buf[b0:len(buf):len(buf)]),
-			ImageMemoryBarriers:  nilIfEmpty(img[i0:len(img):len(img)]),
-		}}
+		out[k].Command = cmd
+		for c, xs := range [2][]*planner.Barrier{call0, call1} {
+			m0, b0, i0 := len(mem), len(buf), len(img)
+			for j, x := range xs {
+				if x.Type == planner.MemoryBarrier && !memoryImplied(xs, j) {
+					mem = append(mem, MemoryBarrier2{x.SrcStages, x.SrcAccess, x.DstStages, x.DstAccess})
+				}
+			}
+			for _, x := range xs {
+				switch x.Type {
+				case planner.BufferBarrier:
+					if !coveredByMemory(mem[m0:], x) {
+						buf = append(buf, BufferMemoryBarrier2{x.SrcStages, x.SrcAccess, x.DstStages, x.DstAccess, x.Resource, 0, WholeSize})
+					}
+				case planner.ImageBarrier:
+					img = append(img, ImageMemoryBarrier2{x.SrcStages, x.SrcAccess, x.DstStages, x.DstAccess, x.OldLayout, x.NewLayout, x.Resource,
+						ImageSubresourceRange{AspectOf(g.Resources[x.Resource].Image.Format), 0, RemainingMipLevels, 0, RemainingArrayLayers}})
+				}
+			}
+			d := DependencyInfo{
+				MemoryBarriers:       nilIfEmpty(mem[m0:len(mem):len(mem)]),
+				BufferMemoryBarriers: nilIfEmpty(buf[b0:len(buf):len(buf)]),
+				ImageMemoryBarriers:  nilIfEmpty(img[i0:len(img):len(img)]),
+			}
+			if c == 0 {
+				out[k].Dependency = d
+			} else {
+				out[k].Then = d
+			}
+		}
 	}
 	return out
 }

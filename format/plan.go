@@ -38,6 +38,11 @@ import (
 //	    {"before": "ssao", "kind": "alias", "type": "image", "resource": "ssao", "previous": ["gbuffer.albedo"],
 //	     "srcStages": ["FRAGMENT_SHADER"], "srcAccess": [], "dstStages": ["COMPUTE_SHADER"], "dstAccess": ["SHADER_STORAGE_WRITE"],
 //	     "oldLayout": "UNDEFINED", "newLayout": "GENERAL"},
+//	    {"before": "bloom", "kind": "alias", "type": "memory", "resource": "bloom", "previous": ["ssao"],
+//	     "srcStages": ["COMPUTE_SHADER"], "srcAccess": ["SHADER_STORAGE_WRITE"], "dstStages": ["COMPUTE_SHADER"], "dstAccess": []},
+//	    {"before": "bloom", "kind": "alias", "type": "image", "resource": "bloom", "previous": ["ssao"],
+//	     "srcStages": ["COMPUTE_SHADER"], "srcAccess": ["SHADER_STORAGE_WRITE"], "dstStages": ["FRAGMENT_SHADER"], "dstAccess": ["COLOR_ATTACHMENT_WRITE"],
+//	     "oldLayout": "UNDEFINED", "newLayout": "COLOR_ATTACHMENT_OPTIMAL", "call": 1},
 //	    ...
 //	  ],
 //	  "serializations": [
@@ -128,6 +133,7 @@ type planBarrier struct {
 	DstAccess []string `json:"dstAccess"`
 	OldLayout *string  `json:"oldLayout,omitempty"`
 	NewLayout *string  `json:"newLayout,omitempty"`
+	Call      *uint8   `json:"call,omitempty"` // absent: 0
 }
 
 type planStats struct {
@@ -349,6 +355,13 @@ func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 			}
 			oldL, newL := x.OldLayout.String(), x.NewLayout.String()
 			fb.OldLayout, fb.NewLayout = &oldL, &newL
+		}
+		if x.Call > 1 {
+			return nil, fail("barrier %d: call %d (0 or 1)", k, x.Call)
+		}
+		if x.Call != 0 {
+			call := x.Call
+			fb.Call = &call
 		}
 	}
 	return pf, nil
@@ -714,6 +727,12 @@ func readBarrier(x *planner.Barrier, fb *planBarrier, cmds map[string]planner.Co
 				*m.acc |= v
 			}
 		}
+	}
+	if fb.Call != nil {
+		if *fb.Call > 1 {
+			return fail(".call", planner.RuleField, "call %d: a barrier is recorded in call 0 or call 1 of its command", *fb.Call)
+		}
+		x.Call = *fb.Call
 	}
 	if x.Type != planner.ImageBarrier {
 		if fb.OldLayout != nil || fb.NewLayout != nil {

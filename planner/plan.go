@@ -177,6 +177,10 @@ type Barrier struct {
 	// OldLayout and NewLayout are set for image barriers (equal when the
 	// barrier changes no layout).
 	OldLayout, NewLayout vk.Layout
+	// Call is the vkCmdPipelineBarrier2 of its command that records it:
+	// 0, or 1 for an image's alias barrier that chains after the memory
+	// barrier (call 0) making its old occupants' writes available (SPEC §4).
+	Call uint8
 }
 
 // Plan is the complete memory plan of a frame: where every resource lives,

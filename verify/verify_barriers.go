@@ -9,12 +9,20 @@ import (
 	"sort"
 )
 
-func subStages(a, b vk.Stage) bool       { return a&b == a }
+func subStages(a, b vk.Stage) bool { return a&b == a }
+
+// useStages returns a use's stages as a scope must hold them: expanded,
+// without TOP_OF_PIPE and BOTTOM_OF_PIPE (which execute no work).
+func useStages(s vk.Stage) vk.Stage      { return s.Expand() &^ topBottom }
 func subAccess(a, b vk.AccessFlags) bool { return a&b == a }
 
-// scope is a barrier's synchronization and access scopes, expanded.
-// BOTTOM_OF_PIPE in the first scope and TOP_OF_PIPE in the second stand
-// for all commands in execution, not in access.
+// scope is a barrier's synchronization and access scopes, expanded, with
+// TOP_OF_PIPE, BOTTOM_OF_PIPE and NONE by their synchronization2 meaning:
+// in a first scope TOP_OF_PIPE is NONE and BOTTOM_OF_PIPE is ALL_COMMANDS
+// in execution with no access; in a second scope BOTTOM_OF_PIPE is NONE and
+// TOP_OF_PIPE is ALL_COMMANDS in execution with no access. So a
+// destination of BOTTOM_OF_PIPE alone waits for nothing and chains with
+// nothing after it.
 type scope struct {
 	srcExec, srcAcc vk.Stage // first execution scope; stages of the first access scope
 	srcMask         vk.AccessFlags
@@ -22,9 +30,11 @@ type scope struct {
 	dstMask         vk.AccessFlags
 }
 
+const topBottom = vk.StageTopOfPipe | vk.StageBottomOfPipe
+
 func scopeOf(x *planner.Barrier) scope {
-	s := scope{srcAcc: x.SrcStages.Expand(), srcMask: x.SrcAccess.Expand(),
-		dstAcc: x.DstStages.Expand(), dstMask: x.DstAccess.Expand()}
+	s := scope{srcAcc: x.SrcStages.Expand() &^ topBottom, srcMask: x.SrcAccess.Expand(),
+		dstAcc: x.DstStages.Expand() &^ topBottom, dstMask: x.DstAccess.Expand()}
 	s.srcExec, s.dstExec = s.srcAcc, s.dstAcc
 	if x.SrcStages&vk.StageBottomOfPipe != 0 {
 		s.srcExec = ^vk.Stage(0)
@@ -34,6 +44,12 @@ func scopeOf(x *planner.Barrier) scope {
 	}
 	return s
 }
+
+// stageless reports whether a use's stages name no stage that executes
+// work (only TOP_OF_PIPE / BOTTOM_OF_PIPE): nothing of the use itself is
+// waited for; what orders it is the barrier that put the resource in its
+// layout, from which a chain must continue.
+func stageless(s vk.Stage) bool { return s&^topBottom == 0 }
 
 // barrierCheck holds what verifyBarriers derives from a plan.
 type barrierCheck struct {
@@ -46,9 +62,11 @@ type barrierCheck struct {
 	onRes [][]int32           // per resource, its buffer and image barriers, ascending
 	mem   []int32             // memory barriers, ascending (they cover every resource)
 	alias [][]int32           // per resource, its alias barriers
+	slot  []int32             // per barrier: 2·position + call; chains need strictly increasing slots
 
-	useBase []int32 // use i of resource r is trans[useBase[r]+i]
-	trans   []int32 // per use, the barrier that moves the image into its layout before it, or -1
+	term    []terminalNeeds // per resource, cached by terminalNeed
+	useBase []int32         // use i of resource r is trans[useBase[r]+i]
+	trans   []int32         // per use, the barrier that moves the image into its layout before it, or -1
 
 	errs *errList // where violations go
 }
@@ -170,6 +188,7 @@ func (v *barrierCheck) structure() error {
 	v.onRes = carveLists(p.Barriers, nr, func(x *planner.Barrier) bool { return x.Type != planner.MemoryBarrier })
 	v.alias = carveLists(p.Barriers, nr, func(x *planner.Barrier) bool { return x.Kind == planner.Alias })
 	at := int32(0) // position of the barriers seen so far
+	v.slot = make([]int32, len(p.Barriers))
 	for k := range p.Barriers {
 		x := &p.Barriers[k]
 		if x.Before < 0 || int(x.Before) >= n {
@@ -205,7 +224,17 @@ func (v *barrierCheck) structure() error {
 				vk.UnsupportedAccess(x.DstStages, x.DstAccess), x.DstStages)
 		case x.Kind == planner.Hazard && len(x.Previous) > 0:
 			return fail(k, planner.RuleBarrier, "hazard barrier with old occupants")
+		case x.Call > 1:
+			return fail(k, planner.RuleBarrier, "call %d: a command records its barriers in call 0 and call 1", x.Call)
+		case x.Call == 1 && (x.Kind != planner.Alias || x.Type != planner.ImageBarrier):
+			return fail(k, planner.RuleBarrier, "only an image's alias barrier is recorded in call 1, not a %s %s barrier", x.Kind, x.Type)
+		case k > 0 && p.Barriers[k-1].Before == x.Before && p.Barriers[k-1].Call > x.Call:
+			return fail(k, planner.RuleBarrier, "barriers are not grouped by call: a barrier of call 0 after one of call 1 before the same command")
 		}
+		// Barriers chain only from one slot to a later one: the calls of
+		// one command are two slots, and barriers of one call form no
+		// order among themselves.
+		v.slot[k] = 2*q + int32(x.Call)
 		if x.Kind == planner.Alias {
 			if err := v.aliasStructure(k, fail); err != nil {
 				return err
@@ -235,9 +264,11 @@ func (v *barrierCheck) aliasStructure(k int, fail func(int, planner.Rule, string
 		return fail(k, planner.RuleBarrier, "alias barrier for a resource that is %s, not pooled", p.Resources[b].Status)
 	case res.Kind == planner.KindBuffer && x.Type != planner.MemoryBarrier:
 		return fail(k, planner.RuleBarrier, "a buffer's alias barrier must be a memory barrier, not %s", x.Type)
-	case res.Kind == planner.KindImage && x.Type != planner.ImageBarrier:
-		return fail(k, planner.RuleBarrier, "an image's alias barrier must be an image barrier, not %s", x.Type)
-	case res.Kind == planner.KindImage && x.OldLayout != vk.LayoutUndefined:
+	case res.Kind == planner.KindImage && x.Type == planner.BufferBarrier:
+		return fail(k, planner.RuleBarrier, "an image's alias barrier must be an image barrier (or, in call 0, a memory barrier), not %s", x.Type)
+	case res.Kind == planner.KindImage && x.Type == planner.MemoryBarrier && x.Call != 0:
+		return fail(k, planner.RuleBarrier, "an image's alias memory barrier is recorded in call 0")
+	case x.Type == planner.ImageBarrier && x.OldLayout != vk.LayoutUndefined:
 		return fail(k, planner.RuleBarrier, "an image's alias barrier must transition from UNDEFINED, not %s", x.OldLayout)
 	case x.Before != v.c.Initial(b)[0]:
 		return fail(k, planner.RuleBarrier, "alias barrier before command %q, not before the resource's initial use %q",
@@ -315,14 +346,27 @@ func (v *barrierCheck) layouts() bool {
 						return true
 					}
 				default:
-					s, a := u.Stages.Expand(), u.Access.Expand()
-					if sc := &v.sc[k]; !subStages(s, sc.dstExec) || !subStages(s, sc.dstAcc) || !subAccess(a, sc.dstMask) {
-						if fail("the transition's destination scope %s / %s does not include the command's use %s / %s",
-							x.DstStages, x.DstAccess, u.Stages, u.Access) {
-							return true
+					// The transition serves every reader sharing it (SPEC
+					// §2): its destination includes each of their uses.
+					us := c.Uses(r)
+					lo, hi := ref.Index, ref.Index+1
+					if t := u.Transition; t >= 0 {
+						lo, hi = t, t
+						for int(hi) < len(us) && us[hi].Transition == t {
+							hi++
 						}
 					}
-					v.trans[v.useBase[r]+ref.Index] = k
+					for i := lo; i < hi; i++ {
+						w := &us[i]
+						s, a := useStages(w.Stages), w.Access.Expand()
+						if sc := &v.sc[k]; !stageless(w.Stages) && (!subStages(s, sc.dstExec) || !subStages(s, sc.dstAcc)) || !subAccess(a, sc.dstMask) {
+							if fail("the transition's destination scope %s / %s does not include the use %s / %s of command %q",
+								x.DstStages, x.DstAccess, w.Stages, w.Access, g.Commands[w.Command].Name) {
+								return true
+							}
+						}
+						v.trans[v.useBase[r]+i] = k
+					}
 				}
 			}
 			cur[r] = x.NewLayout
@@ -354,23 +398,48 @@ func (v *barrierCheck) useOf(cmd planner.CommandID, r planner.ResourceID) (plann
 	return planner.UseRef{}, false
 }
 
-// hazards checks every per-resource DAG edge. It reports whether the
+// hazards checks every per-resource DAG edge: each use after the last
+// modifying use before it, each modifying use after every read since, and
+// each reader sharing a layout transition after the transition's own
+// predecessors (Compiled.Use's Transition, SPEC §2). It reports whether the
 // error cap is reached.
 func (v *barrierCheck) hazards() bool {
 	for r := range v.c.Graph.Resources {
-		us := v.c.Uses(planner.ResourceID(r))
+		rid := planner.ResourceID(r)
+		us := v.c.Uses(rid)
 		lastMod, readsSince := -1, 0
+		group, gLast, gFrom := -1, -1, 0
+		check := func(i, j int) bool {
+			err := v.edge(rid, us, i, j)
+			return err != nil && v.errs.add(err)
+		}
 		for j, u := range us {
-			if lastMod >= 0 {
-				if err := v.edge(planner.ResourceID(r), us, lastMod, j); err != nil && v.errs.add(err) {
+			if t := int(u.Transition); t >= 0 && t != j {
+				if t != group {
+					continue // Compile made no such group: other checks catch a stale plan
+				}
+				if gLast >= 0 && check(gLast, j) {
 					return true
 				}
+				for i := gFrom; i < t; i++ {
+					if i != gLast && check(i, j) {
+						return true
+					}
+				}
+				continue
+			}
+			if lastMod >= 0 && check(lastMod, j) {
+				return true
 			}
 			if u.Modifies {
 				for i := readsSince; i < j; i++ {
-					if err := v.edge(planner.ResourceID(r), us, i, j); err != nil && v.errs.add(err) {
+					if i != lastMod && check(i, j) {
 						return true
 					}
+				}
+				group = -1
+				if int(u.Transition) == j {
+					group, gLast, gFrom = j, lastMod, readsSince
 				}
 				lastMod, readsSince = j, j+1
 			}
@@ -380,7 +449,17 @@ func (v *barrierCheck) hazards() bool {
 }
 
 // edge checks that use i of r is ordered before use j (and its writes made
-// visible to it) by a barrier or a chain of barriers.
+// available, and visible to it) by a barrier or a chain of barriers that
+// reach r's bytes: barriers on r and memory barriers. Synchronization
+// validation tracks accesses per byte and credits a barrier only where it
+// reaches, so a chain through another resource's buffer or image barrier,
+// valid by the spec's chaining rules for a write after read, is not
+// counted (SPEC §4).
+//
+// A stageless earlier use (TOP/BOTTOM_OF_PIPE only) does no work to wait
+// for: the chain starts at the barrier that moved r into its layout (none:
+// nothing to order). A stageless later use needs no stage in a second
+// scope: the chain ends at its layout transition (none: nothing to order).
 func (v *barrierCheck) edge(r planner.ResourceID, us []planner.Use, i, j int) error {
 	ui, uj := &us[i], &us[j]
 	pi, pj := v.pos[ui.Command], v.pos[uj.Command]
@@ -389,43 +468,68 @@ func (v *barrierCheck) edge(r planner.ResourceID, us []planner.Use, i, j int) er
 			Detail: "the order runs the command before one it depends on"}
 	}
 	e := edgeNeed{
-		si: ui.Stages.Expand(), wi: ui.Access.Writes().Expand(),
-		sj: uj.Stages.Expand(), aj: uj.Access.Expand(),
+		si: useStages(ui.Stages), wi: ui.Access.Writes().Expand(),
+		sj: useStages(uj.Stages), aj: uj.Access.Expand(), jStageless: stageless(uj.Stages),
 		vis: ui.Modifies && uj.Access != 0, end: v.trans[v.useBase[r]+int32(j)],
 	}
-	// The usual case: one barrier on r (or a memory barrier) between them.
-	for _, list := range [][]int32{v.onRes[r], v.mem} {
-		k := sort.Search(len(list), func(k int) bool { return v.pos[v.p.Barriers[list[k]].Before] > pi })
-		for ; k < len(list) && v.pos[v.p.Barriers[list[k]].Before] <= pj; k++ {
-			y := list[k]
-			sc, onR := &v.sc[y], v.covers(y, r)
-			if subStages(e.si, sc.srcExec) && e.ends(y, sc, e.avails(sc, onR), onR) {
-				return nil
-			}
-		}
+	if e.jStageless && e.end < 0 {
+		return nil // j does nothing to r: its own successors' edges order what matters
 	}
-	// A chain through any barriers recorded in between.
-	var reach, reachAvail vk.Stage // second scopes of the chain so far, and of its part after the availability
-	for q := pi + 1; q <= pj; q++ {
-		var nReach, nAvail vk.Stage
-		for k := v.start[q]; k < v.start[q+1]; k++ {
-			sc := &v.sc[k]
-			direct := subStages(e.si, sc.srcExec)
-			if !direct && sc.srcExec&reach == 0 {
-				continue
-			}
-			onR := v.covers(k, r)
-			afterAvail := (direct && e.avails(sc, onR)) || sc.srcExec&reachAvail != 0
-			if e.ends(k, sc, afterAvail, onR) {
-				return nil
-			}
-			nReach |= sc.dstExec
-			if afterAvail {
-				nAvail |= sc.dstExec
+	// The chain's state: second execution scopes reached so far, and those
+	// reached after the availability of i's writes.
+	var reach, reachAvail vk.Stage
+	from := 2*pi + 1 // chains start at barriers after i
+	if stageless(ui.Stages) {
+		x := v.trans[v.useBase[r]+int32(i)]
+		if x < 0 {
+			return nil
+		}
+		e.si, e.wi = 0, 0 // nothing of i itself: the chain continues from its transition
+		reach, reachAvail = v.sc[x].dstExec, v.sc[x].dstExec
+		from = v.slot[x] + 1
+	}
+	lists := [2][]int32{v.onRes[r], v.mem}
+	var at [2]int
+	for l := range lists {
+		list := lists[l]
+		at[l] = sort.Search(len(list), func(k int) bool { return v.slot[list[k]] >= from })
+	}
+	// Walk the two lists merged, in slot order; barriers of one slot do not
+	// chain with each other.
+	cur := int32(-1)
+	var nReach, nAvail vk.Stage
+	for {
+		l := -1
+		for m := range lists {
+			if at[m] < len(lists[m]) && v.pos[v.p.Barriers[lists[m][at[m]]].Before] <= pj &&
+				(l < 0 || lists[m][at[m]] < lists[l][at[l]]) {
+				l = m
 			}
 		}
-		reach |= nReach
-		reachAvail |= nAvail
+		if l < 0 {
+			break
+		}
+		k := lists[l][at[l]]
+		at[l]++
+		if v.slot[k] != cur {
+			reach |= nReach
+			reachAvail |= nAvail
+			nReach, nAvail = 0, 0
+			cur = v.slot[k]
+		}
+		sc := &v.sc[k]
+		direct := e.si != 0 && subStages(e.si, sc.srcExec)
+		if !direct && sc.srcExec&reach == 0 {
+			continue
+		}
+		afterAvail := (direct && e.avails(sc)) || sc.srcExec&reachAvail != 0
+		if e.ends(k, sc, afterAvail) {
+			return nil
+		}
+		nReach |= sc.dstExec
+		if afterAvail {
+			nAvail |= sc.dstExec
+		}
 	}
 	kind := "write-after-read"
 	switch {
@@ -434,42 +538,53 @@ func (v *barrierCheck) edge(r planner.ResourceID, us []planner.Use, i, j int) er
 	case ui.Modifies:
 		kind = "read-after-write"
 	}
-	detail := fmt.Sprintf("%s not covered: no barrier or chain of barriers from %s / %s to %s / %s",
+	detail := fmt.Sprintf("%s not covered: no barrier or chain of barriers on the resource (or memory barriers) from %s / %s to %s / %s",
 		kind, ui.Stages, ui.Access.Writes(), uj.Stages, uj.Access)
 	if e.end >= 0 {
 		detail += fmt.Sprintf(" ending at the layout transition (barrier %d)", e.end)
+	}
+	if ui.Access.Writes() != 0 && uj.Modifies {
+		detail += "; the earlier writes must be made available before it"
 	}
 	return &planner.BarrierError{Before: v.cmdName(uj.Command), After: v.cmdName(ui.Command), Resource: v.resName(r), Barrier: -1,
 		Rule: planner.RuleHazardBarrier, Detail: detail}
 }
 
-// covers reports whether barrier k's memory dependency covers resource r.
-func (v *barrierCheck) covers(k int32, r planner.ResourceID) bool {
-	x := &v.p.Barriers[k]
-	return x.Type == planner.MemoryBarrier || x.Resource == r
-}
-
 // edgeNeed is what covering one edge takes.
 type edgeNeed struct {
-	si, sj vk.Stage       // the earlier and later use's stages
-	wi, aj vk.AccessFlags // the earlier use's writes, the later use's access
-	vis    bool           // the later use must see the earlier one's modification
-	end    int32          // the layout transition the chain must end at, or -1
+	si, sj     vk.Stage       // the earlier and later use's stages (no TOP/BOTTOM)
+	wi, aj     vk.AccessFlags // the earlier use's writes, the later use's access
+	jStageless bool           // the later use executes no work: only its transition counts
+	vis        bool           // the later use must see the earlier one's modification
+	end        int32          // the layout transition the chain must end at, or -1
 }
 
-// avails reports whether a barrier whose first scope includes the earlier
-// use makes its writes available (vacuous when it writes nothing).
-func (e *edgeNeed) avails(sc *scope, onR bool) bool {
-	return e.wi == 0 || onR && subStages(e.si, sc.srcAcc) && subAccess(e.wi, sc.srcMask)
+// avails reports whether a barrier (on the resource or a memory barrier)
+// whose first scope includes the earlier use makes its writes available
+// (vacuous when it writes nothing).
+func (e *edgeNeed) avails(sc *scope) bool {
+	return e.wi == 0 || subStages(e.si, sc.srcAcc) && subAccess(e.wi, sc.srcMask)
 }
 
 // ends reports whether barrier k, reached by the chain (after the
-// availability when afterAvail), completes it.
-func (e *edgeNeed) ends(k int32, sc *scope, afterAvail, onR bool) bool {
-	if e.end >= 0 && k != e.end || !subStages(e.sj, sc.dstExec) {
+// availability when afterAvail), completes it. The earlier writes must
+// be available whatever the later use does: a read sees them, a write or
+// a layout transition (even one without access flags) overwrites the same
+// memory.
+func (e *edgeNeed) ends(k int32, sc *scope, afterAvail bool) bool {
+	if e.end >= 0 && k != e.end {
 		return false
 	}
-	return !e.vis || afterAvail && onR && subStages(e.sj, sc.dstAcc) && subAccess(e.aj, sc.dstMask)
+	if e.wi != 0 && !afterAvail {
+		return false
+	}
+	if e.jStageless {
+		return true
+	}
+	if !subStages(e.sj, sc.dstExec) {
+		return false
+	}
+	return !e.vis || afterAvail && subStages(e.sj, sc.dstAcc) && subAccess(e.aj, sc.dstMask)
 }
 
 // aliases checks every pair of pooled resources that share bytes.
@@ -561,42 +676,87 @@ func (v *barrierCheck) aliasPairs(b planner.ResourceID, olds []planner.ResourceI
 		return cmp.Compare(a, b)
 	})
 	ub := c.Uses(b)[0]
-	sb, ab := ub.Stages.Expand(), ub.Access.Expand()
+	sb, ab := useStages(ub.Stages), ub.Access.Expand()
+	image := g.Resources[b].Kind == planner.KindImage
 	pb := &p.Resources[b].Placement
 	clip := func(r planner.ResourceID) byteSpan {
 		pr := &p.Resources[r].Placement
 		return byteSpan{max(pr.Offset, pb.Offset), min(pr.Offset+pr.Size, pb.Offset+pb.Size)}
 	}
+	// dstOK: barrier k's second scope includes b's first use.
+	dstOK := func(sc *scope) bool {
+		return subStages(sb, sc.dstExec) && subStages(sb, sc.dstAcc) && subAccess(ab, sc.dstMask)
+	}
 	var cover []byteSpan
 	for i, a := range olds {
-		ts0, tw0 := v.terminalScope(a)
-		ts, tw := ts0.Expand(), tw0.Expand()
+		tn := v.terminalNeed(a)
+		ts, tw := tn.stages, tn.writes
 		listed, direct := false, false
+		// srcOK: barrier k's first scope includes every terminal use of a
+		// (each one: trailing reads are all terminal), its access scope a's
+		// writes when access is true, and it chains after the transitions
+		// of a's stageless terminal uses.
+		srcOK := func(sc *scope, access bool) bool {
+			if !subStages(ts, sc.srcExec) || access && tw != 0 && (!subStages(ts, sc.srcAcc) || !subAccess(tw, sc.srcMask)) {
+				return false
+			}
+			for _, d := range tn.chainFrom {
+				if sc.srcExec&d == 0 {
+					return false
+				}
+			}
+			return true
+		}
 		for _, k := range xs {
-			if !containsResource(p.Barriers[k].Previous, a) {
+			x := &p.Barriers[k]
+			if !containsResource(x.Previous, a) {
 				continue
 			}
 			listed = true
 			sc := &v.sc[k]
-			if subStages(ts, sc.srcExec) && (tw == 0 || subStages(ts, sc.srcAcc) && subAccess(tw, sc.srcMask)) &&
-				subStages(sb, sc.dstExec) && subStages(sb, sc.dstAcc) && subAccess(ab, sc.dstMask) {
-				direct = true
+			switch {
+			case !image || tw == 0:
+				// A memory barrier (buffers), or the folded image barrier
+				// when a only read: an execution dependency at b's bytes.
+				direct = srcOK(sc, true) && dstOK(sc)
+			case x.Type == planner.MemoryBarrier && srcOK(sc, true):
+				// a wrote: its writes are made available by a memory
+				// barrier, and b's transition (an image barrier of a later
+				// call) chains after it. An image barrier's access scopes
+				// reach only its image, so the folded form makes nothing
+				// of a available.
+				for _, y := range xs {
+					if z := &v.sc[y]; p.Barriers[y].Type == planner.ImageBarrier && v.slot[y] > v.slot[k] &&
+						z.srcExec&sc.dstExec != 0 && dstOK(z) {
+						direct = true
+						break
+					}
+				}
+			}
+			if direct {
 				break
 			}
 		}
 		if direct {
 			continue
 		}
+		// Chained through later old occupants that are buffers, whose
+		// alias barriers (memory barriers) reach every byte of a: an image
+		// barrier's access scope is the image's subresources, which may
+		// not fill the bytes it is placed in. The nearest later ones are
+		// tried first, which keeps long chains near-linear.
+		want := clip(a)
 		cover = cover[:0]
-		for _, later := range olds[:i] {
-			// Only a buffer's alias barrier (a memory barrier) reaches every
-			// byte of a: an image barrier's access scope is the image's
-			// subresources, which may not fill the bytes it is placed in.
-			if v.ao.Before(a, later) && g.Resources[later].Kind == planner.KindBuffer {
-				cover = append(cover, clip(later))
+		covered := false
+		for m := i - 1; m >= 0 && !covered; m-- {
+			later := olds[m]
+			if g.Resources[later].Kind == planner.KindBuffer && v.ao.Before(a, later) {
+				sp := clip(later)
+				cover = append(cover, sp)
+				covered = sp.lo <= want.lo && sp.hi >= want.hi
 			}
 		}
-		if spansCover(cover, clip(a)) {
+		if covered || spansCover(cover, want) {
 			continue
 		}
 		e := &planner.BarrierError{Before: v.cmdName(ub.Command), Resource: g.Resources[b].Name, Previous: g.Resources[a].Name, Barrier: -1, Rule: planner.RuleAliasBarrier}
@@ -605,9 +765,12 @@ func (v *barrierCheck) aliasPairs(b planner.ResourceID, olds []planner.ResourceI
 			e.Detail = "missing alias barrier"
 		case !listed:
 			e.Detail = "the alias barrier does not list the old occupant, and later old occupants that are buffers do not reuse all its shared bytes (an image's barrier does not chain it)"
+		case image && tw != 0:
+			e.Detail = fmt.Sprintf("the old occupant wrote (%s / %s at its terminal uses): its writes must be made available by a memory barrier (call 0) that the image's transition from UNDEFINED (call 1) chains after, with the first use %s / %s in its destination; an image barrier's access scopes reach only its own image",
+				tn.stages0, tn.writes0, ub.Stages, ub.Access)
 		default:
-			e.Detail = fmt.Sprintf("the alias barrier's scopes do not include the old occupant's terminal scope %s / %s and the first use %s / %s",
-				ts0, tw0, ub.Stages, ub.Access)
+			e.Detail = fmt.Sprintf("the alias barrier's scopes do not include the old occupant's terminal scope %s / %s (every terminal use) and the first use %s / %s",
+				tn.stages0, tn.writes0, ub.Stages, ub.Access)
 		}
 		if v.errs.add(e) {
 			return true
@@ -616,18 +779,48 @@ func (v *barrierCheck) aliasPairs(b planner.ResourceID, olds []planner.ResourceI
 	return false
 }
 
-// terminalScope returns the OR of the stages and of the write accesses of
-// r's terminal uses.
-func (v *barrierCheck) terminalScope(r planner.ResourceID) (vk.Stage, vk.AccessFlags) {
+// terminalNeeds is what an alias barrier's source must cover of one old
+// occupant: the stages (expanded, without TOP/BOTTOM) and writes of its
+// terminal uses, and, per stageless terminal use with a transition, that
+// transition's second execution scope, which the source must meet to chain.
+type terminalNeeds struct {
+	stages    vk.Stage
+	writes    vk.AccessFlags
+	chainFrom []vk.Stage
+	// stages0 and writes0 are the masks as the uses name them (messages).
+	stages0 vk.Stage
+	writes0 vk.AccessFlags
+	done    bool
+}
+
+// terminalNeed returns (and caches) r's terminal needs: every terminal use
+// of r (SPEC §2: no conflicting use after it; trailing reads are all
+// terminal).
+func (v *barrierCheck) terminalNeed(r planner.ResourceID) *terminalNeeds {
+	if v.term == nil {
+		v.term = make([]terminalNeeds, len(v.c.Graph.Resources))
+	}
+	tn := &v.term[r]
+	if tn.done {
+		return tn
+	}
+	tn.done = true
 	us := v.c.Uses(r)
-	var s vk.Stage
-	var w vk.AccessFlags
 	for _, t := range v.c.Terminal(r) {
 		i := sort.Search(len(us), func(i int) bool { return us[i].Command >= t })
-		s |= us[i].Stages
-		w |= us[i].Access.Writes()
+		u := &us[i]
+		tn.stages0 |= u.Stages
+		tn.writes0 |= u.Access.Writes()
+		tn.writes |= u.Access.Writes().Expand()
+		if stageless(u.Stages) {
+			if x := v.trans[v.useBase[r]+int32(i)]; x >= 0 {
+				tn.chainFrom = append(tn.chainFrom, v.sc[x].dstExec)
+			}
+			continue
+		}
+		tn.stages |= useStages(u.Stages)
 	}
-	return s, w
+	return tn
 }
 
 func containsResource(rs []planner.ResourceID, r planner.ResourceID) bool {

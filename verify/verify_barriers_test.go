@@ -191,7 +191,7 @@ func TestVerifyBarriers(t *testing.T) {
 				vk.LayoutShaderReadOnlyOptimal, vk.LayoutGeneral))
 		}, planner.RuleLayoutBarrier, "layout transition before a command that does not use the image"},
 		{"transition does not reach the use", vbImageAlias, func(_ *planner.Graph, p *planner.Plan) { p.Barriers[1].DstStages = vk.StageVertexShader }, planner.RuleLayoutBarrier,
-			"destination scope VERTEX_SHADER / SHADER_SAMPLED_READ does not include the command's use FRAGMENT_SHADER / SHADER_SAMPLED_READ"},
+			"destination scope VERTEX_SHADER / SHADER_SAMPLED_READ does not include the use FRAGMENT_SHADER / SHADER_SAMPLED_READ"},
 		{"transition not ordered after the writer", vbImageAlias, func(_ *planner.Graph, p *planner.Plan) { p.Barriers[3].SrcStages, p.Barriers[3].SrcAccess = 0, 0 },
 			planner.RuleHazardBarrier, "ending at the layout transition (barrier 3)"},
 		// VULKAN-NOTES: a memory barrier followed by an image barrier whose
@@ -272,14 +272,21 @@ func TestVerifyWriteAfterReadsChains(t *testing.T) {
 	if err := verifyBarriers(c, p); err != nil {
 		t.Fatal(err)
 	}
-	// The write after read alone is execution-only: any barrier will do,
-	// here one on another buffer. The write after write is not.
+	// The write after read is execution-only, but a barrier on another
+	// buffer does not reach x's bytes: synchronization validation would
+	// not credit the chain (SPEC §4), so neither does Verify. The write
+	// after write is not covered either.
 	p.Barriers[1].Resource = q
 	err = verifyBarriers(c, p)
 	if err == nil || !strings.Contains(err.Error(), "write-after-write") {
 		t.Fatalf("verifyBarriers: %v, want the write after write uncovered", err)
 	}
 	p.Barriers = append(p.Barriers, vb(2, planner.Hazard, planner.BufferBarrier, x, vk.StageCopy, vk.AccessTransferWrite, vk.StageComputeShader, vk.AccessShaderStorageWrite))
+	err = verifyBarriers(c, p)
+	if err == nil || !strings.Contains(err.Error(), "write-after-read") {
+		t.Fatalf("verifyBarriers: %v, want the write after read uncovered (its only barrier is on another buffer)", err)
+	}
+	p.Barriers[1].Resource = x
 	if err := verifyBarriers(c, p); err != nil {
 		t.Fatal(err)
 	}
@@ -379,10 +386,18 @@ func vbImageGenerations(previous ...string) (*planner.Compiled, *planner.Plan, e
 		return nil, nil, err
 	}
 	p := vbPlan(g, map[string]uint64{"a": 0, "c": 0, "b": 0})
-	alias := func(before planner.CommandID, r planner.ResourceID, srcA vk.AccessFlags, prev ...planner.ResourceID) planner.Barrier {
+	// An image's alias barrier after writes is two calls: a memory
+	// barrier making the writes available, then the transition.
+	alias := func(before planner.CommandID, r planner.ResourceID, srcA vk.AccessFlags, prev ...planner.ResourceID) []planner.Barrier {
 		x := vb(before, planner.Alias, planner.ImageBarrier, r, comp, srcA, comp, ssw, undef, gen)
 		x.Previous = prev
-		return x
+		if srcA == 0 {
+			return []planner.Barrier{x}
+		}
+		m := vb(before, planner.Alias, planner.MemoryBarrier, r, comp, srcA, comp, 0)
+		m.Previous = prev
+		x.Call = 1
+		return []planner.Barrier{m, x}
 	}
 	var prevB []planner.ResourceID
 	for _, n := range previous {
@@ -397,11 +412,12 @@ func vbImageGenerations(previous ...string) (*planner.Compiled, *planner.Plan, e
 		vb(0, planner.Hazard, planner.ImageBarrier, a, 0, 0, comp, ssw, undef, gen),
 		vb(1, planner.Hazard, planner.ImageBarrier, a, comp, ssw, comp, ssr|ssw, gen, gen),
 		vb(2, planner.Hazard, planner.BufferBarrier, x, comp, ssw, comp, ssr),
-		alias(2, c, ssw, a),
-		vb(3, planner.Hazard, planner.ImageBarrier, c, comp, ssw, comp, ssr, gen, gen),
-		vb(4, planner.Hazard, planner.BufferBarrier, y, comp, ssw, comp, ssr),
-		alias(4, b, srcB, prevB...),
 	}
+	p.Barriers = append(p.Barriers, alias(2, c, ssw, a)...)
+	p.Barriers = append(p.Barriers,
+		vb(3, planner.Hazard, planner.ImageBarrier, c, comp, ssw, comp, ssr, gen, gen),
+		vb(4, planner.Hazard, planner.BufferBarrier, y, comp, ssw, comp, ssr))
+	p.Barriers = append(p.Barriers, alias(4, b, srcB, prevB...)...)
 	return cc, p, nil
 }
 

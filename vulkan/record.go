@@ -18,7 +18,7 @@ type Work func(cb vk.CommandBuffer, cmd planner.CommandID) error
 
 // Record is the executor: for each command in the bound plan's execution
 // order it records the barriers anchored before that command with one
-// vkCmdPipelineBarrier2 (barriers.Dependencies gives them as
+// vkCmdPipelineBarrier2, or two where the plan has barriers of call 1 (barriers.Dependencies gives them as
 // VkDependencyInfo-shaped values; Record substitutes the handles), then
 // calls work (nil records barriers only). cb must be in the recording
 // state. It allocates nothing once warm.
@@ -41,7 +41,8 @@ func (r *Resources) Record(cb vk.CommandBuffer, work Work) error {
 }
 
 // RecordBarriers records the barriers the bound plan anchors before cmd,
-// in one vkCmdPipelineBarrier2 (nothing when there are none), for a
+// in one vkCmdPipelineBarrier2 (two when it has barriers of call 1, in
+// order; nothing when there are none), for a
 // renderer that drives the order itself. Buffer barriers cover the whole
 // buffer, image barriers every mip level and layer of the image's aspects.
 func (r *Resources) RecordBarriers(cb vk.CommandBuffer, cmd planner.CommandID) error {
@@ -54,8 +55,16 @@ func (r *Resources) RecordBarriers(cb vk.CommandBuffer, cmd planner.CommandID) e
 	return r.recordDependency(cb, &r.deps[r.pos[cmd]])
 }
 
+// recordDependency records b's two calls in order: the barriers of call 1
+// chain after those of call 0 (SPEC §4), so they are never merged.
 func (r *Resources) recordDependency(cb vk.CommandBuffer, b *barriers.Batch) error {
-	dep := &b.Dependency
+	if err := r.recordCall(cb, b.Command, &b.Dependency); err != nil {
+		return err
+	}
+	return r.recordCall(cb, b.Command, &b.Then)
+}
+
+func (r *Resources) recordCall(cb vk.CommandBuffer, cmd planner.CommandID, dep *barriers.DependencyInfo) error {
 	if dep.Empty() {
 		return nil
 	}
@@ -68,7 +77,7 @@ func (r *Resources) recordDependency(cb vk.CommandBuffer, b *barriers.Batch) err
 	for _, x := range dep.BufferMemoryBarriers {
 		h := r.objs[x.Buffer].buffer
 		if h == vk.NullBuffer {
-			return r.noHandle(x.Buffer, b.Command)
+			return r.noHandle(x.Buffer, cmd)
 		}
 		s.Buffer = append(s.Buffer, vkext.BufferBarrier{
 			Scope: vkext.Scope{SrcStages: uint64(x.SrcStageMask), SrcAccess: uint64(x.SrcAccessMask),
@@ -78,7 +87,7 @@ func (r *Resources) recordDependency(cb vk.CommandBuffer, b *barriers.Batch) err
 	for _, x := range dep.ImageMemoryBarriers {
 		h := r.objs[x.Image].image
 		if h == vk.NullImage {
-			return r.noHandle(x.Image, b.Command)
+			return r.noHandle(x.Image, cmd)
 		}
 		sr := &x.SubresourceRange
 		s.Image = append(s.Image, vkext.ImageBarrier{
