@@ -44,14 +44,18 @@ func readGraph(t testing.TB, path string) *aliasplan.Graph {
 // the figures the frames README states: the exact lower bound, and the
 // default strategy within 5% of it.
 func TestFrames(t *testing.T) {
+	// Readers sharing one layout transition (SPEC §2, issue 18) order
+	// less, so more pairs interfere: compute-1, compute-120, random-200 and
+	// random-1000 have higher bounds than the frames README states
+	// (397359360, 459114752, 1287731200, 6386554624 before).
 	bounds := map[string]uint64{
 		"deferred-1080p":    162268416,
 		"deferred-4k":       359631360,
 		"forwardplus-1080p": 55050752,
-		"compute-1":         397359360,
-		"compute-120":       459114752,
-		"random-200":        1287731200,
-		"random-1000":       6386554624,
+		"compute-1":         408330752,
+		"compute-120":       477925376,
+		"random-200":        1361496832,
+		"random-1000":       6873815296,
 	}
 	files, _ := filepath.Glob(filepath.Join(framesDir(t), "*.json"))
 	for _, f := range files {

@@ -173,6 +173,9 @@ func describe(g *planner.Graph, p *planner.Plan) string {
 		if x.Type == planner.ImageBarrier {
 			fmt.Fprintf(&b, " %s -> %s", x.OldLayout, x.NewLayout)
 		}
+		if x.Call != 0 {
+			fmt.Fprintf(&b, " call=%d", x.Call)
+		}
 		b.WriteByte('\n')
 	}
 	return b.String()
