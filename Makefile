@@ -7,7 +7,7 @@ OUT       ?= out
 STATICCHECK_VERSION := v0.8.2
 GOBIN     := $(shell $(GO) env GOPATH)/bin
 
-.PHONY: all build demo test setup lint unit vulkan-test fuzz bench bench-perf clean
+.PHONY: all build demo test setup lint unit vulkan-test fuzz bench bench-perf replay-sweep clean
 
 all: build
 
@@ -65,6 +65,13 @@ bench-perf:
 	$(GO) test -run '^$$' -bench 'BenchmarkFrame' -benchmem -count 6 . | tee bench-perf.txt
 	ALIASPLAN_SCALE=10000,30000 $(GO) test -run '^$$' -bench 'BenchmarkScale' -benchmem -benchtime 1x -count 3 . | tee -a bench-perf.txt
 	$(GO) test -run '^$$' -bench 'BenchmarkIntervalScale/.*/fit=first' -benchtime 1x -count 3 ./strategies/internal/greedy | tee -a bench-perf.txt
+
+## replay-sweep: replay SWEEP_GRAPHS (default 200) random graphs, the sample
+## and every shared frame under dag, execution, a halfway budget and
+## --pool-prefers-dedicated on the Vulkan device (lavapipe here): zero
+## validation messages, equal digests (scripts/replay-sweep.sh)
+replay-sweep:
+	scripts/replay-sweep.sh
 
 clean:
 	rm -rf bin $(OUT) bench.txt bench-perf.txt

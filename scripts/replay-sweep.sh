@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# replay-sweep.sh, run HERE on lavapipe (make replay-sweep): replays
+# SWEEP_GRAPHS random graphs (default 200), the sample frame and every
+# shared frame (random-1000 included) under the four flag sets of issue 18
+# (dag, execution, a halfway budget, --pool-prefers-dedicated), with the
+# validation layer and synchronization validation on. Fails on any
+# validation message or digest difference; the log is $OUT/replay-sweep.log
+# (default out/). Its summary line counts the replays and their failures.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out="${OUT:-out}"
+mkdir -p "$out"
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/xdg-$(id -u)}"
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+export ALIASPLAN_REQUIRE_VULKAN=1 ALIASPLAN_SWEEP_GRAPHS="${SWEEP_GRAPHS:-200}"
+start=$(date +%s)
+go test -count=1 -timeout 300m -run '^TestSweep$' -v ./vulkan/replay >"$out/replay-sweep.log" 2>&1
+status=$?
+pass=$(grep -c -- '^    --- PASS: TestSweep/' "$out/replay-sweep.log")
+fail=$(grep -c -- '^    --- FAIL: TestSweep/' "$out/replay-sweep.log")
+echo "replay-sweep: $pass replays passed, $fail failed, $(($(date +%s) - start)) s (log $out/replay-sweep.log)"
+exit "$status"
