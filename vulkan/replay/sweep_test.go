@@ -47,16 +47,25 @@ func sweepOptions(t testing.TB, r *Replayer, maxPool uint64, g *p.Graph, mode st
 	return base
 }
 
-// sweepOne replays g under one mode both ways: zero validation messages,
-// digests equal.
-func sweepOne(t *testing.T, g *p.Graph, mode string) {
-	d := openDevice(t)
-	r, err := New(d, g)
-	if err != nil {
-		t.Fatalf("replay.New: %v", err)
-	}
-	t.Cleanup(r.Close)
-	opts := sweepOptions(t, r, d.Info().MaxMemoryAllocationSize, g, mode)
+// sweepGraph replays g under each mode both ways, on one device and one
+// Replayer (a second Replayer on one lavapipe device crashed its pipeline
+// creation: docs/replay.md): zero validation messages, digests equal.
+func sweepGraph(t *testing.T, name string, g *p.Graph) {
+	t.Run(name, func(t *testing.T) {
+		d := openDevice(t)
+		r, err := New(d, g)
+		if err != nil {
+			t.Fatalf("replay.New: %v", err)
+		}
+		t.Cleanup(r.Close)
+		for _, mode := range sweepModes {
+			t.Run(mode, func(t *testing.T) { sweepOne(t, d.Info().MaxMemoryAllocationSize, r, g, mode) })
+		}
+	})
+}
+
+func sweepOne(t *testing.T, maxPool uint64, r *Replayer, g *p.Graph, mode string) {
+	opts := sweepOptions(t, r, maxPool, g, mode)
 	plan, err := aliasplan.New(opts).Plan(&aliasplan.Graph{Graph: *g})
 	var be *p.BudgetError
 	if errors.As(err, &be) && mode == "budget" {
@@ -90,7 +99,7 @@ func sweepOne(t *testing.T, g *p.Graph, mode string) {
 // TestSweep replays, under each of the four modes, random graphs of the
 // replay's generator (ALIASPLAN_SWEEP_GRAPHS, default 30), the sample
 // frame and the shared frames
-// (scaled further than TestFrames; random-1000 only when
+// (scaled four times further than TestFrames; the larger ones only when
 // ALIASPLAN_SWEEP_GRAPHS is set: make replay-sweep). Zero validation
 // messages and equal digests in each.
 func TestSweep(t *testing.T) {
@@ -107,18 +116,13 @@ func TestSweep(t *testing.T) {
 		// proptest.RandomGraph's frames carry no usage flags the replay
 		// can honour (storage access without STORAGE usage), so the
 		// replay's own generator (random_test.go) makes the graphs.
-		g := randomGraph(seed)
-		for _, mode := range sweepModes {
-			t.Run(fmt.Sprintf("random/seed=%d/%s", seed, mode), func(t *testing.T) { sweepOne(t, g, mode) })
-		}
+		sweepGraph(t, fmt.Sprintf("random/seed=%d", seed), randomGraph(seed))
 	}
 	sample, err := Scale(&aliasplan.SampleFrame(1920, 1080).Graph, 32)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, mode := range sweepModes {
-		t.Run("frame/sample/"+mode, func(t *testing.T) { sweepOne(t, sample, mode) })
-	}
+	sweepGraph(t, "frame/sample", sample)
 	entries, _ := filepath.Glob(filepath.Join(framesDir, "*.json"))
 	for _, path := range entries {
 		name := filepath.Base(path)
@@ -126,15 +130,18 @@ func TestSweep(t *testing.T) {
 		if factor == 0 {
 			factor = 128
 		}
-		if name == "random-1000.json" && !heavy {
-			continue // about a minute per mode on lavapipe: the make target runs it
+		if sweepHeavy[name] && !heavy {
+			continue // the make target runs it (a minute or more under -race)
 		}
 		g, err := Scale(readFrame(t, name), factor)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, mode := range sweepModes {
-			t.Run(fmt.Sprintf("frame/%s/%s", name, mode), func(t *testing.T) { sweepOne(t, g, mode) })
-		}
+		sweepGraph(t, "frame/"+name, g)
 	}
 }
+
+// sweepHeavy are the frames TestSweep replays only under
+// ALIASPLAN_SWEEP_GRAPHS (make replay-sweep): TestFrames replays them in
+// make test under the default flags.
+var sweepHeavy = map[string]bool{"random-1000.json": true, "random-200.json": true, "compute-1.json": true, "compute-120.json": true}
