@@ -10,15 +10,25 @@
 //   - the first use of every transient image, as a transition from
 //     UNDEFINED;
 //   - alias barriers before the initial use of every pooled resource whose
-//     bytes were used by earlier resources of its pool (its old occupants):
-//     a VkMemoryBarrier2 for buffers, and for images the first-use image
-//     barrier itself with the old occupants' terminal scope as its source
-//     and oldLayout UNDEFINED. A bare memory barrier followed by an image
-//     barrier whose source stage is NONE does not chain, so that form is
-//     never emitted.
+//     bytes were used by earlier resources of its pool (its old occupants),
+//     whose source covers every terminal use of each old occupant named: a
+//     VkMemoryBarrier2 for buffers; for images whose old occupants only
+//     read, the first-use image barrier itself with their stages as its
+//     source and oldLayout UNDEFINED; for images with an old occupant that
+//     wrote, two calls: a VkMemoryBarrier2 (call 0) making the writes
+//     available, then the image barrier (call 1, Barrier.Call) chained
+//     after it through the old stages;
+//   - one transition for the reads that share it (SPEC §2), before the
+//     first of them in execution order, covering them all.
 //
-// Dependencies turns the barriers before each command into a
-// DependencyInfo whose types map field for field onto VkDependencyInfo,
+// A use whose stages are only TOP_OF_PIPE or BOTTOM_OF_PIPE (NONE in a
+// second or first scope respectively) is represented in neighbouring
+// scopes by the stages of the resource's next use, so the barriers around
+// it chain. No dependency relies on a chain through another resource's
+// buffer or image barrier.
+//
+// Dependencies turns the barriers before each command into DependencyInfos
+// (call 0, then call 1) whose types map field for field onto VkDependencyInfo,
 // VkMemoryBarrier2, VkBufferMemoryBarrier2 and VkImageMemoryBarrier2; the
 // vulkan package records each one with vkCmdPipelineBarrier2.
 //
