@@ -43,7 +43,7 @@ func reqs(size uint64) *planner.Requirements {
 
 func (f *frame) buffer(name string, size uint64) planner.ResourceID {
 	return f.g.AddResource(planner.Resource{Name: name, Kind: planner.KindBuffer,
-		Buffer: planner.BufferDesc{Size: size, Usage: vk.BufferUsageStorageBuffer}, Requirements: reqs(size)})
+		Buffer: planner.BufferDesc{Size: size, Usage: testBufferUsage}, Requirements: reqs(size)})
 }
 
 func (f *frame) image(name string, format vk.Format, size uint64) planner.ResourceID {
@@ -52,7 +52,7 @@ func (f *frame) image(name string, format vk.Format, size uint64) planner.Resour
 
 func (f *frame) importedBuffer(name string) planner.ResourceID {
 	return f.g.AddResource(planner.Resource{Name: name, Kind: planner.KindBuffer, Imported: true,
-		Buffer: planner.BufferDesc{Size: 4096, Usage: vk.BufferUsageStorageBuffer}})
+		Buffer: planner.BufferDesc{Size: 4096, Usage: testBufferUsage}})
 }
 
 func (f *frame) importedImage(name string, initial vk.Layout) planner.ResourceID {
@@ -61,10 +61,20 @@ func (f *frame) importedImage(name string, initial vk.Layout) planner.ResourceID
 	return f.g.AddResource(planner.Resource{Name: name, Kind: planner.KindImage, Imported: true, Image: d})
 }
 
+// imageDesc is a 4x4 image (at most 128 texel bytes, below every size the
+// tests give it: planner.RuleRequirementsTooSmall) whose usage allows
+// every access the tests make (planner.RuleUsage).
 func imageDesc(format vk.Format) planner.ImageDesc {
-	return planner.ImageDesc{Format: format, Width: 64, Height: 64, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-		Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled | vk.ImageUsageStorage}
+	return planner.ImageDesc{Format: format, Width: 4, Height: 4, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+		Tiling: vk.TilingOptimal, Usage: testImageUsage}
 }
+
+const (
+	testImageUsage = vk.ImageUsageColorAttachment | vk.ImageUsageDepthStencilAttachment | vk.ImageUsageSampled | vk.ImageUsageStorage |
+		vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst | vk.ImageUsageInputAttachment
+	testBufferUsage = vk.BufferUsageStorageBuffer | vk.BufferUsageTransferSrc | vk.BufferUsageTransferDst | vk.BufferUsageUniformTexelBuffer |
+		vk.BufferUsageUniformBuffer | vk.BufferUsageIndirectBuffer | vk.BufferUsageVertexBuffer | vk.BufferUsageIndexBuffer
+)
 
 func (f *frame) cmd(name string, accesses ...planner.Access) planner.CommandID {
 	return f.g.AddCommand(name, accesses...)

@@ -248,7 +248,7 @@ func TestValidateStageAccess(t *testing.T) {
 		{"transfer write in ALL_GRAPHICS", vk.StageAllGraphics, vk.AccessTransferWrite, false},
 		{"storage write in a compute shader", vk.StageComputeShader, vk.AccessShaderStorageWrite, true},
 		{"anything in ALL_COMMANDS", vk.StageAllCommands, vk.AccessTransferWrite | vk.AccessShaderStorageRead, true},
-		{"color write in ALL_GRAPHICS", vk.StageAllGraphics, vk.AccessColorAttachmentWrite, true},
+		{"index read in ALL_GRAPHICS", vk.StageAllGraphics, vk.AccessIndexRead, true}, // a buffer is never a colour attachment (rule usage)
 		{"copy write in ALL_TRANSFER", vk.StageAllTransfer, vk.AccessTransferWrite, true},
 		{"memory write in COPY", vk.StageCopy, vk.AccessMemoryWrite, true},
 		{"execution only at TOP_OF_PIPE", vk.StageTopOfPipe, 0, true},
