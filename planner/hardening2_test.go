@@ -288,3 +288,34 @@ func TestMemoryTypeBitsRule(t *testing.T) {
 		t.Errorf("error %q does not name the profile", err)
 	}
 }
+
+// nilStrategy answers (nil, nil), or an empty solution.
+type nilStrategy struct{ empty bool }
+
+func (nilStrategy) Name() string { return "broken" }
+
+func (s nilStrategy) Place(*planner.Problem) (*planner.Solution, error) {
+	if s.empty {
+		return &planner.Solution{}, nil
+	}
+	return nil, nil
+}
+
+// Why 4: a strategy returning (nil, nil) crashed Place (a nil
+// dereference in CheckSolution); under every ordering it is an error
+// naming the strategy.
+func TestNilSolution(t *testing.T) {
+	g := imageFrame(r8(16, 16, 1))
+	c, err := planner.Compile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []nilStrategy{{}, {empty: true}} {
+		for _, order := range []planner.Ordering{planner.OrderDAG, planner.OrderExecution} {
+			_, err := planner.Place(c, planner.Options{Strategy: s, Order: order})
+			if err == nil || !strings.Contains(err.Error(), "strategy broken") {
+				t.Errorf("empty %v, %s: Place = %v; want an error naming the strategy", s.empty, order, err)
+			}
+		}
+	}
+}
