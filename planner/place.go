@@ -495,6 +495,23 @@ func markAliased(p *Plan) {
 	}
 }
 
+// GroupProblem builds the graph problem of one pool group as Place does:
+// members[i] (used transients, ascending as Place takes them) is
+// items[i], and interference is the DAG's (the bit matrix Place builds
+// from the closure, P²/8 bytes). The verify package recomputes the plan's
+// lower bound with it.
+func (c *Compiled) GroupProblem(members []ResourceID, items []Item, maxPoolSize uint64) (*Problem, error) {
+	if len(members) != len(items) {
+		return nil, fmt.Errorf("planner: %d members, %d items", len(members), len(items))
+	}
+	p := &Problem{Items: items, MaxPoolSize: maxPoolSize}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	p.adj = c.groupInterference(members)
+	return p, nil
+}
+
 // groupInterference returns the interference matrix of one pool group's
 // members. Every used transient has exactly one initial use, and an edge
 // of the DAG always points forward in recorded order, so a can be entirely
