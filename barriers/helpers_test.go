@@ -145,6 +145,7 @@ func placed(t testing.TB, f *frame, where map[string]at, setup ...func(*planner.
 			}
 		}
 	}
+	fillBounds(t, c, p)
 	for _, f := range setup {
 		f(c, p)
 	}
@@ -152,6 +153,47 @@ func placed(t testing.TB, f *frame, where map[string]at, setup ...func(*planner.
 		t.Fatal(err)
 	}
 	return c, p
+}
+
+// fillBounds sets the plan's lower bound and execution bound (recorded
+// order) as Place would, per pool group (memory type, class): verify
+// recomputes both.
+func fillBounds(t testing.TB, c *planner.Compiled, p *planner.Plan) {
+	t.Helper()
+	type key struct {
+		memType uint32
+		class   planner.Class
+	}
+	groups := map[key][]planner.ResourceID{}
+	var keys []key
+	for r, rp := range p.Resources {
+		if rp.Status == planner.StatusPooled {
+			pl := &p.Pools[rp.Placement.Pool]
+			k := key{pl.MemoryTypeIndex, pl.Class}
+			if groups[k] == nil {
+				keys = append(keys, k)
+			}
+			groups[k] = append(groups[k], planner.ResourceID(r))
+		}
+	}
+	p.Stats.LowerBound, p.Stats.ExecutionBound = 0, 0
+	for _, k := range keys {
+		members := groups[k]
+		items := make([]planner.Item, len(members))
+		for i, r := range members {
+			q := &p.Resources[r].Requirements
+			items[i] = planner.Item{Size: q.Size, Alignment: q.Alignment, Start: 1 << 62, End: -1}
+			for _, u := range c.Uses(r) {
+				items[i].Start, items[i].End = min(items[i].Start, int64(u.Command)), max(items[i].End, int64(u.Command)+1)
+			}
+		}
+		prob, err := c.GroupProblem(members, items, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Stats.LowerBound += planner.LowerBound(prob)
+		p.Stats.ExecutionBound += planner.MaxLoad(items)
+	}
 }
 
 // build runs Build and verify.Plan.
