@@ -69,7 +69,13 @@ func (e *GraphError) Error() string {
 	var b strings.Builder
 	b.WriteString("planner: ")
 	if e.File != "" {
-		b.WriteString(e.File)
+		// Names are quoted with %q; a path is written as is unless it
+		// holds what a terminal must not receive.
+		if _, bad := badNameRune(e.File); bad {
+			fmt.Fprintf(&b, "%q", e.File)
+		} else {
+			b.WriteString(e.File)
+		}
 		b.WriteString(": ")
 	}
 	sep := ""

@@ -319,3 +319,22 @@ func TestNilSolution(t *testing.T) {
 		}
 	}
 }
+
+// Error messages quote what they print: names always (%q), a file's path
+// when it holds a control or bidirectional character.
+func TestErrorsQuote(t *testing.T) {
+	e := &planner.GraphError{File: "dir/evil\u202e.json", Resource: "r\x00", Command: "c\u202e", Access: 0, Rule: planner.RuleField, Detail: "x"}
+	msg := e.Error()
+	if strings.ContainsAny(msg, "\x00\u202e") {
+		t.Errorf("message carries a control raw: %q", msg)
+	}
+	for _, want := range []string{`"dir/evil\u202e.json": `, `command "c\u202e" access 0 resource "r\x00"`} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %s", msg, want)
+		}
+	}
+	be := &planner.BarrierError{Before: "b\u2028", Resource: "r\x1b", Previous: "p\u202e", Barrier: -1, Rule: planner.RuleAliasBarrier}
+	if strings.ContainsAny(be.Error(), "\u2028\x1b\u202e") {
+		t.Errorf("barrier error carries a control raw: %q", be.Error())
+	}
+}
