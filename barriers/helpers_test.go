@@ -43,7 +43,7 @@ func reqs(size uint64) *planner.Requirements {
 
 func (f *frame) buffer(name string, size uint64) planner.ResourceID {
 	return f.g.AddResource(planner.Resource{Name: name, Kind: planner.KindBuffer,
-		Buffer: planner.BufferDesc{Size: size, Usage: vk.BufferUsageStorageBuffer}, Requirements: reqs(size)})
+		Buffer: planner.BufferDesc{Size: size, Usage: testBufferUsage}, Requirements: reqs(size)})
 }
 
 func (f *frame) image(name string, format vk.Format, size uint64) planner.ResourceID {
@@ -52,7 +52,7 @@ func (f *frame) image(name string, format vk.Format, size uint64) planner.Resour
 
 func (f *frame) importedBuffer(name string) planner.ResourceID {
 	return f.g.AddResource(planner.Resource{Name: name, Kind: planner.KindBuffer, Imported: true,
-		Buffer: planner.BufferDesc{Size: 4096, Usage: vk.BufferUsageStorageBuffer}})
+		Buffer: planner.BufferDesc{Size: 4096, Usage: testBufferUsage}})
 }
 
 func (f *frame) importedImage(name string, initial vk.Layout) planner.ResourceID {
@@ -61,10 +61,20 @@ func (f *frame) importedImage(name string, initial vk.Layout) planner.ResourceID
 	return f.g.AddResource(planner.Resource{Name: name, Kind: planner.KindImage, Imported: true, Image: d})
 }
 
+// imageDesc is a 4x4 image (at most 128 texel bytes, below every size the
+// tests give it: planner.RuleRequirementsTooSmall) whose usage allows
+// every access the tests make (planner.RuleUsage).
 func imageDesc(format vk.Format) planner.ImageDesc {
-	return planner.ImageDesc{Format: format, Width: 64, Height: 64, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-		Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled | vk.ImageUsageStorage}
+	return planner.ImageDesc{Format: format, Width: 4, Height: 4, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+		Tiling: vk.TilingOptimal, Usage: testImageUsage}
 }
+
+const (
+	testImageUsage = vk.ImageUsageColorAttachment | vk.ImageUsageDepthStencilAttachment | vk.ImageUsageSampled | vk.ImageUsageStorage |
+		vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst | vk.ImageUsageInputAttachment
+	testBufferUsage = vk.BufferUsageStorageBuffer | vk.BufferUsageTransferSrc | vk.BufferUsageTransferDst | vk.BufferUsageUniformTexelBuffer |
+		vk.BufferUsageUniformBuffer | vk.BufferUsageIndirectBuffer | vk.BufferUsageVertexBuffer | vk.BufferUsageIndexBuffer
+)
 
 func (f *frame) cmd(name string, accesses ...planner.Access) planner.CommandID {
 	return f.g.AddCommand(name, accesses...)
@@ -135,6 +145,7 @@ func placed(t testing.TB, f *frame, where map[string]at, setup ...func(*planner.
 			}
 		}
 	}
+	fillBounds(t, c, p)
 	for _, f := range setup {
 		f(c, p)
 	}
@@ -142,6 +153,47 @@ func placed(t testing.TB, f *frame, where map[string]at, setup ...func(*planner.
 		t.Fatal(err)
 	}
 	return c, p
+}
+
+// fillBounds sets the plan's lower bound and execution bound (recorded
+// order) as Place would, per pool group (memory type, class): verify
+// recomputes both.
+func fillBounds(t testing.TB, c *planner.Compiled, p *planner.Plan) {
+	t.Helper()
+	type key struct {
+		memType uint32
+		class   planner.Class
+	}
+	groups := map[key][]planner.ResourceID{}
+	var keys []key
+	for r, rp := range p.Resources {
+		if rp.Status == planner.StatusPooled {
+			pl := &p.Pools[rp.Placement.Pool]
+			k := key{pl.MemoryTypeIndex, pl.Class}
+			if groups[k] == nil {
+				keys = append(keys, k)
+			}
+			groups[k] = append(groups[k], planner.ResourceID(r))
+		}
+	}
+	p.Stats.LowerBound, p.Stats.ExecutionBound = 0, 0
+	for _, k := range keys {
+		members := groups[k]
+		items := make([]planner.Item, len(members))
+		for i, r := range members {
+			q := &p.Resources[r].Requirements
+			items[i] = planner.Item{Size: q.Size, Alignment: q.Alignment, Start: 1 << 62, End: -1}
+			for _, u := range c.Uses(r) {
+				items[i].Start, items[i].End = min(items[i].Start, int64(u.Command)), max(items[i].End, int64(u.Command)+1)
+			}
+		}
+		prob, err := c.GroupProblem(members, items, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Stats.LowerBound += planner.LowerBound(prob)
+		p.Stats.ExecutionBound += planner.MaxLoad(items)
+	}
 }
 
 // build runs Build and verify.Plan.

@@ -72,7 +72,7 @@ func randomFrame(rng *rand.Rand, commands, resources int) *planner.Graph {
 		size := uint64(1+rng.IntN(16)) * 256
 		res := planner.Resource{Name: fmt.Sprintf("r%d", i), Imported: rng.IntN(5) == 0}
 		if rng.IntN(2) == 0 {
-			res.Kind, res.Buffer = planner.KindBuffer, planner.BufferDesc{Size: size, Usage: vk.BufferUsageStorageBuffer}
+			res.Kind, res.Buffer = planner.KindBuffer, planner.BufferDesc{Size: size, Usage: testBufferUsage}
 		} else {
 			res.Kind, res.Image = planner.KindImage, imageDesc(formats[rng.IntN(len(formats))])
 			if res.Imported {

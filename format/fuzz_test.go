@@ -6,9 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/strategies/firstfit"
+	"github.com/aliasplan/aliasplan/verify"
 )
 
 // maxFuzzSeed is the size of the largest frame file used as a fuzz seed.
@@ -40,6 +44,16 @@ func FuzzReadGraph(f *testing.F) {
 		graphDoc(both, cmdDoc("c0", fileRead)),
 		graphDoc(both+`, {"name": "host", "type": "buffer", "memory": "cpu_to_gpu", "dedicated": true, "imported": true, "buffer": {"size": 4},
 			"requirements": {"size": 4, "alignment": 4, "memoryTypeBits": 6, "prefersDedicated": true}}`, cmdDoc("x", `{"resource": "host", "stages": ["HOST"], "access": []}`)),
+		// Issue 19's rules: names with controls and overrides, explicit
+		// requirements below the resource's bytes, usage flags the
+		// accesses break, sizes beyond the heap and the allocation limit.
+		graphDoc(`{"name": "n\u0000ul", "type": "buffer", "buffer": {"size": 256}}`, cmdDoc("c\u202e0", `{"resource": "n\u0000ul", "stages": ["COPY"], "access": ["TRANSFER_WRITE"]}`)),
+		graphDoc(`{"name": "big", "type": "buffer", "buffer": {"size": 1048576}, "requirements": {"size": 256, "alignment": 256, "memoryTypeBits": 31}}, `+fileImg[:len(fileImg)-1]+`, "requirements": {"size": 16, "alignment": 16, "memoryTypeBits": 3}}`,
+			cmdDoc("c0", `{"resource": "big", "stages": ["COMPUTE_SHADER"], "access": ["SHADER_STORAGE_WRITE"]}`, fileImgOut)),
+		graphDoc(`{"name": "buf", "type": "buffer", "buffer": {"size": 256, "usage": ["UNIFORM_BUFFER"]}}, {"name": "img", "type": "image", "image": {"format": "R8G8B8A8_UNORM", "width": 4, "height": 4, "usage": ["SAMPLED"]}}`,
+			cmdDoc("c0", fileWrite, `{"resource": "img", "stages": ["COMPUTE_SHADER"], "access": ["SHADER_STORAGE_WRITE"], "layout": "COLOR_ATTACHMENT_OPTIMAL"}`)),
+		graphDoc(`{"name": "huge", "type": "buffer", "buffer": {"size": 322122547200}}, {"name": "b2", "type": "buffer", "buffer": {"size": 5368709120}}`,
+			cmdDoc("c0", `{"resource": "huge", "stages": ["COMPUTE_SHADER"], "access": ["SHADER_STORAGE_WRITE"]}`, `{"resource": "b2", "stages": ["COMPUTE_SHADER"], "access": ["SHADER_STORAGE_WRITE"]}`)),
 		`{"version": 1}`,
 		`{"version": 1, "resources": [{}], "commands": [{}]}`,
 		`{"version": 2}`,
@@ -71,15 +85,35 @@ func FuzzReadGraph(f *testing.F) {
 		if !reflect.DeepEqual(g, g2) {
 			t.Fatalf("the graph read back differs:\n got %+v\nwant %+v", g2, g)
 		}
-		if c, err := planner.Compile(g); err == nil {
-			for r := range g.Resources {
-				c.Initial(planner.ResourceID(r))
+		for i := range g.Resources {
+			if strings.ContainsAny(g.Resources[i].Name, "\x00\u202e\u2028") || !utf8.ValidString(g.Resources[i].Name) {
+				t.Fatalf("a name ReadGraph should refuse: %q", g.Resources[i].Name)
 			}
-		} else {
+		}
+		c, err := planner.Compile(g)
+		if err != nil {
 			var ge *planner.GraphError
 			if !errors.As(err, &ge) {
 				t.Fatalf("Compile: error %v (%T) is not a *GraphError", err, err)
 			}
+			return
+		}
+		for r := range g.Resources {
+			c.Initial(planner.ResourceID(r))
+		}
+		// A graph that compiles is placed (H200 profile) or refused with a
+		// rule; a placement it gets holds.
+		p, err := planner.Place(c, planner.Options{Strategy: firstfit.New()})
+		if err != nil {
+			var ge *planner.GraphError
+			var pe *planner.PlacementError
+			if !errors.As(err, &ge) && !errors.As(err, &pe) {
+				t.Fatalf("Place: error %v (%T) is neither a *GraphError nor a *PlacementError", err, err)
+			}
+			return
+		}
+		if err := verify.Placement(c, p); err != nil {
+			t.Fatalf("the planner's placement does not verify: %v", err)
 		}
 	})
 }

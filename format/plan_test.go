@@ -23,7 +23,7 @@ func planSample() (*planner.Graph, *planner.Plan) {
 		return &planner.Requirements{Size: size, Alignment: align, MemoryTypeBits: 3}
 	}
 	img := planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 64, Height: 64, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-		Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled}
+		Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled | vk.ImageUsageStorage}
 	albedo := g.AddResource(planner.Resource{Name: "gbuffer.albedo", Kind: planner.KindImage, Image: img, Requirements: req(65536, 65536)})
 	ssao := g.AddResource(planner.Resource{Name: "ssao", Kind: planner.KindImage, Image: img, Requirements: req(65536, 65536)})
 	lights := g.AddResource(planner.Resource{Name: "lights", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 1 << 20}, Dedicated: true,

@@ -16,6 +16,10 @@ const (
 type MemoryType struct {
 	Flags MemoryProperty
 	Heap  uint32
+	// HeapSize is the size of memory heap Heap (VkMemoryHeap.size): no
+	// allocation of this type can be larger, and Place refuses resources
+	// and pools that would be (RuleHeapSize). 0 means unknown.
+	HeapSize uint64
 }
 
 // RequirementsSource supplies memory requirements for resources that carry

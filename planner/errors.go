@@ -24,7 +24,7 @@ const (
 	RuleZeroSize        Rule = "zero-size"             // a buffer (or requirement) of size zero
 	RuleSamples         Rule = "samples"               // a sample count that is not a power of two
 	RuleAlignment       Rule = "alignment"             // an alignment that is not a power of two
-	RuleMemoryTypeBits  Rule = "memory-type-bits"      // memoryTypeBits of zero
+	RuleMemoryTypeBits  Rule = "memory-type-bits"      // memoryTypeBits of zero, or naming no memory type of the device or profile
 	RuleReadBeforeWrite Rule = "read-before-write"     // a transient whose first access writes nothing
 	RulePooledLayout    Rule = "pooled-initial-layout" // a pooled image whose initial layout is not UNDEFINED
 	RuleNoRequirements  Rule = "no-requirements"       // a resource needs requirements and none are known
@@ -35,6 +35,13 @@ const (
 	RuleImageLimit      Rule = "image-limit"           // an extent, layer or sample count beyond the device's or profile's limits
 	RuleSizeOverflow    Rule = "size-overflow"         // a size or a total that does not fit in 64 bits
 	RuleStageAccess     Rule = "stage-access"          // an access flag that none of the access's (or barrier's) stages can perform
+
+	// Sizes against the device, usage flags and names.
+	RuleRequirementsTooSmall Rule = "requirements-too-small" // explicit requirements smaller than the buffer's size or the image's texel bytes
+	RuleHeapSize             Rule = "heap-size"              // a resource or pool larger than the memory heap it would be allocated from
+	RuleMaxAllocation        Rule = "max-allocation"         // a resource larger than the device's or profile's maxMemoryAllocationSize
+	RuleUsage                Rule = "usage"                  // an access or layout that the resource's declared usage flags (or its kind) do not allow
+	RuleNameCharacters       Rule = "name-characters"        // a name that is not valid UTF-8, or holds a control, bidirectional-control or line-separator character
 
 	// Plan files and barriers.
 	RuleUnknownCommand  Rule = "unknown-command"  // a plan names a command the graph does not have
@@ -62,7 +69,13 @@ func (e *GraphError) Error() string {
 	var b strings.Builder
 	b.WriteString("planner: ")
 	if e.File != "" {
-		b.WriteString(e.File)
+		// Names are quoted with %q; a path is written as is unless it
+		// holds what a terminal must not receive.
+		if _, bad := badNameRune(e.File); bad {
+			fmt.Fprintf(&b, "%q", e.File)
+		} else {
+			b.WriteString(e.File)
+		}
 		b.WriteString(": ")
 	}
 	sep := ""

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/aliasplan/aliasplan/verify"
 	"github.com/aliasplan/aliasplan/vk"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,19 +174,31 @@ func bufferFrame(n int, q planner.Requirements, mark func(i int, r *planner.Reso
 	return g
 }
 
+// unlimited is the H200 profile without limits or heap sizes, for the
+// arithmetic near 2^64 that the real limits would refuse first.
+func unlimited() *planner.Profile {
+	p := *planner.ProfileH200
+	p.ImageLimits = planner.Limits{}
+	p.Types = slices.Clone(p.Types)
+	for i := range p.Types {
+		p.Types[i].HeapSize = 0
+	}
+	return &p
+}
+
 // Item 3: totals that do not fit in 64 bits are errors, not wrapped sums.
 func TestTotalsDoNotWrap(t *testing.T) {
 	huge := planner.Requirements{Size: 1 << 63, Alignment: 1, MemoryTypeBits: 0x1f}
 	// Two dedicated buffers of 2^63 bytes: dedicatedBytes was 0.
-	_, _, err := place(t, bufferFrame(2, huge, func(_ int, r *planner.Resource) { r.Dedicated = true }), planner.Options{})
+	_, _, err := place(t, bufferFrame(2, huge, func(_ int, r *planner.Resource) { r.Dedicated = true }), planner.Options{Source: unlimited()})
 	wantRule(t, err, planner.RuleSizeOverflow, "b1")
 	// Pooled (no dedicated threshold): transientBytes wrapped.
-	_, _, err = place(t, bufferFrame(2, huge, nil), planner.Options{})
+	_, _, err = place(t, bufferFrame(2, huge, nil), planner.Options{Source: unlimited()})
 	wantRule(t, err, planner.RuleSizeOverflow, "b1")
 	// Four of 2^62: "produced an invalid plan (a bug)".
 	q := huge
 	q.Size = 1 << 62
-	_, _, err = place(t, bufferFrame(4, q, nil), planner.Options{})
+	_, _, err = place(t, bufferFrame(4, q, nil), planner.Options{Source: unlimited()})
 	wantRule(t, err, planner.RuleSizeOverflow, "b3")
 	if strings.Contains(err.Error(), "a bug") {
 		t.Errorf("error %q blames a bug", err)
@@ -248,7 +261,7 @@ func TestValidateStageAccess(t *testing.T) {
 		{"transfer write in ALL_GRAPHICS", vk.StageAllGraphics, vk.AccessTransferWrite, false},
 		{"storage write in a compute shader", vk.StageComputeShader, vk.AccessShaderStorageWrite, true},
 		{"anything in ALL_COMMANDS", vk.StageAllCommands, vk.AccessTransferWrite | vk.AccessShaderStorageRead, true},
-		{"color write in ALL_GRAPHICS", vk.StageAllGraphics, vk.AccessColorAttachmentWrite, true},
+		{"index read in ALL_GRAPHICS", vk.StageAllGraphics, vk.AccessIndexRead, true}, // a buffer is never a colour attachment (rule usage)
 		{"copy write in ALL_TRANSFER", vk.StageAllTransfer, vk.AccessTransferWrite, true},
 		{"memory write in COPY", vk.StageCopy, vk.AccessMemoryWrite, true},
 		{"execution only at TOP_OF_PIPE", vk.StageTopOfPipe, 0, true},

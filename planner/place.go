@@ -35,7 +35,15 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 	g := c.Graph
 	threshold := opts.dedicatedThreshold()
 	src := opts.source()
-	limits, hasLimits := src.(LimitsSource)
+	var limits Limits
+	ls, hasLimits := src.(LimitsSource)
+	if hasLimits {
+		limits = ls.Limits()
+	}
+	// No pool larger than the device promises to allocate.
+	if m := limits.MaxMemoryAllocationSize; m != 0 && (opts.MaxPoolSize == 0 || opts.MaxPoolSize > m) {
+		opts.MaxPoolSize = m
+	}
 	types := src.MemoryTypes()
 	p := &Plan{
 		Strategy:  opts.Strategy.Name(),
@@ -63,7 +71,7 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 			continue
 		}
 		if hasLimits {
-			if err := limits.Limits().CheckImage(res); err != nil {
+			if err := limits.CheckImage(res); err != nil {
 				return nil, err
 			}
 		}
@@ -82,6 +90,9 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 			estimated = true
 		}
 		q := &rp.Requirements
+		if err := limits.CheckAllocation(res, q.Size, q.MemoryTypeBits, types); err != nil {
+			return nil, err
+		}
 		switch {
 		case res.Memory.HostVisible():
 			rp.Status, rp.Reason = StatusHostVisible, "host-visible ("+res.Memory.String()+"): mapping needs the allocation base"
@@ -133,6 +144,9 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 	} else if err := placeOrdered(c, p, groups, pos, opts); err != nil { // order.go
 		return nil, err
 	}
+	if err := checkHeaps(p, types); err != nil {
+		return nil, err
+	}
 	if err := sumStats(g, p); err != nil {
 		return nil, err
 	}
@@ -170,7 +184,7 @@ func groupPooled(g *Graph, p *Plan, pooled []ResourceID, types []MemoryType, src
 				continue
 			}
 			if p.Resources[r].Requirements.MemoryTypeBits&valid == 0 {
-				return nil, &PlacementError{Resource: g.Resources[r].Name,
+				return nil, &GraphError{Resource: g.Resources[r].Name, Access: -1, Rule: RuleMemoryTypeBits,
 					Detail: fmt.Sprintf("memoryTypeBits %#x name no memory type of %s (%d types)", p.Resources[r].Requirements.MemoryTypeBits, src.Describe(), len(types))}
 			}
 			rest = append(rest, r)
@@ -408,6 +422,37 @@ func sumStats(g *Graph, p *Plan) error {
 	return nil
 }
 
+// checkHeaps refuses a plan whose pools in one memory heap add up to more
+// than the heap holds (when its size is known): they could never all be
+// allocated. Each resource was checked alone already (CheckAllocation).
+func checkHeaps(p *Plan, types []MemoryType) error {
+	type heap struct {
+		index uint32
+		size  uint64
+		used  uint64
+		ok    bool
+	}
+	var heaps []heap
+	for _, pl := range p.Pools {
+		if int(pl.MemoryTypeIndex) >= len(types) || types[pl.MemoryTypeIndex].HeapSize == 0 {
+			continue
+		}
+		t := types[pl.MemoryTypeIndex]
+		k := slices.IndexFunc(heaps, func(h heap) bool { return h.index == t.Heap })
+		if k < 0 {
+			heaps = append(heaps, heap{index: t.Heap, size: t.HeapSize, ok: true})
+			k = len(heaps) - 1
+		}
+		h := &heaps[k]
+		h.used = addChecked(h.used, pl.Size, &h.ok)
+		if !h.ok || h.used > h.size {
+			return &GraphError{Item: fmt.Sprintf("pool %d", pl.Index), Access: -1, Rule: RuleHeapSize,
+				Detail: fmt.Sprintf("the pools in memory heap %d need more than its %d bytes (%d up to this pool)", t.Heap, h.size, h.used)}
+		}
+	}
+	return nil
+}
+
 // concurrentBoundItems is the group size from which the lower bound runs
 // on its own goroutine: below it, starting one costs more than it saves.
 const concurrentBoundItems = 48
@@ -448,6 +493,23 @@ func markAliased(p *Plan) {
 			reach, owner = end, r
 		}
 	}
+}
+
+// GroupProblem builds the graph problem of one pool group as Place does:
+// members[i] (used transients, ascending as Place takes them) is
+// items[i], and interference is the DAG's (the bit matrix Place builds
+// from the closure, P²/8 bytes). The verify package recomputes the plan's
+// lower bound with it.
+func (c *Compiled) GroupProblem(members []ResourceID, items []Item, maxPoolSize uint64) (*Problem, error) {
+	if len(members) != len(items) {
+		return nil, fmt.Errorf("planner: %d members, %d items", len(members), len(items))
+	}
+	p := &Problem{Items: items, MaxPoolSize: maxPoolSize}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	p.adj = c.groupInterference(members)
+	return p, nil
 }
 
 // groupInterference returns the interference matrix of one pool group's

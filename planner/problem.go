@@ -252,11 +252,15 @@ type Strategy interface {
 	Place(p *Problem) (*Solution, error)
 }
 
-// CheckSolution verifies s against p independently of any strategy: every
-// item placed, offsets aligned, pools within MaxPoolSize and sized exactly
-// to their contents, no two interfering items sharing a byte. Cost
+// CheckSolution verifies s against p independently of any strategy: a
+// solution at all, every item placed, offsets aligned, pools within
+// MaxPoolSize and sized exactly to their contents (so none empty), no two
+// interfering items sharing a byte. Cost
 // O(n log n + byte-overlapping pairs).
 func CheckSolution(p *Problem, s *Solution) error {
+	if s == nil {
+		return fmt.Errorf("planner: the solution is nil")
+	}
 	n := len(p.Items)
 	if len(s.Pool) != n || len(s.Offset) != n {
 		return fmt.Errorf("planner: solution places %d/%d items, problem has %d", len(s.Pool), len(s.Offset), n)
@@ -277,6 +281,9 @@ func CheckSolution(p *Problem, s *Solution) error {
 		size[k] = max(size[k], end)
 	}
 	for k, z := range s.PoolSizes {
+		if z == 0 {
+			return fmt.Errorf("planner: pool %d holds no item", k)
+		}
 		if z != size[k] {
 			return fmt.Errorf("planner: pool %d: size %d, but its items end at %d", k, z, size[k])
 		}

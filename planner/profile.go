@@ -24,8 +24,9 @@ type Profile struct {
 	ImageTypeBits       uint32
 	// Linear-tiled images: like buffers.
 
-	// ImageLimits are the device's image limits; images beyond them are
-	// rejected before any size is estimated.
+	// ImageLimits are the device's limits (images, and
+	// maxMemoryAllocationSize); images beyond them are rejected before
+	// any size is estimated. Limits returns them.
 	ImageLimits Limits
 }
 
@@ -40,12 +41,18 @@ type Limits struct {
 	// (VkSampleCountFlags): the union of the framebuffer and sampled-image
 	// sample counts, since the planner does not know which use decides.
 	SampleCounts uint32
+	// MaxMemoryAllocationSize (VkPhysicalDeviceMaintenance3Properties) is
+	// the largest allocation the device promises: Place refuses a
+	// resource larger than it (RuleMaxAllocation) and caps every pool at
+	// it (Options.MaxPoolSize, when that is 0 or larger).
+	MaxMemoryAllocationSize uint64
 }
 
 // LimitsSource is implemented by a RequirementsSource that knows its
 // device's limits (a Profile, the vulkan package's Resources). Place checks
-// every placed image against them. It is a separate interface so that
-// sources written before it keep working.
+// every placed image against them, and every resource and pool against
+// MaxMemoryAllocationSize. It is a separate interface so that sources
+// written before it keep working.
 type LimitsSource interface {
 	Limits() Limits
 }
@@ -88,16 +95,67 @@ func (l Limits) CheckImage(r *Resource) error {
 	return nil
 }
 
+// CheckAllocation checks one allocation's size against the device: a
+// resource of size bytes whose memoryTypeBits are bits, over types, must
+// fit in the largest heap it can be allocated from (RuleHeapSize) and in
+// MaxMemoryAllocationSize (when known; RuleMaxAllocation). The heaps
+// considered are those of its types that suit its memory kind
+// (device-local ones for gpu_only, host-visible ones for the others, as
+// pools and the vulkan package's own allocations choose them; all its
+// types when none suits), and only when all their sizes are known. It
+// returns a *GraphError naming r.
+func (l Limits) CheckAllocation(r *Resource, size uint64, bits uint32, types []MemoryType) error {
+	fail := func(rule Rule, format string, args ...any) error {
+		return &GraphError{Resource: r.Name, Access: -1, Rule: rule, Detail: fmt.Sprintf(format, args...)}
+	}
+	want := MemoryDeviceLocal
+	if r.Memory.HostVisible() {
+		want = MemoryHostVisible
+	}
+	var suits uint32
+	for t := range min(len(types), 32) {
+		if bits&(1<<t) != 0 && types[t].Flags&want != 0 {
+			suits |= 1 << t
+		}
+	}
+	if suits != 0 {
+		bits = suits
+	}
+	var largest uint64
+	known := false
+	for t := range min(len(types), 32) {
+		if bits&(1<<t) == 0 {
+			continue
+		}
+		if types[t].HeapSize == 0 {
+			known = false
+			break
+		}
+		known = true
+		largest = max(largest, types[t].HeapSize)
+	}
+	if known && size > largest {
+		return fail(RuleHeapSize, "%d bytes do not fit in any memory heap it can use (memory types %#x; the largest heap has %d bytes)", size, bits, largest)
+	}
+	if m := l.MaxMemoryAllocationSize; m != 0 && size > m {
+		return fail(RuleMaxAllocation, "%d bytes exceed maxMemoryAllocationSize %d", size, m)
+	}
+	return nil
+}
+
 // ProfileH200 models an NVIDIA H200 (driver 580): five memory types,
 // 64 KiB image pages, 256-byte buffer rounding.
 var ProfileH200 = &Profile{
 	Name: "h200",
+	// Heap 0 is the GPU's 143,771 MiB of HBM3e (nvidia-smi's total; 141
+	// GB); heap 1, host memory, depends on the machine and is left
+	// unknown.
 	Types: []MemoryType{
 		{Flags: 0, Heap: 1},
-		{Flags: MemoryDeviceLocal, Heap: 0},
+		{Flags: MemoryDeviceLocal, Heap: 0, HeapSize: h200Heap},
 		{Flags: MemoryHostVisible | MemoryHostCoherent, Heap: 1},
 		{Flags: MemoryHostVisible | MemoryHostCoherent | MemoryHostCached, Heap: 1},
-		{Flags: MemoryDeviceLocal | MemoryHostVisible | MemoryHostCoherent, Heap: 0},
+		{Flags: MemoryDeviceLocal | MemoryHostVisible | MemoryHostCoherent, Heap: 0, HeapSize: h200Heap},
 	},
 	BufferAlignment:     256,
 	BufferTypeBits:      0x1f,
@@ -107,23 +165,29 @@ var ProfileH200 = &Profile{
 	// NVIDIA's limits on recent GPUs (public vulkaninfo reports): 32768
 	// per 1D/2D dimension, 16384 per 3D dimension, 2048 layers, 1 to 8
 	// samples.
+	// maxMemoryAllocationSize 0xffe00000 was measured on the H200 (driver
+	// 580.159, shared/VULKAN-NOTES.md).
 	ImageLimits: Limits{MaxImageDimension1D: 32768, MaxImageDimension2D: 32768, MaxImageDimension3D: 16384,
-		MaxImageArrayLayers: 2048, SampleCounts: 0xf},
+		MaxImageArrayLayers: 2048, SampleCounts: 0xf, MaxMemoryAllocationSize: 0xffe00000},
 }
+
+// h200Heap is the H200's device-local heap: 143,771 MiB.
+const h200Heap = 143771 << 20
 
 // ProfileLavapipe models Mesa's lavapipe: one memory type that is
 // everything at once, tight packing.
 var ProfileLavapipe = &Profile{
 	Name:                "lavapipe",
-	Types:               []MemoryType{{Flags: MemoryDeviceLocal | MemoryHostVisible | MemoryHostCoherent | MemoryHostCached}},
+	Types:               []MemoryType{{Flags: MemoryDeviceLocal | MemoryHostVisible | MemoryHostCoherent | MemoryHostCached, HeapSize: 2 << 30}},
 	BufferAlignment:     64,
 	BufferTypeBits:      0x1,
 	ImagePage:           16,
 	SmallImageAlignment: 16,
 	ImageTypeBits:       0x1,
-	// Measured with vulkaninfo on lavapipe (Mesa 22.3.6): 1 and 4 samples.
+	// Measured with vulkaninfo on lavapipe (Mesa 22.3.6): 1 and 4 samples;
+	// heap and maxMemoryAllocationSize 2 GiB (TestDeviceLimits).
 	ImageLimits: Limits{MaxImageDimension1D: 16384, MaxImageDimension2D: 16384, MaxImageDimension3D: 4096,
-		MaxImageArrayLayers: 2048, SampleCounts: 0x5},
+		MaxImageArrayLayers: 2048, SampleCounts: 0x5, MaxMemoryAllocationSize: 2 << 30},
 }
 
 // Profiles lists the built-in profiles by name.
@@ -134,6 +198,10 @@ func (p *Profile) Describe() string { return "profile " + p.Name }
 
 // MemoryTypes implements RequirementsSource.
 func (p *Profile) MemoryTypes() []MemoryType { return p.Types }
+
+// Limits implements LimitsSource: ImageLimits, so that resources with
+// explicit requirements are held to them too.
+func (p *Profile) Limits() Limits { return p.ImageLimits }
 
 // Requirements implements RequirementsSource with estimates. An image
 // beyond the profile's limits, or a size that does not fit in 64 bits once

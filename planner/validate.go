@@ -15,7 +15,17 @@ const MaxValidateErrors = 20
 // *GraphError, several as an errors.Join of *GraphError (list them with
 // GraphErrors; errors.As finds the first). Rules that need the analysis (a
 // transient read before it is written) are checked by Compile; the
-// device's or profile's limits are checked by Place.
+// device's or profile's limits (image extents, heap sizes,
+// maxMemoryAllocationSize) are checked by Place.
+//
+// Besides the model's own rules it refuses what would reach a device or a
+// file unchecked: stage, access, layout, format and usage values Vulkan
+// does not define (RuleUnknownName), explicit requirements smaller than
+// the resource (RuleRequirementsTooSmall), accesses and layouts that the
+// declared usage flags do not allow (RuleUsage; usage 0 declares none and
+// is not checked, but a buffer is never an attachment), and names that
+// are not valid UTF-8 or hold control or bidirectional characters
+// (RuleNameCharacters).
 //
 // Cost: O(R + A) with one map of names.
 func Validate(g *Graph) error {
@@ -42,6 +52,10 @@ func Validate(g *Graph) error {
 			if errs.add(&GraphError{Command: cmd.Name, Access: -1, Rule: RuleDuplicateName, Detail: "two commands have this name"}) {
 				return errs.join()
 			}
+		} else if err := checkName(cmd.Name, func(rule Rule, format string, args ...any) error {
+			return &GraphError{Command: cmd.Name, Access: -1, Rule: rule, Detail: fmt.Sprintf(format, args...)}
+		}); err != nil && errs.add(err) {
+			return errs.join()
 		}
 		names[cmd.Name] = struct{}{}
 		for ai := range cmd.Accesses {
@@ -62,12 +76,26 @@ func validateAccess(g *Graph, cmd *Command, ai int, nr ResourceID) error {
 	if a.Stages == 0 {
 		return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleNoStages, Detail: "access has no pipeline stage"}
 	}
+	// Values Vulkan does not define would reach the barriers (and
+	// vkCmdPipelineBarrier2) unchecked.
+	if bad := a.Stages &^ namedStages; bad != 0 {
+		return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleUnknownName, Detail: fmt.Sprintf("stage bits %#x have no name", uint64(bad))}
+	}
+	if bad := a.Access &^ namedAccess; bad != 0 {
+		return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleUnknownName, Detail: fmt.Sprintf("access bits %#x have no name", uint64(bad))}
+	}
 	if bad := vk.UnsupportedAccess(a.Stages, a.Access); bad != 0 {
 		return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleStageAccess,
 			Detail: fmt.Sprintf("access %s cannot be performed by stages %s", bad, a.Stages)}
 	}
 	if res.Kind != KindImage {
+		if rule, detail := checkUsage(res, &a); rule != "" {
+			return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: rule, Detail: detail}
+		}
 		return nil
+	}
+	if !namedLayout(a.Layout) {
+		return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleUnknownName, Detail: fmt.Sprintf("layout %d has no name", uint32(a.Layout))}
 	}
 	if a.Layout == vk.LayoutUndefined || a.Layout == vk.LayoutPreinitialized {
 		return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleNoLayout,
@@ -81,6 +109,9 @@ func validateAccess(g *Graph, cmd *Command, ai int, nr ResourceID) error {
 			return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleTwoLayouts,
 				Detail: fmt.Sprintf("image used in two layouts in one command (%s and %s)", b.Layout, a.Layout)}
 		}
+	}
+	if rule, detail := checkUsage(res, &a); rule != "" {
+		return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: rule, Detail: detail}
 	}
 	return nil
 }
@@ -96,6 +127,9 @@ func validateResource(r *Resource, i int, names map[string]struct{}) error {
 		return fail(RuleDuplicateName, "two resources have this name")
 	}
 	names[r.Name] = struct{}{}
+	if err := checkName(r.Name, fail); err != nil {
+		return err
+	}
 	if r.Memory > GPUToCPU {
 		return fail(RuleField, "unknown memory kind %d", r.Memory)
 	}
@@ -103,6 +137,9 @@ func validateResource(r *Resource, i int, names map[string]struct{}) error {
 	case KindBuffer:
 		if r.Buffer.Size == 0 {
 			return fail(RuleZeroSize, "buffer size is 0")
+		}
+		if bad := r.Buffer.Usage &^ namedBufferUsage; bad != 0 {
+			return fail(RuleUnknownName, "buffer usage bits %#x have no name", uint32(bad))
 		}
 	case KindImage:
 		if err := validateImage(&r.Image, fail); err != nil {
@@ -121,6 +158,37 @@ func validateResource(r *Resource, i int, names map[string]struct{}) error {
 		if q.MemoryTypeBits == 0 {
 			return fail(RuleMemoryTypeBits, "memoryTypeBits is 0: no memory type can hold it")
 		}
+		if err := checkRequirementsSize(r, q, fail); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkRequirementsSize refuses explicit requirements smaller than the
+// resource itself: a buffer's size, an image's texel bytes (ImageBytes;
+// D32_SFLOAT_S8_UINT counted at Vulkan's 5 bytes per texel, since a
+// driver may store depth and stencil apart). Placing by a size that small
+// would let a neighbour overlap the resource's real bytes. Drivers round
+// up (alignment, pages, compression metadata), never down.
+func checkRequirementsSize(r *Resource, q *Requirements, fail func(Rule, string, ...any) error) error {
+	switch r.Kind {
+	case KindBuffer:
+		if q.Size < r.Buffer.Size {
+			return fail(RuleRequirementsTooSmall, "required size %d is below the buffer's size %d", q.Size, r.Buffer.Size)
+		}
+	case KindImage:
+		least, err := ImageBytes(&r.Image)
+		if err != nil {
+			return fail(RuleSizeOverflow, "the image's texel bytes do not fit in 64 bits, so no required size can hold them")
+		}
+		if r.Image.Format == vk.FormatD32SfloatS8Uint {
+			least = least / 8 * 5
+		}
+		if q.Size < least {
+			return fail(RuleRequirementsTooSmall, "required size %d is below the image's %d texel bytes (%dx%dx%d %s, %d mip levels, %d layers, %d samples)",
+				q.Size, least, r.Image.Width, r.Image.Height, r.Image.Depth, r.Image.Format, r.Image.MipLevels, r.Image.ArrayLayers, r.Image.Samples)
+		}
 	}
 	return nil
 }
@@ -129,6 +197,17 @@ func validateResource(r *Resource, i int, names map[string]struct{}) error {
 // that hold on every device; the device's limits are Place's business).
 // The image type is implied: depth > 1 is a 3D image, the rest 2D (or 1D).
 func validateImage(im *ImageDesc, fail func(Rule, string, ...any) error) error {
+	switch {
+	case !namedFormat(im.Format):
+		return fail(RuleUnknownName, "format %d has no name", uint32(im.Format))
+	case im.Format == vk.FormatUndefined:
+		return fail(RuleField, "an image needs a format, not UNDEFINED")
+	case !namedLayout(im.InitialLayout):
+		return fail(RuleUnknownName, "initial layout %d has no name", uint32(im.InitialLayout))
+	}
+	if bad := im.Usage &^ namedImageUsage; bad != 0 {
+		return fail(RuleUnknownName, "image usage bits %#x have no name", uint32(bad))
+	}
 	if im.Width == 0 || im.Height == 0 || im.Depth == 0 {
 		return fail(RuleZeroExtent, "image extent %dx%dx%d has a zero dimension", im.Width, im.Height, im.Depth)
 	}

@@ -67,7 +67,7 @@ func frameResource(i int, rng *rand.Rand) planner.Resource {
 	if rng.IntN(2) == 0 {
 		size := uint64(256 * (1 + rng.IntN(16384)))
 		return planner.Resource{Name: name, Kind: planner.KindBuffer,
-			Buffer:       planner.BufferDesc{Size: size, Usage: vk.BufferUsageStorageBuffer},
+			Buffer:       planner.BufferDesc{Size: size, Usage: vk.BufferUsageStorageBuffer | vk.BufferUsageTransferDst},
 			Requirements: &planner.Requirements{Size: size, Alignment: 256, MemoryTypeBits: 0x1f}}
 	}
 	w := uint32(8 + rng.IntN(1000))
@@ -80,7 +80,7 @@ func frameResource(i int, rng *rand.Rand) planner.Resource {
 	size = (size + align - 1) &^ (align - 1)
 	return planner.Resource{Name: name, Kind: planner.KindImage,
 		Image: planner.ImageDesc{Format: vk.FormatR16G16B16A16Sfloat, Width: w, Height: h, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-			Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled},
+			Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled | vk.ImageUsageStorage},
 		Requirements: &planner.Requirements{Size: size, Alignment: align, MemoryTypeBits: 0x3}}
 }
 

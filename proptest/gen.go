@@ -47,6 +47,16 @@ func RandomGraph(seed uint64, n int) *planner.Graph {
 						res.Image.Tiling = vk.TilingLinear
 					}
 				}
+				// Requirements never below the resource's own bytes
+				// (planner.RuleRequirementsTooSmall); rounding draws nothing
+				// from rng, so the graphs keep their shape.
+				own := res.Buffer.Size
+				if res.Kind == planner.KindImage {
+					own, _ = planner.ImageBytes(&res.Image)
+				}
+				if q := res.Requirements; q.Size < own {
+					q.Size = (own + q.Alignment - 1) &^ (q.Alignment - 1)
+				}
 				switch rng.IntN(12) {
 				case 0:
 					res.Memory = planner.GPUToCPU
@@ -74,7 +84,9 @@ func RandomGraph(seed uint64, n int) *planner.Graph {
 		}
 		g.AddCommand(fmt.Sprintf("c%d", ci), acc...)
 	}
-	g.AddResource(planner.Resource{Name: "unused", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 64}, Requirements: req()})
+	unused := req()
+	unused.Size = max(unused.Size, unused.Alignment*((64+unused.Alignment-1)/unused.Alignment))
+	g.AddResource(planner.Resource{Name: "unused", Kind: planner.KindBuffer, Buffer: planner.BufferDesc{Size: 64}, Requirements: unused})
 	return g
 }
 

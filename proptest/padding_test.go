@@ -27,6 +27,13 @@ func paddedGraph(seed uint64, n int) *planner.Graph {
 		if q := g.Resources[i].Requirements; q != nil {
 			q.Alignment = uint64(1) << rng.IntN(17)
 			q.Size = 1 + rng.Uint64N(q.Alignment)
+			// The resource itself must fit its requirements
+			// (planner.RuleRequirementsTooSmall).
+			if res := &g.Resources[i]; res.Kind == planner.KindBuffer {
+				res.Buffer.Size = min(res.Buffer.Size, q.Size)
+			} else {
+				res.Image.Format, res.Image.Width, res.Image.Height = vk.FormatR8Unorm, 1, 1
+			}
 		}
 	}
 	return g

@@ -60,8 +60,9 @@ func All(c *planner.Compiled, p *planner.Plan, max int) []error {
 
 // Placement checks the memory side of a plan: statuses, pools,
 // alignment, bounds, class separation, memory types, the Aliased flags,
-// the stats, and that no two interfering resources share a byte. Cost
-// O(R log R + byte-overlapping pairs) interference queries.
+// the stats (the lower bound recomputed), and that no two interfering
+// resources share a byte. Cost O(R log R + byte-overlapping pairs)
+// interference queries, plus planner.LowerBound per pool group.
 func Placement(c *planner.Compiled, p *planner.Plan) error {
 	if c == nil || c.Graph == nil || p == nil {
 		return &Error{Pool: -1, Detail: "nil compiled graph or plan"}
@@ -295,10 +296,35 @@ func verifyPlacement(c *planner.Compiled, p *planner.Plan, errs *errList) {
 			return
 		}
 	}
+	// Both bounds are recomputed, not only bounded: lowerBound is the
+	// DAG bound of §3 (planner.LowerBound per pool group), executionBound
+	// the largest live total per group in the plan's order for execution
+	// and budget plans, in recorded order for DAG plans (Place computes it
+	// there; a DAG plan stays valid in any topological order). A DAG plan
+	// may leave it 0: files written before the field existed read so.
+	boundWrong := false
+	if want, ok := lowerBound(c, p); ok && p.Stats.LowerBound != want {
+		boundWrong = true
+		if fail(-1, -1, "stats: lowerBound is %d, but the pool groups' exact bounds add up to %d", p.Stats.LowerBound, want) {
+			return
+		}
+	}
+	if p.Ordering == planner.OrderDAG {
+		recorded := *p
+		recorded.Order = make([]planner.CommandID, len(g.Commands))
+		for i := range recorded.Order {
+			recorded.Order[i] = planner.CommandID(i)
+		}
+		if want, ok := executionBound(c, &recorded); ok && p.Stats.ExecutionBound != 0 && p.Stats.ExecutionBound != want {
+			if fail(-1, -1, "stats: executionBound is %d, but the pooled resources' largest live totals in recorded order add up to %d", p.Stats.ExecutionBound, want) {
+				return
+			}
+		}
+	}
 	// The DAG bound holds for plans that alias only DAG-ordered pairs; the
 	// execution-order bound for every plan, and it is never above the DAG
 	// bound (resources live at one position pairwise interfere).
-	if len(p.Serializations) == 0 && p.Stats.LowerBound > p.Stats.PooledBytes {
+	if !boundWrong && len(p.Serializations) == 0 && p.Stats.LowerBound > p.Stats.PooledBytes {
 		if fail(-1, -1, "stats: lowerBound %d exceeds pooledBytes %d", p.Stats.LowerBound, p.Stats.PooledBytes) {
 			return
 		}
@@ -310,15 +336,65 @@ func verifyPlacement(c *planner.Compiled, p *planner.Plan, errs *errList) {
 		}
 	}
 	// An execution or budget plan is made for its order: its execution
-	// bound must be that order's (0: a file that does not record it). A
-	// DAG plan stays valid in any topological order a caller gives it, so
-	// its bound, that of the recorded order, is not recomputed.
-	if want, ok := executionBound(c, p); ok && p.Ordering != planner.OrderDAG && p.Stats.ExecutionBound != 0 && p.Stats.ExecutionBound != want {
+	// bound must be that order's.
+	if want, ok := executionBound(c, p); ok && p.Ordering != planner.OrderDAG && p.Stats.ExecutionBound != want {
 		if fail(-1, -1, "stats: executionBound is %d, but the pooled resources' largest live totals in execution order add up to %d", p.Stats.ExecutionBound, want) {
 			return
 		}
 	}
 	verifyOrder(c, p, errs)
+}
+
+// lowerBound recomputes the plan's DAG lower bound: per pool group (the
+// pooled resources of one memory type and class, as Place groups them),
+// planner.LowerBound of the group's graph problem, saturating when summed
+// as Place sums it. It reports false when the plan's pools or sizes are
+// too broken to group (those are reported already).
+func lowerBound(c *planner.Compiled, p *planner.Plan) (uint64, bool) {
+	type key struct {
+		memType uint32
+		class   planner.Class
+	}
+	var keys []key
+	var members [][]planner.ResourceID
+	var items [][]planner.Item
+	for r := range p.Resources {
+		rp := &p.Resources[r]
+		if rp.Status != planner.StatusPooled || !c.Used(planner.ResourceID(r)) || c.Graph.Resources[r].Imported {
+			continue
+		}
+		if rp.Placement.Pool < 0 || rp.Placement.Pool >= len(p.Pools) {
+			return 0, false
+		}
+		pool := &p.Pools[rp.Placement.Pool]
+		k := key{pool.MemoryTypeIndex, pool.Class}
+		g := slices.Index(keys, k)
+		if g < 0 {
+			keys, members, items = append(keys, k), append(members, nil), append(items, nil)
+			g = len(keys) - 1
+		}
+		// Windows in recorded order, as Place gives them; the bound does
+		// not depend on them beyond their order.
+		it := planner.Item{Size: rp.Requirements.Size, Alignment: rp.Requirements.Alignment, Start: 1 << 62, End: -1}
+		for _, u := range c.Uses(planner.ResourceID(r)) {
+			it.Start = min(it.Start, int64(u.Command))
+			it.End = max(it.End, int64(u.Command)+1)
+		}
+		members[g] = append(members[g], planner.ResourceID(r))
+		items[g] = append(items[g], it)
+	}
+	var total uint64
+	ok := true
+	for g := range keys {
+		prob, err := c.GroupProblem(members[g], items[g], 0)
+		if err != nil {
+			return 0, false
+		}
+		if total = addChecked(total, planner.LowerBound(prob), &ok); !ok {
+			total = ^uint64(0)
+		}
+	}
+	return total, true
 }
 
 // article puts "a" or "an" before a word: "an image", "a buffer".

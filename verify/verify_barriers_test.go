@@ -18,7 +18,7 @@ func vbBuffer(g *planner.Graph, name string, imported bool) planner.ResourceID {
 }
 
 func vbImage(g *planner.Graph, name string, imported bool) planner.ResourceID {
-	r := planner.Resource{Name: name, Kind: planner.KindImage, Imported: imported, Image: planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 64, Height: 64,
+	r := planner.Resource{Name: name, Kind: planner.KindImage, Imported: imported, Image: planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16,
 		Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled | vk.ImageUsageStorage}}
 	if !imported {
 		r.Requirements = &planner.Requirements{Size: 1024, Alignment: 256, MemoryTypeBits: 3}

@@ -410,7 +410,8 @@ func (d *Device) pickPhysical(cfg Config, instanceAPI Version) (apiChoice, error
 	d.limits = planner.Limits{MaxImageDimension1D: l.MaxImageDimension1D, MaxImageDimension2D: l.MaxImageDimension2D,
 		MaxImageDimension3D: l.MaxImageDimension3D, MaxImageArrayLayers: l.MaxImageArrayLayers,
 		SampleCounts: uint32(l.FramebufferColorSampleCounts | l.FramebufferDepthSampleCounts | l.FramebufferStencilSampleCounts |
-			l.SampledImageColorSampleCounts | l.SampledImageDepthSampleCounts | l.StorageImageSampleCounts)}
+			l.SampledImageColorSampleCounts | l.SampledImageDepthSampleCounts | l.StorageImageSampleCounts),
+		MaxMemoryAllocationSize: maxAlloc}
 	if c.choice.Sync2Ext {
 		d.info.Sync2 = extSync2
 	}
@@ -422,6 +423,11 @@ func (d *Device) pickPhysical(cfg Config, instanceAPI Version) (apiChoice, error
 		mt := mp.MemoryTypes[i]
 		mt.Deref()
 		d.types[i] = planner.MemoryType{Flags: planner.MemoryProperty(mt.PropertyFlags), Heap: mt.HeapIndex}
+		if mt.HeapIndex < mp.MemoryHeapCount {
+			h := mp.MemoryHeaps[mt.HeapIndex]
+			h.Deref()
+			d.types[i].HeapSize = uint64(h.Size)
+		}
 	}
 	return c.choice, nil
 }

@@ -20,6 +20,16 @@ func TestDeviceLimits(t *testing.T) {
 		l.MaxImageArrayLayers < 256 || l.SampleCounts&1 == 0 {
 		t.Fatalf("limits below Vulkan's minimums: %+v", l)
 	}
+	t.Logf("maxMemoryAllocationSize %#x", l.MaxMemoryAllocationSize)
+	for i, mt := range d.MemoryTypes() {
+		t.Logf("memory type %d: heap %d of %d bytes", i, mt.Heap, mt.HeapSize)
+		if mt.HeapSize == 0 {
+			t.Errorf("memory type %d: heap size unknown", i)
+		}
+	}
+	if l.MaxMemoryAllocationSize == 0 && d.Info().MaxMemoryAllocationSize != 0 {
+		t.Error("Limits lacks the device's maxMemoryAllocationSize")
+	}
 	g := &planner.Graph{}
 	img := g.AddImage("huge", planner.ImageDesc{Format: vk.FormatR8Unorm, Width: l.MaxImageDimension2D + 1, Height: 16,
 		Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1})

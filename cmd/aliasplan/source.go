@@ -16,6 +16,16 @@ type requirementsSource struct {
 	close         func()
 }
 
+// Limits implements planner.LimitsSource with the wrapped source's limits
+// (none when it has none): the embedded interface alone would hide them,
+// and with them the image, heap and allocation checks.
+func (s *requirementsSource) Limits() planner.Limits {
+	if ls, ok := s.RequirementsSource.(planner.LimitsSource); ok {
+		return ls.Limits()
+	}
+	return planner.Limits{}
+}
+
 // source opens where requirements come from for graph g: a profile's
 // estimates (--device none) or the Vulkan device, which creates g's
 // resources to ask for their requirements. The caller must call close.

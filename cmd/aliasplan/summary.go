@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/aliasplan/aliasplan/cmd/aliasplan/internal/picture"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -216,16 +217,19 @@ func memoryTypeWords(types []planner.MemoryType, i uint32) string {
 	return strings.Join(w, ", ")
 }
 
-// text writes the summary for people.
+// text writes the summary for people. Names, the input's path and the
+// device's description are written Printable: a control character or a
+// bidirectional override must not reach the terminal (the JSON summary
+// escapes them itself).
 func (s *summary) text(w io.Writer) {
-	req := s.Requirements
+	req := picture.Printable(s.Requirements, false)
 	if s.Estimated {
 		req += " (estimates from a profile, not a device)"
 	}
-	fmt.Fprintf(w, "%s: %d commands, %d resources\n", s.Input, s.Commands,
+	fmt.Fprintf(w, "%s: %d commands, %d resources\n", picture.Printable(s.Input, false), s.Commands,
 		s.Resources.Pooled+s.Resources.Dedicated+s.Resources.HostVisible+s.Resources.Imported+s.Resources.Unused)
 	fmt.Fprintf(w, "requirements  %s\n", req)
-	strat := fmt.Sprintf("%s, %s", s.Strategy, duration(s.Seconds))
+	strat := fmt.Sprintf("%s, %s", picture.Printable(s.Strategy, false), duration(s.Seconds))
 	if s.Exact != nil {
 		if s.Exact.Optimal {
 			strat += fmt.Sprintf(", proven optimal (%d nodes)", s.Exact.Nodes)
@@ -256,7 +260,7 @@ func (s *summary) text(w io.Writer) {
 		var n []string
 		for _, e := range s.Unpooled {
 			if e.Status == status {
-				n = append(n, e.Name)
+				n = append(n, picture.Printable(e.Name, false))
 			}
 		}
 		if len(n) > 4 {

@@ -191,34 +191,47 @@ func wantPeak(t *testing.T, k kind, s *planner.Solution, want uint64) {
 // failure.
 func place(t *testing.T, s planner.Strategy, p *planner.Problem, k kind) *planner.Solution {
 	t.Helper()
-	before := slices.Clone(p.Items)
-	sol, err := s.Place(p)
+	sol, err := placeChecked(s, p)
 	if err != nil {
-		t.Errorf("%s: Place: %v", k, err)
-		return nil
-	}
-	if !slices.Equal(before, p.Items) {
-		t.Errorf("%s: Place modified the problem's items", k)
-	}
-	if err := planner.CheckSolution(p, sol); err != nil {
-		t.Errorf("%s: CheckSolution: %v", k, err)
-		return nil
-	}
-	if err := Check(p, sol); err != nil {
 		t.Errorf("%s: %v", k, err)
 		return nil
 	}
 	return sol
 }
 
+// placeChecked runs s on p and returns its solution once it has passed
+// planner.CheckSolution and Check, and left p unchanged. A nil solution
+// without an error, or any other impossible answer, is an error naming
+// the strategy, never a panic.
+func placeChecked(s planner.Strategy, p *planner.Problem) (*planner.Solution, error) {
+	before := slices.Clone(p.Items)
+	sol, err := s.Place(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: Place: %w", s.Name(), err)
+	}
+	if !slices.Equal(before, p.Items) {
+		return nil, fmt.Errorf("%s: Place modified the problem's items", s.Name())
+	}
+	if err := planner.CheckSolution(p, sol); err != nil {
+		return nil, fmt.Errorf("%s: CheckSolution: %w", s.Name(), err)
+	}
+	if err := Check(p, sol); err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name(), err)
+	}
+	return sol, nil
+}
+
 // Check verifies s against p pair by pair, independently of
-// planner.CheckSolution: every item placed in an existing pool at an
+// planner.CheckSolution: a solution at all (not nil), every item placed in an existing pool at an
 // aligned offset, no offset+size overflow, every pool holding an item and
 // sized exactly to its items, none above p.MaxPoolSize or larger than its
 // items stacked end to end with alignment padding, and no two interfering
 // items of a pool sharing a byte. It returns the first violation found.
 // O(n²) Interferes calls: for problems of up to a few thousand items.
 func Check(p *planner.Problem, s *planner.Solution) error {
+	if s == nil {
+		return fmt.Errorf("no solution (nil)")
+	}
 	n := len(p.Items)
 	if len(s.Pool) != n || len(s.Offset) != n {
 		return fmt.Errorf("solution places %d/%d items, problem has %d", len(s.Pool), len(s.Offset), n)

@@ -89,6 +89,48 @@ func TestCheckRejects(t *testing.T) {
 			t.Errorf("%s: Check = %v, want an error containing %q", tt.name, err, tt.want)
 		}
 	}
+	if err := Check(p, nil); err == nil {
+		t.Error("Check accepted a nil solution")
+	}
+}
+
+// answer is a strategy that returns a fixed answer.
+type answer struct {
+	sol *planner.Solution
+	err error
+}
+
+func (answer) Name() string { return "answer" }
+
+func (a answer) Place(*planner.Problem) (*planner.Solution, error) { return a.sol, a.err }
+
+// Issue 19 (Why 4): a strategy's (nil, nil) crashed Planner.Plan in
+// planner.CheckSolution. The contract reports it, and every other
+// impossible answer, as an error naming the strategy.
+func TestImpossibleAnswers(t *testing.T) {
+	p, err := planner.NewGraphProblem([]planner.Item{{Size: 8, Alignment: 8, Start: 0, End: 1}, {Size: 8, Alignment: 1, Start: 0, End: 1}}, 0,
+		func(i, j int) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		sol  *planner.Solution
+		want string
+	}{
+		{"nil", nil, "nil"},
+		{"empty", &planner.Solution{}, "places 0/0 items"},
+		{"empty pool", &planner.Solution{Pool: []int32{0, 0}, Offset: []uint64{0, 8}, PoolSizes: []uint64{16, 0}}, "holds no item"},
+		{"negative pool", &planner.Solution{Pool: []int32{0, -1}, Offset: []uint64{0, 8}, PoolSizes: []uint64{16}}, "pool -1"},
+		{"overflow", &planner.Solution{Pool: []int32{0, 0}, Offset: []uint64{0, 1<<64 - 8}, PoolSizes: []uint64{16}}, "overflows"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := placeChecked(answer{sol: tc.sol}, p)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "answer: ") {
+				t.Errorf("got %v; want an error naming the strategy and containing %q", err, tc.want)
+			}
+		})
+	}
 }
 
 func TestRandomGraphInterferes(t *testing.T) {

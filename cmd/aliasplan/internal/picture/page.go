@@ -151,14 +151,18 @@ func newPageData(c *planner.Compiled, plans []*planner.Plan, names []string, opt
 	if d.Title == "" {
 		d.Title = "aliasplan"
 	}
+	// The JSON escapes what would end the script; names are also made
+	// Printable, since the page draws them on a canvas and in the DOM,
+	// where a control or a bidirectional override would corrupt the text.
+	d.Title = Printable(d.Title, false)
 	var st strtab
 	for _, cmd := range g.Commands {
-		d.Cmds = append(d.Cmds, cmd.Name)
+		d.Cmds = append(d.Cmds, Printable(cmd.Name, false))
 	}
 	d.UseStart = append(d.UseStart, 0)
 	for r := range g.Resources {
 		res := &g.Resources[r]
-		d.Res = append(d.Res, res.Name)
+		d.Res = append(d.Res, Printable(res.Name, false))
 		imported := 0
 		if res.Imported {
 			imported = 1
@@ -178,11 +182,11 @@ func newPageData(c *planner.Compiled, plans []*planner.Plan, names []string, opt
 		if err != nil {
 			return nil, err
 		}
-		pd := planData{Name: p.Strategy, Strategy: p.Strategy, Requirements: p.Requirements,
+		pd := planData{Name: Printable(p.Strategy, false), Strategy: Printable(p.Strategy, false), Requirements: Printable(p.Requirements, false),
 			Stats: [5]uint64{p.Stats.TransientBytes, p.Stats.PooledBytes, p.Stats.LowerBound, p.Stats.DedicatedBytes, p.Stats.ExecutionBound},
 			Order: []int{}, Pools: []uint64{}, Groups: []groupData{}, RPlan: []int64{}, Bar: []int{}, Prev: []int{}}
 		if k < len(names) && names[k] != "" {
-			pd.Name = names[k]
+			pd.Name = Printable(names[k], false)
 		}
 		for _, cmd := range p.Order {
 			pd.Order = append(pd.Order, int(cmd))

@@ -2,7 +2,6 @@ package picture
 
 import (
 	"fmt"
-	"html"
 	"math"
 	"strings"
 
@@ -16,8 +15,6 @@ const (
 	serialColour = "#ff7f0e"
 	boundColour  = "#1f4e9c"
 )
-
-var esc = html.EscapeString
 
 // svg writes the <svg> element (no XML declaration, so that HTML can embed
 // it as is).
