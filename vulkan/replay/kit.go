@@ -350,7 +350,7 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 					continue
 				}
 				bit, what := vk.FormatFeatureSampledImageBit, "sampled-image"
-				if s.cat >= catR8 {
+				if s.cat >= catR8 && s.cat <= catIW3 {
 					bit, what = vk.FormatFeatureStorageImageBit, "storage-image"
 				}
 				if err := need(w, s.res, bit, what); err != nil {
@@ -369,6 +369,17 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 		}
 		for _, a := range w.depths {
 			if err := need(w, a.res, vk.FormatFeatureDepthStencilAttachmentBit, "depth/stencil-attachment"); err != nil {
+				return err
+			}
+		}
+		for _, op := range w.copies {
+			if !op.blit || g.Resources[op.src].Kind != p.KindImage {
+				continue
+			}
+			if err := need(w, op.src, vk.FormatFeatureBlitSrcBit, "blit-source"); err != nil {
+				return err
+			}
+			if err := need(w, op.dst, vk.FormatFeatureBlitDstBit, "blit-destination"); err != nil {
 				return err
 			}
 		}
