@@ -25,6 +25,7 @@ type Replayer struct {
 	src    *vulkan.Resources
 	works  []work
 	nparts int
+	stride uint64 // bytes per Params record
 
 	params   ownBuffer
 	lanes    ownBuffer
@@ -130,6 +131,7 @@ func (r *Replayer) setup() error {
 	if r.lanes, err = k.newBuffer(n*laneBytes, vk.BufferUsageFlags(vk.BufferUsageStorageBufferBit|vk.BufferUsageTransferSrcBit|vk.BufferUsageTransferDstBit), false); err != nil {
 		return err
 	}
+	r.stride = stride
 	r.writeParams(stride)
 	// Imported resources: the replay's own, initialised before every run
 	// and read back after it.
@@ -234,6 +236,27 @@ func fillPattern(b []byte) {
 		binary.LittleEndian.PutUint32(b[8:], 0)
 		binary.LittleEndian.PutUint32(b[12:], 0)
 	}
+}
+
+// SetSpin makes the compute part of the named command hash rounds more
+// times per invocation before it writes (its values stay a function of
+// what it read): a slow command, for racing controls, whose writes come
+// late. It changes the next runs' work, not the graph's accesses.
+func (r *Replayer) SetSpin(command string, rounds uint32) error {
+	for i := range r.works {
+		w := &r.works[i]
+		if w.name != command {
+			continue
+		}
+		pt := w.parts[stCompute]
+		if pt == nil {
+			return fmt.Errorf("replay: SetSpin: command %q has no compute work", command)
+		}
+		w.spin = rounds
+		binary.LittleEndian.PutUint32(r.params.bytes()[uint64(pt.index)*r.stride+12:], rounds)
+		return nil
+	}
+	return fmt.Errorf("replay: SetSpin: no command %q", command)
 }
 
 // writeParams fills every part's Params record (common.glsl).

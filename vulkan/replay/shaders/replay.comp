@@ -39,12 +39,12 @@ void main() {
 	gid = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u;
 	H = hash(P.seed ^ gid);
 	D = 0u;
-	readAll();
 	// Racing controls only (spin 0 elsewhere): a slow command whose
-	// writes come late, values unchanged in kind.
+	// reads and writes come late, values unchanged in kind.
 	for (uint i = 0u; i < P.spin; i++) {
 		H = hash(H + i);
 	}
+	readAll();
 	W_SB(0) W_SB(1) W_SB(2) W_SB(3) W_SB(4) W_SB(5) W_SB(6) W_SB(7)
 	W_IW(0) W_IW(1) W_IW(2) W_IW(3) W_IW(4) W_IW(5) W_IW(6) W_IW(7) W_IW(8) W_IW(9) W_IW(10) W_IW(11)
 	W_IWU(0) W_IWU(1)
