@@ -179,4 +179,3 @@ func (r *Replayer) differingRuns(a, b *Run) int {
 	}
 	return n
 }
-
