@@ -170,6 +170,10 @@ func (b *rgen) kind(k string) {
 	case "3d":
 		vol := b.image("volume", planner.ImageDesc{Format: vk.FormatR16G16B16A16Sfloat, Width: s / 2, Height: s / 2, Depth: 4, Usage: vk.ImageUsageStorage | vk.ImageUsageSampled})
 		b.cmd("volume.write", b.storageWrite(vol))
+		slices := b.image("slices", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s / 2, Height: s / 2, Depth: 4, MipLevels: 2,
+			Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled})
+		b.cmd("slices.draw", colorWrite(slices))
+		b.toSink("slices.sample", sampled(slices, cs, vk.LayoutShaderReadOnlyOptimal))
 		out := b.image("out", planner.ImageDesc{Format: vk.FormatR32Uint, Width: s, Height: s, Usage: colorUsage})
 		b.cmd("volume.sample", sampled(vol, fs, vk.LayoutShaderReadOnlyOptimal), colorWrite(out))
 		b.toSink("out.read", sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
