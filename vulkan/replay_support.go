@@ -19,6 +19,9 @@ func replayFeatures() []vk.PhysicalDeviceFeatures {
 		FragmentStoresAndAtomics:       vk.True,
 		// Storage images are written without a format qualifier.
 		ShaderStorageImageWriteWithoutFormat: vk.True,
+		// Index buffers hold whatever the frame wrote there: any 32-bit
+		// index must be valid.
+		FullDrawIndexUint32: vk.True,
 	}}
 }
 
@@ -36,8 +39,9 @@ func (d *Device) replaySupported(choice apiChoice) error {
 	var f vk.PhysicalDeviceFeatures
 	vk.GetPhysicalDeviceFeatures(d.physical, &f)
 	f.Deref()
-	if f.IndependentBlend != vk.True || f.VertexPipelineStoresAndAtomics != vk.True || f.FragmentStoresAndAtomics != vk.True || f.ShaderStorageImageWriteWithoutFormat != vk.True {
-		return fmt.Errorf("%w: %q: replay needs the independentBlend, vertexPipelineStoresAndAtomics, fragmentStoresAndAtomics and shaderStorageImageWriteWithoutFormat features", ErrUnsupported, d.info.Name)
+	if f.IndependentBlend != vk.True || f.VertexPipelineStoresAndAtomics != vk.True || f.FragmentStoresAndAtomics != vk.True || f.ShaderStorageImageWriteWithoutFormat != vk.True ||
+		f.FullDrawIndexUint32 != vk.True {
+		return fmt.Errorf("%w: %q: replay needs the independentBlend, vertexPipelineStoresAndAtomics, fragmentStoresAndAtomics, shaderStorageImageWriteWithoutFormat and fullDrawIndexUint32 features", ErrUnsupported, d.info.Name)
 	}
 	return nil
 }

@@ -190,6 +190,10 @@ func (r *Resources) create(id planner.ResourceID) error {
 		typ = vk.ImageType3d
 	}
 	var flags vk.ImageCreateFlags
+	if im.Depth > 1 && im.Usage&(avk.ImageUsageColorAttachment|avk.ImageUsageDepthStencilAttachment) != 0 {
+		// A 3D image is rendered to through 2D views of its slices.
+		flags |= vk.ImageCreateFlags(vk.ImageCreate2dArrayCompatibleBit)
+	}
 	if aliasable(res) {
 		flags |= vk.ImageCreateFlags(vk.ImageCreateAliasBit)
 		o.aliasBit = true

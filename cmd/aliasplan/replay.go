@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/aliasplan/aliasplan"
@@ -48,8 +50,10 @@ Planning flags, as for 'aliasplan plan' (replay defines the same ones):
                             device and writes no file
 
 Replay flags:
-  --scale N          divide image extents and buffer sizes by N (default 1),
-                     keeping the graph's structure
+  --scale N          divide image extents and buffer sizes by the integer N
+                     from 1 to 65536 (default 1), keeping the graph's
+                     structure; a fraction 1/N (0.25 or 1/4) means the same
+                     as N
   --runs N           timed runs per mode (default 20); GPU times are medians
   --per-command      also time every command (N more runs per mode)
   --validation       enable the validation layer with synchronization
@@ -64,7 +68,7 @@ Exit status: 0 digests equal and no validation message, 1 otherwise,
 
 type replayArgs struct {
 	plan       *planArgs
-	scale      uint
+	scale      string
 	runs       int
 	perCommand bool
 	validation bool
@@ -74,7 +78,7 @@ type replayArgs struct {
 func replayCommand() *command {
 	cmd := newCommand("replay", replayHelp)
 	a := &replayArgs{plan: registerPlanFlags(cmd.fs)}
-	cmd.fs.UintVar(&a.scale, "scale", 1, "")
+	cmd.fs.StringVar(&a.scale, "scale", "1", "")
 	cmd.fs.IntVar(&a.runs, "runs", 20, "")
 	cmd.fs.BoolVar(&a.perCommand, "per-command", false, "")
 	cmd.fs.BoolVar(&a.validation, "validation", true, "")
@@ -97,8 +101,9 @@ func (a *replayArgs) run(files []string, stdout, stderr io.Writer) error {
 	if pa.format != "text" && pa.format != "json" {
 		return usageErrorf("replay", "--format %q: want text or json", pa.format)
 	}
-	if a.scale == 0 || a.scale > 1<<16 {
-		return usageErrorf("replay", "--scale %d: want a factor from 1 to 65536", a.scale)
+	scale, err := parseScale(a.scale)
+	if err != nil {
+		return usageErrorf("replay", "--scale %q: %v", a.scale, err)
 	}
 	if a.runs < 1 {
 		return usageErrorf("replay", "--runs %d: want at least 1", a.runs)
@@ -125,7 +130,7 @@ func (a *replayArgs) run(files []string, stdout, stderr io.Writer) error {
 		g = &aliasplan.SampleFrame(w, h).Graph
 		input = fmt.Sprintf("embedded sample frame %dx%d", w, h)
 	}
-	if g, err = replay.Scale(g, uint32(a.scale)); err != nil {
+	if g, err = replay.Scale(g, scale); err != nil {
 		return usageErrorf("replay", "--scale: %v", err)
 	}
 	if xdg := os.Getenv("XDG_RUNTIME_DIR"); xdg == "" {
@@ -155,7 +160,7 @@ func (a *replayArgs) run(files []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return inFile(file, err)
 	}
-	out := replayOutput{Input: input, Scale: a.scale, Strategy: plan.Strategy, Report: rep}
+	out := replayOutput{Input: input, Scale: uint(scale), Strategy: plan.Strategy, Report: rep}
 	if pa.format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -225,4 +230,37 @@ func (o *replayOutput) text(w io.Writer) {
 	for _, c := range r.PerCommand {
 		fmt.Fprintf(w, "  %-32s aliased %9.3f µs  unaliased %9.3f µs\n", c.Command, float64(c.NsAliased)/1e3, float64(c.NsUnaliased)/1e3)
 	}
+}
+
+// parseScale reads --scale: an integer divisor N from 1 to 65536, or the
+// fraction 1/N it stands for (0.25, 1/4), which divides by N too.
+func parseScale(s string) (uint32, error) {
+	const want = "want an integer divisor from 1 to 65536 (4 divides extents and sizes by 4), or its fraction 1/N (0.25 or 1/4 mean 4)"
+	s = strings.TrimSpace(s)
+	var f float64
+	if num, den, ok := strings.Cut(s, "/"); ok {
+		n, err1 := strconv.ParseFloat(num, 64)
+		d, err2 := strconv.ParseFloat(den, 64)
+		if err1 != nil || err2 != nil || d == 0 {
+			return 0, fmt.Errorf("not a number: %s", want)
+		}
+		f = n / d
+	} else {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return 0, fmt.Errorf("not a number: %s", want)
+		}
+		f = v
+	}
+	if math.IsNaN(f) || f <= 0 {
+		return 0, fmt.Errorf("%s", want)
+	}
+	if f < 1 {
+		f = 1 / f // a fraction 1/N
+	}
+	n := math.Round(f)
+	if math.Abs(f-n) > 1e-6*n || n > 1<<16 {
+		return 0, fmt.Errorf("%s", want)
+	}
+	return uint32(n), nil
 }

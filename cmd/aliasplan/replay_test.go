@@ -13,6 +13,10 @@ import (
 func TestReplayBadInput(t *testing.T) {
 	for _, args := range [][]string{
 		{"replay", "--scale", "0"},
+		{"replay", "--scale", "0.3"},
+		{"replay", "--scale", "x"},
+		{"replay", "--scale", "1.5"},
+		{"replay", "--scale", "-4"},
 		{"replay", "--runs", "0"},
 		{"replay", "--device", "vulkan"},
 		{"replay", "-o", "x.json"},
@@ -26,6 +30,23 @@ func TestReplayBadInput(t *testing.T) {
 		}
 		if errb.Len() == 0 {
 			t.Errorf("%v: no message on stderr", args)
+		}
+	}
+}
+
+// TestParseScale: --scale takes an integer divisor or the fraction 1/N
+// it stands for, and its error says so.
+func TestParseScale(t *testing.T) {
+	for in, want := range map[string]uint32{"1": 1, "4": 4, "0.25": 4, "1/4": 4, "0.5": 2, "65536": 65536, "1/16": 16} {
+		got, err := parseScale(in)
+		if err != nil || got != want {
+			t.Errorf("parseScale(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"0", "0.3", "1.5", "x", "-4", "65537", "1/0", ""} {
+		_, err := parseScale(in)
+		if err == nil || !strings.Contains(err.Error(), "integer divisor") || !strings.Contains(err.Error(), "0.25") {
+			t.Errorf("parseScale(%q): error %v, want one saying what --scale takes", in, err)
 		}
 	}
 }

@@ -2,13 +2,16 @@ package replay
 
 import (
 	"fmt"
+
 	"github.com/aliasplan/aliasplan/vk"
 
 	p "github.com/aliasplan/aliasplan/planner"
 )
 
 // A category is one descriptor array of the replay shaders (common.glsl):
-// its binding, its offset into Params.s and its size per stage.
+// its binding, its offset into Params.s and its size per stage. 2D images
+// (layered or not) are bound as 2D array views: element z of a slot is
+// its layer (a multisampled slot's z is layer·samples + sample).
 type category int
 
 const (
@@ -32,6 +35,9 @@ const (
 	catIW
 	catIWU
 	catIW3
+	// Multisampled sampled images (texelFetch of every sample).
+	catS2MS
+	catS2MSU
 	numCategories
 )
 
@@ -44,7 +50,7 @@ type catInfo struct {
 	format  vk.Format
 }
 
-// cats mirrors common.glsl: binding = 2 + category.
+// cats mirrors common.glsl.
 var cats = [numCategories]catInfo{
 	catSB:         {"storage buffer", 2, 0, 8, 8, 0},
 	catUB:         {"uniform buffer", 3, 8, 4, 4, 0},
@@ -65,12 +71,14 @@ var cats = [numCategories]catInfo{
 	catIW:         {"written storage image", 18, 79, 12, 0, 0},
 	catIWU:        {"written unsigned storage image", 19, 91, 2, 0, 0},
 	catIW3:        {"written 3D storage image", 20, 93, 1, 0, 0},
+	catS2MS:       {"sampled multisampled image (float)", 21, 94, 0, 4, 0},
+	catS2MSU:      {"sampled multisampled image (uint)", 22, 98, 0, 2, 0},
 }
 
 const (
-	numSlots    = 94
+	numSlots    = 100
 	slotBytes   = 16
-	paramsBytes = 32 + numSlots*slotBytes // seed, width, stride, pad, z[4], slots
+	paramsBytes = 32 + numSlots*slotBytes // seed, width, stride, spin, z[4], slots
 	lanesPerCmd = 256
 	laneBytes   = lanesPerCmd * 4
 	maxUBBytes  = 65536 // the uniform block common.glsl declares
@@ -99,7 +107,7 @@ const (
 var stageNames = [numStages]string{"compute", "vertex", "fragment"}
 
 // slot is one descriptor of one part: a buffer, or one mip level of an
-// image.
+// image (every layer of it).
 type slot struct {
 	cat     category
 	index   int // within the category's array
@@ -107,9 +115,10 @@ type slot struct {
 	level   uint32
 	layout  vk.Layout
 	flags   uint32
-	w, h, d uint32 // extent in elements
+	w, h, d uint32 // extent in elements (d: layers, or layers·samples)
 	aspect  uint32 // image view aspect
 	view3D  bool
+	layer   int32 // -1: every layer (a 2D array view); a multisampled slot: its layer (a 2D view)
 }
 
 func (s *slot) count() uint64 { return uint64(s.w) * uint64(s.h) * uint64(s.d) }
@@ -144,7 +153,9 @@ func (pt *part) maxCount() uint64 {
 	return n
 }
 
-// attachment is a colour or depth/stencil attachment of a command.
+// attachment is a colour or depth/stencil attachment of a command: the
+// whole image (every mip level and layer, each drawn in a pass of its
+// own).
 type attachment struct {
 	res     p.ResourceID
 	layout  vk.Layout
@@ -152,16 +163,31 @@ type attachment struct {
 	write   bool
 	stencil bool // the stencil aspect is attached too
 	uint    bool // an unsigned-integer colour format
+	samples uint32
 	// clear: a read-write attachment's first use in the frame: the pass
 	// clears it (a write) and then tests or blends against that (the
 	// read), as a renderer does; later read-write uses load it.
 	clear bool
+	// resolve: the colour attachment (index into work.colors) this
+	// multisampled one resolves into, -1 for none; resolved marks the
+	// single-sampled target (it is written by the resolve, not drawn).
+	resolve  int
+	resolved bool
+}
+
+// sub is one subresource (mip level, layer) of an attachment in a pass.
+type sub struct {
+	att          int // index into work.colors or work.depths
+	level, layer uint32
 }
 
 // copyOp is one transfer copy (or a clear when src < 0).
 type copyOp struct {
 	src, dst           p.ResourceID
 	srcLayout, dstLyot vk.Layout
+	resolve            bool // vkCmdResolveImage (a RESOLVE-stage transfer) when the sample counts differ
+	blit               bool // vkCmdBlitImage (declared BLIT, not COPY)
+	clear, onlyClear   bool // a destination that may be (only CLEAR: is) a clear
 }
 
 // work is everything one command does, derived from its accesses.
@@ -172,24 +198,30 @@ type work struct {
 	parts    [numStages]*part
 	colors   []attachment
 	depths   []attachment
-	indirect p.ResourceID // -1 when none
-	vertex   p.ResourceID // -1 when none
+	indirect []p.ResourceID // one indirect draw each
+	vertex   []p.ResourceID // one direct draw each, the buffer bound
+	index    []p.ResourceID // one indexed draw each
 	clears   []copyOp
 	copies   []copyOp
-	passes   []pass // graphics: one draw each
-	vertices uint32 // vertex count of a direct draw
+	passes   []pass // graphics: one rendering each
+	vertices uint32 // vertex count of the full-screen draw
 	graphics bool
+	// spin: extra hash rounds per invocation before the compute part
+	// writes (SetSpin; racing controls make a command slow).
+	spin uint32
 }
 
-// pass is one dynamic-rendering pass of a command: attachments of one
-// extent (colour ones and at most one depth/stencil one) and a full-screen
-// draw. A command whose attachments differ in extent, or that has several
-// depth attachments, draws once per pass; every pass runs the command's
-// vertex and fragment reads.
+// pass is one dynamic-rendering pass of a command: one subresource of
+// each of some attachments of one extent and sample count (colour ones
+// and at most one depth/stencil one) and the command's draws. A command
+// whose attachments differ in extent, samples, mip levels or layers, or
+// that has several depth attachments, renders once per pass; every pass
+// runs the command's vertex and fragment reads.
 type pass struct {
-	colors        []int // indices into work.colors
-	depth         int   // index into work.depths, -1 for none
+	colors        []sub
+	depth         sub // att -1 for none
 	width, height uint32
+	samples       uint32
 }
 
 // UnsupportedError is an access the replay cannot perform faithfully.
@@ -291,139 +323,243 @@ func analyze(g *p.Graph, order []p.CommandID) ([]work, error) {
 
 const (
 	readFlags = vk.AccessShaderStorageRead | vk.AccessShaderSampledRead | vk.AccessUniformRead | vk.AccessColorAttachmentRead |
-		vk.AccessDepthStencilAttachmentRead | vk.AccessTransferRead | vk.AccessIndirectCommandRead | vk.AccessVertexAttributeRead
-	writeFlags = vk.AccessShaderStorageWrite | vk.AccessColorAttachmentWrite | vk.AccessDepthStencilAttachmentWrite | vk.AccessTransferWrite
+		vk.AccessDepthStencilAttachmentRead | vk.AccessTransferRead | vk.AccessIndirectCommandRead | vk.AccessVertexAttributeRead |
+		vk.AccessShaderRead | vk.AccessIndexRead | vk.AccessInputAttachmentRead
+	writeFlags = vk.AccessShaderStorageWrite | vk.AccessColorAttachmentWrite | vk.AccessDepthStencilAttachmentWrite | vk.AccessTransferWrite |
+		vk.AccessShaderWrite
+	shaderFlags = vk.AccessShaderStorageRead | vk.AccessShaderSampledRead | vk.AccessUniformRead | vk.AccessShaderRead |
+		vk.AccessShaderStorageWrite | vk.AccessShaderWrite
+	// orderingStages do no work of their own: an access there (with no
+	// access flags) only orders.
+	orderingStages = vk.StageTopOfPipe | vk.StageBottomOfPipe
+	transferStages = vk.StageAllTransfer | vk.StageCopy | vk.StageResolve | vk.StageBlit | vk.StageClear
 )
+
+// aggregate is one resource's accesses in one command, OR-ed (SPEC §2:
+// stages and flags aggregate; Validate holds the layout to one).
+type aggregate struct {
+	a     p.Access
+	first int // index of its first access
+}
+
+func aggregateAccesses(cmd *p.Command) []aggregate {
+	var out []aggregate
+	for i, a := range cmd.Accesses {
+		j := -1
+		for k := range out {
+			if out[k].a.Resource == a.Resource {
+				j = k
+				break
+			}
+		}
+		if j < 0 {
+			out = append(out, aggregate{a: a, first: i})
+			continue
+		}
+		out[j].a.Stages |= a.Stages
+		out[j].a.Access |= a.Access
+	}
+	return out
+}
+
+// sampledLayout reports whether Vulkan lets a sampled-image descriptor
+// of that aspect be in layout l (VUID-VkWriteDescriptorSet-descriptorType-04149/04150).
+func sampledLayout(l vk.Layout, aspect uint32) bool {
+	switch l {
+	case vk.LayoutGeneral, vk.LayoutShaderReadOnlyOptimal, vk.LayoutReadOnlyOptimal, vk.LayoutDepthStencilReadOnlyOptimal:
+		return true
+	case vk.LayoutDepthReadOnlyOptimal, vk.LayoutDepthReadOnlyStencilAttachmentOptimal:
+		return aspect == aspectDepth
+	case vk.LayoutStencilReadOnlyOptimal, vk.LayoutDepthAttachmentStencilReadOnlyOptimal:
+		return aspect == aspectStencil
+	}
+	return false
+}
+
+// depthLayout says whether l is a depth/stencil attachment layout and
+// whether depth (and stencil) may be written in it.
+func depthLayout(l vk.Layout) (ok, depthWrite, stencilWrite bool) {
+	switch l {
+	case vk.LayoutDepthStencilAttachmentOptimal, vk.LayoutGeneral, vk.LayoutAttachmentOptimal:
+		return true, true, true
+	case vk.LayoutDepthStencilReadOnlyOptimal, vk.LayoutReadOnlyOptimal:
+		return true, false, false
+	case vk.LayoutDepthAttachmentOptimal:
+		return true, true, false
+	case vk.LayoutDepthReadOnlyOptimal:
+		return true, false, false
+	case vk.LayoutDepthReadOnlyStencilAttachmentOptimal:
+		return true, false, true
+	case vk.LayoutDepthAttachmentStencilReadOnlyOptimal:
+		return true, true, false
+	}
+	return false, false, false
+}
 
 func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 	cmd := &g.Commands[c]
-	w := work{cmd: c, name: cmd.Name, seed: hashString(cmd.Name) ^ hash32(uint32(c)), indirect: -1, vertex: -1}
-	seen := make(map[p.ResourceID]bool, len(cmd.Accesses))
+	w := work{cmd: c, name: cmd.Name, seed: hashString(cmd.Name) ^ hash32(uint32(c))}
 	var copySrc, copyDst []copyOp
-	for i := range cmd.Accesses {
-		a := &cmd.Accesses[i]
+	for _, ag := range aggregateAccesses(cmd) {
+		a := &ag.a
 		r := &g.Resources[a.Resource]
 		bad := func(format string, args ...any) error {
 			return &UnsupportedError{Command: cmd.Name, Resource: r.Name, Access: describe(g, a), Reason: fmt.Sprintf(format, args...)}
 		}
-		if seen[a.Resource] {
-			return w, bad("the command accesses the resource twice; the replay needs one access per resource and command")
+		if a.Access == 0 {
+			continue // an execution-only dependency: ordering, no work
 		}
-		seen[a.Resource] = true
-		if a.Access&^(readFlags|writeFlags) != 0 {
-			return w, bad("access flags %s have no replay", (a.Access &^ (readFlags | writeFlags)).String())
+		st := a.Stages &^ orderingStages
+		if st&(vk.StageAllCommands|vk.StageAllGraphics) != 0 || a.Access&(vk.AccessMemoryRead|vk.AccessMemoryWrite) != 0 {
+			return w, bad("ALL_COMMANDS, ALL_GRAPHICS, MEMORY_READ and MEMORY_WRITE name no particular work: declare the stages and accesses the command performs")
 		}
-		if r.Kind == p.KindImage {
-			im := &r.Image
-			if im.Samples != 1 || im.ArrayLayers != 1 {
-				return w, bad("multisampled and layered images have no replay (samples %d, layers %d)", im.Samples, im.ArrayLayers)
+		if st&vk.StagePreRasterizationShaders != 0 {
+			st = st&^vk.StagePreRasterizationShaders | vk.StageVertexShader
+		}
+		if st&vk.StageVertexInput != 0 {
+			st = st&^vk.StageVertexInput | vk.StageVertexAttributeInput | vk.StageIndexInput
+		}
+		left := a.Access // flags no stage has performed yet
+		// Shader stages: each performs the shader flags it can.
+		for _, sh := range []struct {
+			bit vk.Stage
+			st  stage
+		}{{vk.StageComputeShader, stCompute}, {vk.StageVertexShader, stVertex}, {vk.StageFragmentShader, stFragment}} {
+			if st&sh.bit == 0 {
+				continue
 			}
-			if im.Tiling != vk.TilingOptimal {
-				return w, bad("linear-tiled images have no replay")
+			flags := a.Access & shaderFlags
+			if sh.st == stFragment && a.Access&vk.AccessInputAttachmentRead != 0 {
+				return w, bad("input attachments have no replay yet (docs/replay.md: what is left)")
 			}
-		}
-		switch a.Stages {
-		case vk.StageComputeShader, vk.StageVertexShader, vk.StageFragmentShader:
-			st := map[vk.Stage]stage{vk.StageComputeShader: stCompute, vk.StageVertexShader: stVertex, vk.StageFragmentShader: stFragment}[a.Stages]
-			if err := addShaderAccess(g, &w, st, a, bad); err != nil {
+			if flags == 0 {
+				continue
+			}
+			if err := addShaderAccess(g, &w, sh.st, a, flags, bad); err != nil {
 				return w, err
 			}
-		case vk.StageColorAttachmentOutput:
-			if r.Kind != p.KindImage || a.Access&^(vk.AccessColorAttachmentRead|vk.AccessColorAttachmentWrite) != 0 || a.Access&vk.AccessColorAttachmentWrite == 0 {
-				return w, bad("a colour attachment access must be an image written (and maybe read) as a colour attachment")
+			left &^= flags
+		}
+		if st&vk.StageColorAttachmentOutput != 0 && a.Access&(vk.AccessColorAttachmentRead|vk.AccessColorAttachmentWrite) != 0 {
+			if r.Kind != p.KindImage || r.Image.Format.IsDepthStencil() {
+				return w, bad("a colour attachment must be a colour image (Vulkan)")
 			}
-			if a.Layout != vk.LayoutColorAttachmentOptimal && a.Layout != vk.LayoutGeneral {
-				return w, bad("a colour attachment must be in COLOR_ATTACHMENT_OPTIMAL or GENERAL")
+			if a.Access&vk.AccessColorAttachmentWrite == 0 {
+				return w, bad("a colour attachment read without a write: the replay blends (reads and writes) or clears and draws; declare COLOR_ATTACHMENT_WRITE too")
 			}
-			if r.Image.MipLevels != 1 || r.Image.Depth != 1 || r.Image.Format.IsDepthStencil() {
-				return w, bad("a colour attachment must be a 2D colour image with one mip level (the draw covers level 0 only)")
+			switch a.Layout {
+			case vk.LayoutColorAttachmentOptimal, vk.LayoutGeneral, vk.LayoutAttachmentOptimal:
+			default:
+				return w, bad("layout %s is not a colour attachment layout (Vulkan: COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL)", a.Layout)
 			}
 			w.colors = append(w.colors, attachment{res: a.Resource, layout: a.Layout, read: a.Access&vk.AccessColorAttachmentRead != 0,
-				write: true, uint: isUintFormat(r.Image.Format)})
+				write: true, uint: isUintFormat(r.Image.Format), samples: r.Image.Samples, resolve: -1})
 			w.graphics = true
-		case vk.StageEarlyFragmentTests | vk.StageLateFragmentTests, vk.StageEarlyFragmentTests, vk.StageLateFragmentTests:
-			if r.Kind != p.KindImage || !r.Image.Format.HasDepth() || a.Access&^(vk.AccessDepthStencilAttachmentRead|vk.AccessDepthStencilAttachmentWrite) != 0 || a.Access == 0 {
-				return w, bad("a fragment-test access must be a depth image read and/or written as a depth/stencil attachment")
-			}
-			if r.Image.MipLevels != 1 || r.Image.Depth != 1 {
-				return w, bad("a depth attachment must be a 2D image with one mip level")
+			left &^= vk.AccessColorAttachmentRead | vk.AccessColorAttachmentWrite
+		}
+		if st&(vk.StageEarlyFragmentTests|vk.StageLateFragmentTests) != 0 && a.Access&(vk.AccessDepthStencilAttachmentRead|vk.AccessDepthStencilAttachmentWrite) != 0 {
+			if r.Kind != p.KindImage || !r.Image.Format.IsDepthStencil() {
+				return w, bad("a depth/stencil attachment must be an image of a depth/stencil format (Vulkan)")
 			}
 			att := attachment{res: a.Resource, layout: a.Layout, read: a.Access&vk.AccessDepthStencilAttachmentRead != 0,
-				write: a.Access&vk.AccessDepthStencilAttachmentWrite != 0}
-			switch a.Layout {
-			case vk.LayoutDepthStencilAttachmentOptimal, vk.LayoutGeneral:
-				att.stencil = r.Image.Format.HasStencil()
-			case vk.LayoutDepthStencilReadOnlyOptimal:
-				att.stencil = r.Image.Format.HasStencil()
-				if att.write {
-					return w, bad("a depth write in a read-only layout")
-				}
-			case vk.LayoutDepthAttachmentOptimal:
-			case vk.LayoutDepthReadOnlyOptimal:
-				if att.write {
-					return w, bad("a depth write in a read-only layout")
-				}
-			default:
+				write: a.Access&vk.AccessDepthStencilAttachmentWrite != 0, samples: r.Image.Samples, resolve: -1}
+			ok, dw, sw := depthLayout(a.Layout)
+			if !ok {
 				return w, bad("layout %s is not a depth/stencil attachment layout", a.Layout)
+			}
+			if !r.Image.Format.HasDepth() {
+				dw = sw // a stencil-only format
+			}
+			if att.write && !dw {
+				return w, bad("a depth write in a layout where depth is read-only (%s)", a.Layout)
+			}
+			att.stencil = r.Image.Format.HasStencil() && a.Layout != vk.LayoutDepthAttachmentOptimal && a.Layout != vk.LayoutDepthReadOnlyOptimal
+			if att.stencil && att.write && !sw {
+				att.stencil = false // the stencil aspect stays read-only: not attached
+			}
+			if !r.Image.Format.HasDepth() {
+				return w, bad("stencil-only attachments have no replay yet")
 			}
 			w.depths = append(w.depths, att)
 			w.graphics = true
-		case vk.StageDrawIndirect:
-			if r.Kind != p.KindBuffer || a.Access != vk.AccessIndirectCommandRead || w.indirect >= 0 {
-				return w, bad("DRAW_INDIRECT must be one buffer read with INDIRECT_COMMAND_READ")
+			left &^= vk.AccessDepthStencilAttachmentRead | vk.AccessDepthStencilAttachmentWrite
+		}
+		if st&vk.StageDrawIndirect != 0 && a.Access&vk.AccessIndirectCommandRead != 0 {
+			if r.Kind != p.KindBuffer || r.Buffer.Size < 16 || r.Buffer.Usage&vk.BufferUsageIndirectBuffer == 0 {
+				return w, bad("an indirect-argument read needs a buffer with INDIRECT_BUFFER usage and 16 bytes of arguments (Vulkan)")
 			}
-			if r.Buffer.Size < 16 || r.Buffer.Usage&vk.BufferUsageIndirectBuffer == 0 {
-				return w, bad("an indirect buffer needs INDIRECT_BUFFER usage and 16 bytes of arguments")
-			}
-			w.indirect = a.Resource
+			w.indirect = append(w.indirect, a.Resource)
 			w.graphics = true
-		case vk.StageVertexAttributeInput, vk.StageVertexInput:
-			if r.Kind != p.KindBuffer || a.Access != vk.AccessVertexAttributeRead || w.vertex >= 0 || r.Buffer.Usage&vk.BufferUsageVertexBuffer == 0 {
-				return w, bad("vertex input must be one buffer with VERTEX_BUFFER usage read with VERTEX_ATTRIBUTE_READ")
+			left &^= vk.AccessIndirectCommandRead
+		}
+		if st&vk.StageVertexAttributeInput != 0 && a.Access&vk.AccessVertexAttributeRead != 0 {
+			if r.Kind != p.KindBuffer || r.Buffer.Usage&vk.BufferUsageVertexBuffer == 0 {
+				return w, bad("a vertex-attribute read needs a buffer with VERTEX_BUFFER usage (Vulkan)")
 			}
-			w.vertex = a.Resource
+			w.vertex = append(w.vertex, a.Resource)
 			w.graphics = true
-		case vk.StageClear:
-			if a.Access != vk.AccessTransferWrite {
-				return w, bad("CLEAR must be TRANSFER_WRITE")
+			left &^= vk.AccessVertexAttributeRead
+		}
+		if st&vk.StageIndexInput != 0 && a.Access&vk.AccessIndexRead != 0 {
+			if r.Kind != p.KindBuffer || r.Buffer.Usage&vk.BufferUsageIndexBuffer == 0 || r.Buffer.Size < 4 {
+				return w, bad("an index read needs a buffer with INDEX_BUFFER usage (Vulkan)")
 			}
-			if err := transferUsage(r, a, false); err != "" {
+			w.index = append(w.index, a.Resource)
+			w.graphics = true
+			left &^= vk.AccessIndexRead
+		}
+		if st&transferStages != 0 && a.Access&(vk.AccessTransferRead|vk.AccessTransferWrite) != 0 {
+			tf := a.Access & (vk.AccessTransferRead | vk.AccessTransferWrite)
+			left &^= tf
+			if tf == vk.AccessTransferRead|vk.AccessTransferWrite {
+				return w, bad("a transfer that reads and writes one resource has no faithful replay (Vulkan copies need distinct regions)")
+			}
+			src := tf == vk.AccessTransferRead
+			if err := transferUsage(r, a, src); err != "" {
 				return w, bad("%s", err)
 			}
-			w.clears = append(w.clears, copyOp{src: -1, dst: a.Resource, dstLyot: a.Layout})
-		case vk.StageCopy, vk.StageTransfer:
-			switch a.Access {
-			case vk.AccessTransferRead:
-				if err := transferUsage(r, a, true); err != "" {
-					return w, bad("%s", err)
-				}
-				copySrc = append(copySrc, copyOp{src: a.Resource, srcLayout: a.Layout})
-			case vk.AccessTransferWrite:
-				if err := transferUsage(r, a, false); err != "" {
-					return w, bad("%s", err)
-				}
-				copyDst = append(copyDst, copyOp{dst: a.Resource, dstLyot: a.Layout})
+			// Which transfer: a resolve or blit only where the stages allow
+			// one (synchronization validation tells vkCmdCopyImage,
+			// vkCmdResolveImage and vkCmdBlitImage apart by stage).
+			copyish := st&(vk.StageCopy|vk.StageAllTransfer) != 0
+			op := copyOp{resolve: st&(vk.StageResolve|vk.StageAllTransfer) != 0, blit: st&vk.StageBlit != 0 && !copyish}
+			switch {
+			case src:
+				op.src, op.srcLayout = a.Resource, a.Layout
+				copySrc = append(copySrc, op)
 			default:
-				return w, bad("a copy access must be TRANSFER_READ or TRANSFER_WRITE")
+				op.src, op.dst, op.dstLyot = -1, a.Resource, a.Layout
+				op.clear = st&(vk.StageClear|vk.StageAllTransfer) != 0
+				op.onlyClear = st&transferStages == vk.StageClear
+				copyDst = append(copyDst, op)
 			}
-		default:
-			return w, bad("stages %s have no replay (compute, vertex and fragment shaders, attachments, draw indirect, vertex input, clear and copy do)", a.Stages)
+		}
+		if left != 0 {
+			return w, bad("access flags %s in stages %s have no replay (compute, vertex and fragment shaders, attachments, draw indirect, vertex and index input, clear, copy and resolve do)", left, a.Stages)
 		}
 	}
-	if len(copyDst) > 0 && len(copySrc) == 0 {
-		a := findAccess(cmd, copyDst[0].dst)
-		return w, &UnsupportedError{Command: cmd.Name, Resource: g.Resources[copyDst[0].dst].Name, Access: describe(g, a),
-			Reason: "a copy destination needs a copy source (TRANSFER_READ) in the same command"}
+	var dsts []copyOp
+	for _, d := range copyDst {
+		switch {
+		case d.onlyClear || d.clear && len(copySrc) == 0:
+			w.clears = append(w.clears, d)
+		case len(copySrc) == 0:
+			a := findAccess(cmd, d.dst)
+			return w, &UnsupportedError{Command: cmd.Name, Resource: g.Resources[d.dst].Name, Access: describe(g, a),
+				Reason: "a copy destination needs a copy source (TRANSFER_READ) in the same command"}
+		default:
+			dsts = append(dsts, d)
+		}
 	}
-	if len(copySrc) > 0 && len(copyDst) == 0 {
+	if len(copySrc) > 0 && len(dsts) == 0 {
 		a := findAccess(cmd, copySrc[0].src)
 		return w, &UnsupportedError{Command: cmd.Name, Resource: g.Resources[copySrc[0].src].Name, Access: describe(g, a),
 			Reason: "a copy source needs a copy destination (TRANSFER_WRITE) in the same command"}
 	}
-	for j, d := range copyDst {
+	for j, d := range dsts {
 		s := copySrc[j%len(copySrc)]
-		op := copyOp{src: s.src, srcLayout: s.srcLayout, dst: d.dst, dstLyot: d.dstLyot}
-		if err := copyCompatible(g, op); err != "" {
+		op := copyOp{src: s.src, srcLayout: s.srcLayout, dst: d.dst, dstLyot: d.dstLyot, resolve: s.resolve && d.resolve, blit: s.blit && d.blit}
+		if err := copyCompatible(g, &op); err != "" {
 			a := findAccess(cmd, d.dst)
 			return w, &UnsupportedError{Command: cmd.Name, Resource: g.Resources[d.dst].Name, Access: describe(g, a), Reason: err}
 		}
@@ -452,80 +588,131 @@ func findAccess(cmd *p.Command, r p.ResourceID) *p.Access {
 func transferUsage(r *p.Resource, a *p.Access, src bool) string {
 	if r.Kind == p.KindBuffer {
 		if src && r.Buffer.Usage&vk.BufferUsageTransferSrc == 0 {
-			return "a copy source buffer needs TRANSFER_SRC usage"
+			return "a copy source buffer needs TRANSFER_SRC usage (Vulkan)"
 		}
 		if !src && r.Buffer.Usage&vk.BufferUsageTransferDst == 0 {
-			return "a transfer destination buffer needs TRANSFER_DST usage"
+			return "a transfer destination buffer needs TRANSFER_DST usage (Vulkan)"
 		}
 		return ""
 	}
 	if src && r.Image.Usage&vk.ImageUsageTransferSrc == 0 && !r.Imported {
-		return "a copy source image needs TRANSFER_SRC usage"
+		return "a copy source image needs TRANSFER_SRC usage (Vulkan)"
 	}
 	if !src && r.Image.Usage&vk.ImageUsageTransferDst == 0 && !r.Imported {
-		return "a transfer destination image needs TRANSFER_DST usage"
+		return "a transfer destination image needs TRANSFER_DST usage (Vulkan)"
 	}
 	want := vk.LayoutTransferDstOptimal
 	if src {
 		want = vk.LayoutTransferSrcOptimal
 	}
-	if a.Layout != want && a.Layout != vk.LayoutGeneral {
-		return fmt.Sprintf("a transfer needs the image in %s or GENERAL", want)
-	}
-	if r.Image.MipLevels != 1 {
-		return "transfers of mipmapped images have no replay"
+	if a.Layout != want && a.Layout != vk.LayoutGeneral && a.Layout != vk.LayoutSharedPresent {
+		return fmt.Sprintf("a transfer needs the image in %s or GENERAL (Vulkan)", want)
 	}
 	return ""
 }
 
+// copyBufferBytes is the bytes a buffer/image copy of every mip level and
+// layer of im moves (tightly packed).
+func copyBufferBytes(im *p.ImageDesc) uint64 {
+	var n uint64
+	for l := uint32(0); l < im.MipLevels; l++ {
+		n += texels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
+	}
+	return n
+}
+
 // copyCompatible says why op cannot be a faithful copy: the destination
-// must be covered entirely (with the source repeated if smaller).
-func copyCompatible(g *p.Graph, op copyOp) string {
+// must be covered entirely (with the source repeated if smaller). A copy
+// from a multisampled image to a single-sampled one must be declared a
+// RESOLVE (vkCmdResolveImage); op.resolve is set when it is one.
+func copyCompatible(g *p.Graph, op *copyOp) string {
 	s, d := &g.Resources[op.src], &g.Resources[op.dst]
 	switch {
 	case s.Kind == p.KindBuffer && d.Kind == p.KindBuffer:
+		if op.blit {
+			return "a blit needs images"
+		}
+		op.resolve = false
 		return ""
 	case s.Kind == p.KindImage && d.Kind == p.KindImage:
-		if s.Image.Format.BytesPerBlock() != d.Image.Format.BytesPerBlock() || s.Image.Format.IsDepthStencil() != d.Image.Format.IsDepthStencil() {
-			return fmt.Sprintf("copy from %s (%s) needs a format of the same size class, not %s", s.Name, s.Image.Format, d.Image.Format)
+		si, di := &s.Image, &d.Image
+		if si.Width != di.Width || si.Height != di.Height || si.Depth != di.Depth || si.ArrayLayers != di.ArrayLayers {
+			return fmt.Sprintf("copy from %s needs the same extent and layers (%dx%dx%d, %d layers, not %dx%dx%d, %d)", s.Name,
+				si.Width, si.Height, si.Depth, si.ArrayLayers, di.Width, di.Height, di.Depth, di.ArrayLayers)
 		}
-		if s.Image.Width != d.Image.Width || s.Image.Height != d.Image.Height || s.Image.Depth != d.Image.Depth {
-			return fmt.Sprintf("copy from %s needs the same extent (%dx%dx%d, not %dx%dx%d)", s.Name,
-				s.Image.Width, s.Image.Height, s.Image.Depth, d.Image.Width, d.Image.Height, d.Image.Depth)
+		if si.Samples > 1 && di.Samples == 1 {
+			if !op.resolve {
+				return fmt.Sprintf("a copy from the multisampled %s to a single-sampled image is a resolve: declare the RESOLVE stage (vkCmdResolveImage)", s.Name)
+			}
+			if si.Format != di.Format || si.Format.IsDepthStencil() {
+				return fmt.Sprintf("vkCmdResolveImage needs one colour format on both sides (%s, %s)", si.Format, di.Format)
+			}
+			return ""
+		}
+		op.resolve = false
+		if op.blit && (si.Samples > 1 || di.Samples > 1 || si.Format.IsDepthStencil() && si.Format != di.Format) {
+			return "vkCmdBlitImage needs single-sampled images (and one depth/stencil format)"
+		}
+		if si.Samples != di.Samples {
+			return fmt.Sprintf("a copy between images of %d and %d samples (Vulkan copies keep the sample count)", si.Samples, di.Samples)
+		}
+		if si.Format.BytesPerBlock() != di.Format.BytesPerBlock() || si.Format.IsDepthStencil() != di.Format.IsDepthStencil() ||
+			si.Format.IsDepthStencil() && si.Format != di.Format {
+			return fmt.Sprintf("copy from %s (%s) needs a format of the same size class, not %s (Vulkan)", s.Name, si.Format, di.Format)
+		}
+		if si.MipLevels > di.MipLevels {
+			return fmt.Sprintf("copy from %s: %d mip levels into %d", s.Name, si.MipLevels, di.MipLevels)
 		}
 		return ""
 	}
+	if op.blit {
+		return "a blit needs images"
+	}
+	op.resolve = false
 	im, bufSize := &s.Image, d.Buffer.Size
 	if s.Kind == p.KindBuffer {
 		im, bufSize = &d.Image, s.Buffer.Size
 	}
-	if im.Format.IsDepthStencil() {
-		return "buffer/image copies of depth/stencil images have no replay"
+	if im.Samples > 1 {
+		return "buffer/image copies of multisampled images do not exist in Vulkan"
 	}
-	if n := uint64(im.Width) * uint64(im.Height) * uint64(im.Depth) * im.Format.BytesPerBlock(); n != bufSize {
-		return fmt.Sprintf("a buffer/image copy needs the buffer to hold the image exactly (%d bytes, not %d)", n, bufSize)
+	if im.Format.HasDepth() && im.Format.HasStencil() {
+		return "buffer/image copies of combined depth/stencil images copy one aspect: declare the image in a depth-only or stencil-only format, or copy image to image"
+	}
+	if n := copyBufferBytes(im); n != bufSize {
+		return fmt.Sprintf("a buffer/image copy needs the buffer to hold every mip level and layer exactly (%d bytes, not %d)", n, bufSize)
 	}
 	return ""
 }
 
-func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, bad func(string, ...any) error) error {
+func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFlags, bad func(string, ...any) error) error {
 	r := &g.Resources[a.Resource]
 	if w.parts[st] == nil {
 		w.parts[st] = &part{stage: st}
 	}
 	pt := w.parts[st]
-	var flags uint32
-	if a.Access&(vk.AccessShaderStorageRead|vk.AccessShaderSampledRead|vk.AccessUniformRead) != 0 {
-		flags |= fRead
-	}
-	if a.Access&vk.AccessShaderStorageWrite != 0 {
-		if st != stCompute {
-			return bad("shader-storage writes from vertex or fragment shaders have no replay")
+	// SHADER_READ / SHADER_WRITE (the synchronization-1 names) stand for
+	// what the resource can do: uniform or storage reads of a buffer,
+	// sampled or storage reads of an image (sampled when it has SAMPLED
+	// usage and a read-only layout), storage writes.
+	if acc&vk.AccessShaderRead != 0 {
+		acc &^= vk.AccessShaderRead
+		switch {
+		case r.Kind == p.KindBuffer && r.Buffer.Usage&vk.BufferUsageStorageBuffer == 0 && r.Buffer.Usage&vk.BufferUsageUniformBuffer != 0:
+			acc |= vk.AccessUniformRead
+		case r.Kind == p.KindBuffer:
+			acc |= vk.AccessShaderStorageRead
+		case r.Image.Usage&vk.ImageUsageSampled != 0 && a.Layout != vk.LayoutGeneral || r.Image.Usage&vk.ImageUsageStorage == 0:
+			acc |= vk.AccessShaderSampledRead
+		default:
+			acc |= vk.AccessShaderStorageRead
 		}
-		flags |= fWrite
 	}
-	if a.Access&^(vk.AccessShaderStorageRead|vk.AccessShaderSampledRead|vk.AccessUniformRead|vk.AccessShaderStorageWrite) != 0 || flags == 0 {
-		return bad("a shader access must be storage, sampled or uniform reads and storage writes")
+	if acc&vk.AccessShaderWrite != 0 {
+		acc = acc&^vk.AccessShaderWrite | vk.AccessShaderStorageWrite
+	}
+	if acc&vk.AccessShaderStorageWrite != 0 && st != stCompute {
+		return bad("shader-storage writes from vertex or fragment shaders have no replay yet (docs/replay.md: what is left)")
 	}
 	salt := hashString(r.Name)
 	add := func(c category, s slot, flags uint32) error {
@@ -543,167 +730,269 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, bad func(string
 			return bad("the %s part of the command needs more than %d %s slots", stageNames[st], size, cats[c].name)
 		}
 		s.cat, s.index, s.res, s.layout = c, n, a.Resource, a.Layout
-		s.flags = flags | (hash32(salt^s.level)&0xffffff)<<8
+		if c != catS2MS && c != catS2MSU {
+			s.layer = -1
+		}
+		s.flags = flags | (hash32(salt^s.level^s.aspect<<20^uint32(s.layer+1)<<12)&0xffffff)<<8
 		pt.slots = append(pt.slots, s)
 		return nil
 	}
 	if r.Kind == p.KindBuffer {
-		switch {
-		case a.Access == vk.AccessUniformRead:
+		if acc&vk.AccessShaderSampledRead != 0 {
+			return bad("a sampled read of a buffer (texel buffers) has no replay yet")
+		}
+		if acc&vk.AccessUniformRead != 0 {
 			if r.Buffer.Usage&vk.BufferUsageUniformBuffer == 0 {
-				return bad("a uniform read needs UNIFORM_BUFFER usage")
+				return bad("a uniform read needs UNIFORM_BUFFER usage (Vulkan)")
 			}
 			if r.Buffer.Size > maxUBBytes {
 				return bad("a uniform buffer must be at most %d bytes to be read whole", maxUBBytes)
 			}
-			return add(catUB, slot{w: uint32(r.Buffer.Size / 16), h: 1, d: 1}, fRead)
-		case a.Access&(vk.AccessShaderStorageRead|vk.AccessShaderStorageWrite) == a.Access:
-			if r.Buffer.Usage&vk.BufferUsageStorageBuffer == 0 {
-				return bad("a storage access needs STORAGE_BUFFER usage")
+			if err := add(catUB, slot{w: uint32(r.Buffer.Size / 16), h: 1, d: 1}, fRead); err != nil {
+				return err
 			}
-			if r.Buffer.Size/4 > 1<<31 {
-				return bad("buffer too large")
-			}
-			s := slot{w: uint32(r.Buffer.Size / 4), h: 1, d: 1}
-			if flags&fRead != 0 {
-				if err := add(catSB, s, fRead); err != nil {
-					return err
-				}
-			}
-			if flags&fWrite != 0 {
-				wf := uint32(fWrite)
-				if r.Buffer.Usage&vk.BufferUsageIndirectBuffer != 0 {
-					wf |= fIndirect
-				}
-				return add(catSBW, s, wf)
-			}
+		}
+		if acc&(vk.AccessShaderStorageRead|vk.AccessShaderStorageWrite) == 0 {
 			return nil
 		}
-		return bad("a buffer's shader access must be uniform reads or storage reads/writes")
+		if r.Buffer.Usage&vk.BufferUsageStorageBuffer == 0 {
+			return bad("a storage access needs STORAGE_BUFFER usage (Vulkan)")
+		}
+		if r.Buffer.Size/4 > 1<<31 {
+			return bad("buffer too large")
+		}
+		s := slot{w: uint32(r.Buffer.Size / 4), h: 1, d: 1}
+		if acc&vk.AccessShaderStorageRead != 0 {
+			if err := add(catSB, s, fRead); err != nil {
+				return err
+			}
+		}
+		if acc&vk.AccessShaderStorageWrite != 0 {
+			wf := uint32(fWrite)
+			if r.Buffer.Usage&vk.BufferUsageIndirectBuffer != 0 {
+				wf |= fIndirect
+			}
+			return add(catSBW, s, wf)
+		}
+		return nil
+	}
+	if acc&vk.AccessUniformRead != 0 {
+		return bad("a uniform read of an image (Vulkan has none)")
 	}
 	im := &r.Image
 	is3D := im.Depth > 1
-	aspect := uint32(aspectColor)
-	if im.Format.HasDepth() {
-		aspect = aspectDepth
+	aspects := []uint32{aspectColor}
+	if im.Format.IsDepthStencil() {
+		aspects = nil
+		if im.Format.HasDepth() && sampledLayout(a.Layout, aspectDepth) {
+			aspects = append(aspects, aspectDepth)
+		}
+		if im.Format.HasStencil() && sampledLayout(a.Layout, aspectStencil) {
+			aspects = append(aspects, aspectStencil)
+		}
 	}
-	for level := uint32(0); level < im.MipLevels; level++ {
-		s := slot{level: level, w: max(1, im.Width>>level), h: max(1, im.Height>>level), d: max(1, im.Depth>>level), aspect: aspect, view3D: is3D}
-		var err error
-		switch {
-		case a.Access == vk.AccessShaderSampledRead:
-			if im.Usage&vk.ImageUsageSampled == 0 {
-				return bad("a sampled read needs SAMPLED usage")
-			}
-			switch a.Layout {
-			case vk.LayoutShaderReadOnlyOptimal, vk.LayoutGeneral, vk.LayoutDepthReadOnlyOptimal, vk.LayoutDepthStencilReadOnlyOptimal, vk.LayoutReadOnlyOptimal:
-			default:
-				return bad("layout %s cannot be sampled", a.Layout)
-			}
-			if im.Format.IsDepthStencil() != (a.Layout == vk.LayoutDepthReadOnlyOptimal || a.Layout == vk.LayoutDepthStencilReadOnlyOptimal) && a.Layout != vk.LayoutGeneral && a.Layout != vk.LayoutReadOnlyOptimal {
-				return bad("layout %s does not suit a %s image", a.Layout, im.Format)
-			}
-			switch {
-			case is3D && !isUintFormat(im.Format):
-				err = add(catS3F, s, fRead)
-			case is3D:
-				return bad("sampled 3D unsigned-integer images have no replay")
-			case isUintFormat(im.Format):
-				err = add(catS2U, s, fRead)
-			default:
-				err = add(catS2F, s, fRead)
-			}
-		case a.Access&(vk.AccessShaderStorageRead|vk.AccessShaderStorageWrite) == a.Access:
-			if im.Usage&vk.ImageUsageStorage == 0 {
-				return bad("a storage access needs STORAGE usage")
-			}
-			if a.Layout != vk.LayoutGeneral {
-				return bad("storage images must be in GENERAL")
-			}
-			if flags&fRead != 0 {
-				c, ok := storageCategory(im.Format, is3D)
-				if !ok {
-					return bad("storage-image reads of format %s (3D: %v) have no replay shader (lavapipe reads storage images only with a format qualifier; see docs/replay.md)", im.Format, is3D)
+	if acc&vk.AccessShaderSampledRead != 0 {
+		if im.Usage&vk.ImageUsageSampled == 0 {
+			return bad("a sampled read needs SAMPLED usage (Vulkan)")
+		}
+		if len(aspects) == 0 || !im.Format.IsDepthStencil() && !sampledLayout(a.Layout, aspectColor) {
+			return bad("layout %s cannot be sampled (Vulkan: SHADER_READ_ONLY_OPTIMAL, READ_ONLY_OPTIMAL, GENERAL or a read-only depth/stencil layout)", a.Layout)
+		}
+		for level := uint32(0); level < im.MipLevels; level++ {
+			for _, asp := range aspects {
+				s := slot{level: level, w: max(1, im.Width>>level), h: max(1, im.Height>>level), d: max(1, im.Depth>>level), aspect: asp, view3D: is3D}
+				uintView := isUintFormat(im.Format) || asp == aspectStencil
+				var err error
+				switch {
+				case im.Samples > 1 && st == stCompute:
+					return bad("multisampled images are read in vertex and fragment shaders only: lavapipe (Mesa 22.3) crashes running compute shaders that declare multisampled textures (docs/replay.md: what is left)")
+				case im.Samples > 1:
+					// One slot per layer (a 2D view), element z its sample.
+					c := catS2MS
+					if uintView {
+						c = catS2MSU
+					}
+					s.d = im.Samples
+					for l := uint32(0); l < im.ArrayLayers && err == nil; l++ {
+						s.layer = int32(l)
+						err = add(c, s, fRead)
+					}
+				case is3D && !uintView:
+					err = add(catS3F, s, fRead)
+				case is3D:
+					return bad("sampled 3D unsigned-integer images have no replay yet")
+				case uintView:
+					s.d = im.ArrayLayers
+					err = add(catS2U, s, fRead)
+				default:
+					s.d = im.ArrayLayers
+					err = add(catS2F, s, fRead)
 				}
-				if err = add(c, s, fRead); err != nil {
+				if err != nil {
 					return err
 				}
 			}
-			if flags&fWrite != 0 {
-				c := catIW
-				switch {
-				case is3D && isUintFormat(im.Format):
-					return bad("3D unsigned-integer storage images have no replay")
-				case is3D:
-					c = catIW3
-				case isUintFormat(im.Format):
-					c = catIWU
-				}
-				err = add(c, s, fWrite)
-			}
-		default:
-			return bad("an image's shader access must be sampled reads or storage reads/writes")
 		}
-		if err != nil {
-			return err
+	}
+	if acc&(vk.AccessShaderStorageRead|vk.AccessShaderStorageWrite) == 0 {
+		return nil
+	}
+	if im.Usage&vk.ImageUsageStorage == 0 {
+		return bad("a storage access needs STORAGE usage (Vulkan)")
+	}
+	if a.Layout != vk.LayoutGeneral && a.Layout != vk.LayoutSharedPresent {
+		return bad("storage images must be in GENERAL (Vulkan)")
+	}
+	if im.Samples > 1 {
+		return bad("storage access to a multisampled image has no replay yet (it needs shaderStorageImageMultisample)")
+	}
+	if im.Format.IsDepthStencil() {
+		return bad("storage access to a depth/stencil image (Vulkan formats have no storage support for depth/stencil)")
+	}
+	for level := uint32(0); level < im.MipLevels; level++ {
+		s := slot{level: level, w: max(1, im.Width>>level), h: max(1, im.Height>>level), d: max(1, im.Depth>>level), aspect: aspectColor, view3D: is3D}
+		if !is3D {
+			s.d = im.ArrayLayers
+		}
+		if acc&vk.AccessShaderStorageRead != 0 {
+			c, ok := storageCategory(im.Format, is3D)
+			if !ok {
+				return bad("storage-image reads of format %s (3D: %v) have no replay shader (lavapipe reads storage images only with a format qualifier; see docs/replay.md)", im.Format, is3D)
+			}
+			if err := add(c, s, fRead); err != nil {
+				return err
+			}
+		}
+		if acc&vk.AccessShaderStorageWrite != 0 {
+			c := catIW
+			switch {
+			case is3D && isUintFormat(im.Format):
+				return bad("3D unsigned-integer storage images have no replay yet")
+			case is3D:
+				c = catIW3
+			case isUintFormat(im.Format):
+				c = catIWU
+			}
+			if err := add(c, s, fWrite); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-// shapeDraw groups a command's attachments into passes and decides the
-// vertex count of its draws.
-func shapeDraw(g *p.Graph, w *work) error {
-	cmd := &g.Commands[w.cmd]
-	type extent struct{ w, h uint32 }
-	var order []extent
-	byExt := map[extent][]int{} // colours
-	depths := map[extent][]int{}
-	add := func(e extent) {
-		if _, ok := byExt[e]; !ok {
-			if _, ok := depths[e]; !ok {
-				order = append(order, e)
-			}
+// subresources lists an attachment image's (mip level, layer) pairs with
+// their extents; a 3D image's depth slices count as layers.
+func subresources(im *p.ImageDesc) (out []struct{ level, layer, w, h uint32 }) {
+	for l := uint32(0); l < im.MipLevels; l++ {
+		n := im.ArrayLayers
+		if im.Depth > 1 {
+			n = max(1, im.Depth>>l)
+		}
+		for k := uint32(0); k < n; k++ {
+			out = append(out, struct{ level, layer, w, h uint32 }{l, k, max(1, im.Width>>l), max(1, im.Height>>l)})
 		}
 	}
+	return out
+}
+
+// shapeDraw pairs multisampled colour attachments with their resolve
+// targets, groups every attachment subresource into passes and decides
+// the vertex count of the full-screen draw.
+func shapeDraw(g *p.Graph, w *work) error {
+	cmd := &g.Commands[w.cmd]
+	// A single-sampled, write-only colour attachment of one mip level
+	// with the format, extent and layers of a multisampled one resolves
+	// it (how renderers declare an attachment resolve).
+	for i := range w.colors {
+		ms := &w.colors[i]
+		if ms.samples == 1 {
+			continue
+		}
+		mi := &g.Resources[ms.res].Image
+		for j := range w.colors {
+			t := &w.colors[j]
+			ti := &g.Resources[t.res].Image
+			if t.samples != 1 || t.read || t.resolved || ti.MipLevels != 1 || ti.Depth != 1 || ti.Format != mi.Format ||
+				ti.Width != mi.Width || ti.Height != mi.Height || ti.ArrayLayers != mi.ArrayLayers {
+				continue
+			}
+			ms.resolve, t.resolved = j, true
+			break
+		}
+	}
+	type key struct{ w, h, samples uint32 }
+	var order []key
+	colors := map[key][][]sub{} // per key, per attachment: its subresources
+	depths := map[key][]sub{}
+	seen := map[key]bool{}
 	for i, a := range w.colors {
+		if a.resolved {
+			continue
+		}
 		im := &g.Resources[a.res].Image
-		e := extent{im.Width, im.Height}
-		add(e)
-		byExt[e] = append(byExt[e], i)
+		byKey := map[key][]sub{}
+		var keys []key
+		for _, sr := range subresources(im) {
+			k := key{sr.w, sr.h, a.samples}
+			if _, ok := byKey[k]; !ok {
+				keys = append(keys, k)
+			}
+			byKey[k] = append(byKey[k], sub{att: i, level: sr.level, layer: sr.layer})
+		}
+		for _, k := range keys {
+			if !seen[k] {
+				seen[k] = true
+				order = append(order, k)
+			}
+			colors[k] = append(colors[k], byKey[k])
+		}
 	}
 	for i, a := range w.depths {
 		im := &g.Resources[a.res].Image
-		e := extent{im.Width, im.Height}
-		add(e)
-		depths[e] = append(depths[e], i)
+		for _, sr := range subresources(im) {
+			k := key{sr.w, sr.h, a.samples}
+			if !seen[k] {
+				seen[k] = true
+				order = append(order, k)
+			}
+			depths[k] = append(depths[k], sub{att: i, level: sr.level, layer: sr.layer})
+		}
 	}
-	for _, e := range order {
-		cs, ds := byExt[e], depths[e]
-		if len(cs) > 8 {
-			return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[w.colors[cs[8]].res].Name, Access: "colour attachment", Reason: "more than 8 colour attachments of one extent"}
+	for _, k := range order {
+		lists, ds := colors[k], depths[k]
+		if len(lists) > 8 {
+			return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[w.colors[lists[8][0].att].res].Name, Access: "colour attachment",
+				Reason: "more than 8 colour attachments of one extent and sample count (Vulkan's maxColorAttachments is at least 4; the replay's shaders have 8)"}
 		}
 		nu := 0
-		for _, c := range cs {
-			if w.colors[c].uint {
+		for _, l := range lists {
+			if w.colors[l[0].att].uint {
 				nu++
 			}
 		}
 		if nu > 4 {
-			return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[w.colors[cs[0]].res].Name, Access: "colour attachment", Reason: "more than 4 unsigned-integer colour attachments"}
+			return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[w.colors[lists[0][0].att].res].Name, Access: "colour attachment",
+				Reason: "more than 4 unsigned-integer colour attachments of one extent"}
 		}
-		first := pass{colors: cs, depth: -1, width: e.w, height: e.h}
-		if len(ds) > 0 {
-			first.depth = ds[0]
+		// Pass i draws subresource i of every attachment that has one,
+		// and depth subresource i.
+		n := len(ds)
+		for _, l := range lists {
+			n = max(n, len(l))
 		}
-		w.passes = append(w.passes, first)
-		for _, d := range ds[min(1, len(ds)):] {
-			w.passes = append(w.passes, pass{depth: d, width: e.w, height: e.h})
+		for i := 0; i < n; i++ {
+			ps := pass{depth: sub{att: -1}, width: k.w, height: k.h, samples: k.samples}
+			for _, l := range lists {
+				if i < len(l) {
+					ps.colors = append(ps.colors, l[i])
+				}
+			}
+			if i < len(ds) {
+				ps.depth = ds[i]
+			}
+			w.passes = append(w.passes, ps)
 		}
-	}
-	if w.indirect >= 0 && w.vertex >= 0 {
-		return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[w.vertex].Name, Access: "VERTEX_ATTRIBUTE_INPUT VERTEX_ATTRIBUTE_READ",
-			Reason: "a draw with both indirect arguments and a vertex buffer has no replay (the arguments decide how much of the buffer is read)"}
 	}
 	if len(w.passes) == 0 {
 		// No attachments: a render area large enough that fragment p
@@ -714,19 +1003,18 @@ func shapeDraw(g *p.Graph, w *work) error {
 		}
 		aw := uint32(min(uint64(4096), n))
 		ah := uint32(min(uint64(4096), (n+uint64(aw)-1)/uint64(aw)))
-		w.passes = []pass{{depth: -1, width: aw, height: ah}}
+		w.passes = []pass{{depth: sub{att: -1}, width: aw, height: ah, samples: 1}}
 	}
 	v := uint64(3)
 	if vp := w.parts[stVertex]; vp != nil {
 		v = max(v, min(vp.maxCount(), 1<<20))
 	}
-	if w.vertex >= 0 {
-		v = max(v, g.Resources[w.vertex].Buffer.Size/4)
-	}
 	v = (v + 2) / 3 * 3
-	if v > 1<<30 {
-		return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[w.vertex].Name, Access: "vertex input", Reason: "too many vertices"}
-	}
 	w.vertices = uint32(v)
+	for _, id := range w.vertex {
+		if g.Resources[id].Buffer.Size/4 > 1<<30 {
+			return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[id].Name, Access: "vertex input", Reason: "more than 2^30 vertices"}
+		}
+	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	p "github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/vulkan"
+	"github.com/aliasplan/aliasplan/vulkan/internal/vkext"
 )
 
 // kit holds the device objects every mode shares: shaders, descriptor
@@ -36,6 +37,10 @@ type kit struct {
 	images  []ownImage
 	views   []vk.ImageView
 	fence   vk.Fence
+	// msDummy fills the unused multisampled sampled-image slots (float,
+	// uint): lavapipe (Mesa 22.3) crashes on null descriptors there. They
+	// stay in SHADER_READ_ONLY_OPTIMAL and nothing writes them.
+	msDummy [2]vk.ImageView
 }
 
 type ownBuffer struct {
@@ -140,7 +145,37 @@ func (k *kit) init() error {
 		return err
 	}
 	k.fence = f
-	return nil
+	return k.initDummies()
+}
+
+func (k *kit) initDummies() error {
+	var imgs []vk.Image
+	for i, f := range []avk.Format{avk.FormatR8G8B8A8Unorm, avk.FormatR32Uint} {
+		desc := p.ImageDesc{Format: f, Width: 1, Height: 1, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 4, Tiling: avk.TilingOptimal}
+		im, err := k.newImage(&desc, vk.ImageUsageFlags(vk.ImageUsageSampledBit|vk.ImageUsageColorAttachmentBit))
+		if err != nil {
+			return err
+		}
+		info := vk.ImageViewCreateInfo{SType: vk.StructureTypeImageViewCreateInfo, Image: im.img, ViewType: vk.ImageViewType2d, Format: vk.Format(f),
+			SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}}
+		var v vk.ImageView
+		r := vk.CreateImageView(k.vd, &info, nil, &v)
+		info.Free()
+		if err := vkCheck("vkCreateImageView (dummy)", r); err != nil {
+			return err
+		}
+		k.views = append(k.views, v)
+		k.msDummy[i] = v
+		imgs = append(imgs, im.img)
+	}
+	return k.dev.Run(func(cb vk.CommandBuffer) error {
+		var bs []vkext.ImageBarrier
+		for _, img := range imgs {
+			bs = append(bs, imageBarrier(img, aspectColor, avk.StageNone, 0, avk.StageAllCommands, avk.AccessMemoryRead, avk.LayoutUndefined, avk.LayoutShaderReadOnlyOptimal))
+		}
+		k.hooks.Barrier(cb, &vkext.Barriers{Image: bs})
+		return nil
+	})
 }
 
 func (c category) descriptorType() vk.DescriptorType {
@@ -149,7 +184,7 @@ func (c category) descriptorType() vk.DescriptorType {
 		return vk.DescriptorTypeStorageBuffer
 	case catUB:
 		return vk.DescriptorTypeUniformBuffer
-	case catS2F, catS2U, catS3F:
+	case catS2F, catS2U, catS3F, catS2MS, catS2MSU:
 		return vk.DescriptorTypeCombinedImageSampler
 	}
 	return vk.DescriptorTypeStorageImage
@@ -249,14 +284,17 @@ func (k *kit) newBuffer(size uint64, usage vk.BufferUsageFlags, host bool) (ownB
 
 func (b *ownBuffer) bytes() []byte { return unsafe.Slice((*byte)(b.mapped), b.size) }
 
-func (k *kit) newImage(f avk.Format, w, h, d, mips uint32, is3D bool, usage vk.ImageUsageFlags) (ownImage, error) {
+func (k *kit) newImage(im *p.ImageDesc, usage vk.ImageUsageFlags) (ownImage, error) {
 	typ := vk.ImageType2d
-	if is3D {
+	var flags vk.ImageCreateFlags
+	if im.Depth > 1 {
 		typ = vk.ImageType3d
+		flags |= vk.ImageCreateFlags(vk.ImageCreate2dArrayCompatibleBit)
 	}
-	info := vk.ImageCreateInfo{SType: vk.StructureTypeImageCreateInfo, ImageType: typ, Format: vk.Format(f),
-		Extent: vk.Extent3D{Width: w, Height: h, Depth: d}, MipLevels: mips, ArrayLayers: 1, Samples: vk.SampleCount1Bit,
-		Tiling: vk.ImageTilingOptimal, Usage: usage, SharingMode: vk.SharingModeExclusive, InitialLayout: vk.ImageLayoutUndefined}
+	info := vk.ImageCreateInfo{SType: vk.StructureTypeImageCreateInfo, Flags: flags, ImageType: typ, Format: vk.Format(im.Format),
+		Extent: vk.Extent3D{Width: im.Width, Height: im.Height, Depth: im.Depth}, MipLevels: im.MipLevels, ArrayLayers: im.ArrayLayers,
+		Samples: vk.SampleCountFlagBits(im.Samples), Tiling: vk.ImageTiling(im.Tiling), Usage: usage, SharingMode: vk.SharingModeExclusive,
+		InitialLayout: vk.ImageLayoutUndefined}
 	var img vk.Image
 	r := vk.CreateImage(k.vd, &info, nil, &img)
 	info.Free()
@@ -312,7 +350,7 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 					continue
 				}
 				bit, what := vk.FormatFeatureSampledImageBit, "sampled-image"
-				if s.cat >= catR8 {
+				if s.cat >= catR8 && s.cat <= catIW3 {
 					bit, what = vk.FormatFeatureStorageImageBit, "storage-image"
 				}
 				if err := need(w, s.res, bit, what); err != nil {
@@ -331,6 +369,17 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 		}
 		for _, a := range w.depths {
 			if err := need(w, a.res, vk.FormatFeatureDepthStencilAttachmentBit, "depth/stencil-attachment"); err != nil {
+				return err
+			}
+		}
+		for _, op := range w.copies {
+			if !op.blit || g.Resources[op.src].Kind != p.KindImage {
+				continue
+			}
+			if err := need(w, op.src, vk.FormatFeatureBlitSrcBit, "blit-source"); err != nil {
+				return err
+			}
+			if err := need(w, op.dst, vk.FormatFeatureBlitDstBit, "blit-destination"); err != nil {
 				return err
 			}
 		}

@@ -30,6 +30,7 @@ type mode struct {
 type viewKey struct {
 	res    p.ResourceID
 	level  uint32
+	layer  int32 // -1: every layer (a 2D array or 3D view); else one layer or 3D slice (a 2D view)
 	aspect uint32
 }
 
@@ -86,19 +87,25 @@ func (m *mode) handle(id p.ResourceID) (vk.Buffer, vk.Image) {
 	return m.res.Buffer(id), m.res.Image(id)
 }
 
-func (m *mode) view(id p.ResourceID, level, aspect uint32) (vk.ImageView, error) {
-	key := viewKey{id, level, aspect}
+// view returns a view of one mip level of image id: every layer (layer
+// -1: a 2D array view, a 3D view of a 3D image) for shader slots, one
+// layer or 3D slice (a 2D view) for attachments.
+func (m *mode) view(id p.ResourceID, level uint32, layer int32, aspect uint32) (vk.ImageView, error) {
+	key := viewKey{id, level, layer, aspect}
 	if v, ok := m.views[key]; ok {
 		return v, nil
 	}
 	res := &m.r.g.Resources[id]
 	_, img := m.handle(id)
-	vt := vk.ImageViewType2d
-	if res.Image.Depth > 1 {
-		vt = vk.ImageViewType3d
+	vt, base, n := vk.ImageViewType2dArray, uint32(0), res.Image.ArrayLayers
+	switch {
+	case layer >= 0:
+		vt, base, n = vk.ImageViewType2d, uint32(layer), 1
+	case res.Image.Depth > 1:
+		vt, n = vk.ImageViewType3d, 1
 	}
 	info := vk.ImageViewCreateInfo{SType: vk.StructureTypeImageViewCreateInfo, Image: img, ViewType: vt, Format: vk.Format(res.Image.Format),
-		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(aspect), BaseMipLevel: level, LevelCount: 1, LayerCount: 1}}
+		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(aspect), BaseMipLevel: level, LevelCount: 1, BaseArrayLayer: base, LayerCount: n}}
 	var v vk.ImageView
 	r := vk.CreateImageView(m.r.k.vd, &info, nil, &v)
 	info.Free()
@@ -109,13 +116,18 @@ func (m *mode) view(id p.ResourceID, level, aspect uint32) (vk.ImageView, error)
 	return v, nil
 }
 
+// attachView is the 2D view of one attachment subresource.
+func (m *mode) attachView(id p.ResourceID, sr sub, aspect uint32) (vk.ImageView, error) {
+	return m.view(id, sr.level, int32(sr.layer), aspect)
+}
+
 func (m *mode) prepare() error {
 	r, k := m.r, m.r.k
 	n := uint32(max(r.nparts, 1))
 	sizes := []vk.DescriptorPoolSize{
 		{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: n * 18},
 		{Type: vk.DescriptorTypeUniformBuffer, DescriptorCount: n * 4},
-		{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: n * 30},
+		{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: n * 40},
 		{Type: vk.DescriptorTypeStorageImage, DescriptorCount: n * 44},
 	}
 	pi := vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo, MaxSets: n, PoolSizeCount: uint32(len(sizes)), PPoolSizes: sizes}
@@ -143,14 +155,23 @@ func (m *mode) prepare() error {
 	}
 	for i := range r.works {
 		w := &r.works[i]
-		for _, a := range w.colors {
-			if _, err := m.view(a.res, 0, aspectColor); err != nil {
-				return err
+		for _, ps := range w.passes {
+			for _, c := range ps.colors {
+				a := w.colors[c.att]
+				if _, err := m.attachView(a.res, c, aspectColor); err != nil {
+					return err
+				}
+				if a.resolve >= 0 {
+					if _, err := m.attachView(w.colors[a.resolve].res, c, aspectColor); err != nil {
+						return err
+					}
+				}
 			}
-		}
-		for _, a := range w.depths {
-			if _, err := m.view(a.res, 0, dsAspect(r.g.Resources[a.res].Image.Format)); err != nil {
-				return err
+			if ps.depth.att >= 0 {
+				a := w.depths[ps.depth.att]
+				if _, err := m.attachView(a.res, ps.depth, dsAspect(r.g.Resources[a.res].Image.Format)); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -214,6 +235,9 @@ func (m *mode) writeSet(pt *part, st stage, stride uint64) (vk.DescriptorSet, er
 			wr.PImageInfo = make([]vk.DescriptorImageInfo, n)
 			for i := range wr.PImageInfo {
 				wr.PImageInfo[i] = vk.DescriptorImageInfo{Sampler: k.sampler, ImageLayout: vk.ImageLayoutGeneral}
+				if c == catS2MS || c == catS2MSU {
+					wr.PImageInfo[i].ImageView, wr.PImageInfo[i].ImageLayout = k.msDummy[c-catS2MS], vk.ImageLayoutShaderReadOnlyOptimal
+				}
 			}
 		}
 		for _, s := range pt.slots {
@@ -226,7 +250,7 @@ func (m *mode) writeSet(pt *part, st stage, stride uint64) (vk.DescriptorSet, er
 				wr.PBufferInfo[s.index] = vk.DescriptorBufferInfo{Buffer: buf, Range: vk.DeviceSize(size)}
 				continue
 			}
-			v, err := m.view(s.res, s.level, s.aspect)
+			v, err := m.view(s.res, s.level, s.layer, s.aspect)
 			if err != nil {
 				return set, err
 			}
@@ -308,13 +332,23 @@ func (r *Replayer) recordInit(cb vk.CommandBuffer) error {
 		im := &res.Image
 		if im.Format.IsDepthStencil() {
 			vk.CmdClearDepthStencilImage(cb, o.img, vk.ImageLayoutTransferDstOptimal, &vk.ClearDepthStencilValue{Depth: 0.5, Stencil: 7}, 1,
-				[]vk.ImageSubresourceRange{{AspectMask: vk.ImageAspectFlags(dsAspect(im.Format)), LevelCount: im.MipLevels, LayerCount: 1}})
+				[]vk.ImageSubresourceRange{{AspectMask: vk.ImageAspectFlags(dsAspect(im.Format)), LevelCount: im.MipLevels, LayerCount: im.ArrayLayers}})
 			continue
 		}
+		if im.Samples > 1 {
+			var cv vk.ClearColorValue
+			bits := (*[4]uint32)(unsafe.Pointer(&cv))
+			*bits = [4]uint32{0x3e800000, 0x3f000000, 0x3f400000, 0x3e000000} // 0.25, 0.5, 0.75, 0.125 (small integers read as uint)
+			vk.CmdClearColorImage(cb, o.img, vk.ImageLayoutTransferDstOptimal, &cv, 1,
+				[]vk.ImageSubresourceRange{{AspectMask: vk.ImageAspectFlags(aspectColor), LevelCount: 1, LayerCount: im.ArrayLayers}})
+			continue
+		}
+		off := uint64(0)
 		for l := uint32(0); l < im.MipLevels; l++ {
-			vk.CmdCopyBufferToImage(cb, r.staging.buf, o.img, vk.ImageLayoutTransferDstOptimal, 1, []vk.BufferImageCopy{{
-				ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(aspectColor), MipLevel: l, LayerCount: 1},
-				ImageExtent:      vk.Extent3D{Width: max(1, im.Width>>l), Height: max(1, im.Height>>l), Depth: max(1, im.Depth>>l)}}})
+			vk.CmdCopyBufferToImage(cb, r.staging.buf, o.img, vk.ImageLayoutTransferDstOptimal, 1, []vk.BufferImageCopy{{BufferOffset: vk.DeviceSize(off),
+				ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(aspectColor), MipLevel: l, LayerCount: im.ArrayLayers},
+				ImageExtent:      mipExtent(im, l)}})
+			off += texels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
 		}
 	}
 	vk.CmdFillBuffer(cb, r.lanes.buf, 0, vk.DeviceSize(vk.WholeSize), 0)
@@ -351,13 +385,16 @@ func (r *Replayer) recordReadback(cb vk.CommandBuffer, order []p.CommandID) erro
 			continue
 		}
 		im := &r.g.Resources[o.id].Image
+		if o.bytes == 0 {
+			continue // multisampled: no copy to a buffer exists
+		}
 		off := o.offset
 		for l := uint32(0); l < im.MipLevels; l++ {
 			vk.CmdCopyImageToBuffer(cb, o.img, vk.ImageLayoutTransferSrcOptimal, r.readback.buf, 1, []vk.BufferImageCopy{{
 				BufferOffset:     vk.DeviceSize(off),
-				ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(colorOrDepth(im.Format) &^ aspectStencil), MipLevel: l, LayerCount: 1},
-				ImageExtent:      vk.Extent3D{Width: max(1, im.Width>>l), Height: max(1, im.Height>>l), Depth: max(1, im.Depth>>l)}}})
-			off += texels(im, l) * copyBytes(im.Format)
+				ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(colorOrDepth(im.Format) &^ aspectStencil), MipLevel: l, LayerCount: im.ArrayLayers},
+				ImageExtent:      mipExtent(im, l)}})
+			off += texels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
 		}
 	}
 	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(avk.StageAllTransfer), SrcAccess: uint64(avk.AccessTransferWrite),
@@ -412,7 +449,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			vk.CmdFillBuffer(cb, buf, 0, vk.DeviceSize(vk.WholeSize), w.seed)
 			continue
 		}
-		rng := []vk.ImageSubresourceRange{{AspectMask: vk.ImageAspectFlags(colorOrDepth(res.Image.Format)), LevelCount: vk.RemainingMipLevels, LayerCount: 1}}
+		rng := []vk.ImageSubresourceRange{{AspectMask: vk.ImageAspectFlags(colorOrDepth(res.Image.Format)), LevelCount: vk.RemainingMipLevels, LayerCount: vk.RemainingArrayLayers}}
 		if res.Image.Format.IsDepthStencil() {
 			vk.CmdClearDepthStencilImage(cb, img, vk.ImageLayout(op.dstLyot), &vk.ClearDepthStencilValue{Depth: float32(w.seed>>8) / 16777216, Stencil: w.seed & 0xff}, 1, rng)
 			continue
@@ -448,28 +485,33 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 	}
 	for pi := range w.passes {
 		ps := &w.passes[pi]
-		pl, key, err := k.gfxPipeline(g, w, ps)
-		if err != nil {
-			return err
-		}
 		colors := passColors(w, ps)
 		loc, count, _ := colorLocations(colors)
 		color := make([]vkext.Attachment, count)
 		for i := range color {
 			color[i] = vkext.Attachment{Layout: int32(avk.LayoutUndefined), LoadOp: int32(vk.AttachmentLoadOpDontCare), StoreOp: int32(vk.AttachmentStoreOpDontCare)}
 		}
-		for i, a := range colors {
-			v, _ := m.view(a.res, 0, aspectColor)
+		for i, c := range ps.colors {
+			a := w.colors[c.att]
+			v, _ := m.attachView(a.res, c, aspectColor)
 			at := vkext.Attachment{View: unsafe.Pointer(v), Layout: int32(a.layout), LoadOp: int32(vk.AttachmentLoadOpClear), StoreOp: int32(vk.AttachmentStoreOpStore)}
 			if a.read && !a.clear {
 				at.LoadOp = int32(vk.AttachmentLoadOpLoad)
 			}
+			if a.resolve >= 0 {
+				t := w.colors[a.resolve]
+				rv, _ := m.attachView(t.res, c, aspectColor)
+				at.ResolveView, at.ResolveLayout, at.ResolveMode = unsafe.Pointer(rv), int32(t.layout), resolveAverage
+				if a.uint {
+					at.ResolveMode = resolveSampleZero
+				}
+			}
 			color[loc[i]] = at
 		}
 		var depth, stencil *vkext.Attachment
-		if ps.depth >= 0 {
-			a := w.depths[ps.depth]
-			v, _ := m.view(a.res, 0, dsAspect(g.Resources[a.res].Image.Format))
+		if ps.depth.att >= 0 {
+			a := w.depths[ps.depth.att]
+			v, _ := m.attachView(a.res, ps.depth, dsAspect(g.Resources[a.res].Image.Format))
 			at := vkext.Attachment{View: unsafe.Pointer(v), Layout: int32(a.layout), LoadOp: int32(vk.AttachmentLoadOpLoad), StoreOp: int32(vk.AttachmentStoreOpStore)}
 			if !a.read || a.clear {
 				at.LoadOp = int32(vk.AttachmentLoadOpClear)
@@ -479,34 +521,66 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 				at.StoreOp = storeOpNone
 			}
 			depth = &at
-			if key.stencil != dsNone {
+			if a.stencil {
 				st := at
 				stencil = &st
 			}
 		}
 		k.hooks.Rendering().BeginRendering(unsafe.Pointer(cb), ps.width, ps.height, color, depth, stencil)
-		vk.CmdBindPipeline(cb, vk.PipelineBindPointGraphics, pl)
-		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, k.gfxLay, 0, 2,
-			[]vk.DescriptorSet{m.sets[w.cmd][stVertex], m.sets[w.cmd][stFragment]}, 0, nil)
-		pc := [2]uint32{ps.width, ps.width * ps.height}
-		vk.CmdPushConstants(cb, k.gfxLay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 8, unsafe.Pointer(&pc[0]))
 		vk.CmdSetViewport(cb, 0, 1, []vk.Viewport{{Width: float32(ps.width), Height: float32(ps.height), MaxDepth: 1}})
 		vk.CmdSetScissor(cb, 0, 1, []vk.Rect2D{{Extent: vk.Extent2D{Width: ps.width, Height: ps.height}}})
 		vk.CmdSetStencilReference(cb, vk.StencilFaceFlags(vk.StencilFrontAndBack), w.seed&0xff)
-		if w.vertex >= 0 {
-			buf, _ := m.handle(w.vertex)
-			vk.CmdBindVertexBuffers(cb, 0, 1, []vk.Buffer{buf}, []vk.DeviceSize{0})
+		bind := func(vattr bool) error {
+			pl, err := k.gfxPipeline(g, w, ps, vattr)
+			if err != nil {
+				return err
+			}
+			vk.CmdBindPipeline(cb, vk.PipelineBindPointGraphics, pl)
+			vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, k.gfxLay, 0, 2,
+				[]vk.DescriptorSet{m.sets[w.cmd][stVertex], m.sets[w.cmd][stFragment]}, 0, nil)
+			pc := [2]uint32{ps.width, ps.width * ps.height}
+			vk.CmdPushConstants(cb, k.gfxLay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 8, unsafe.Pointer(&pc[0]))
+			return nil
 		}
-		if w.indirect >= 0 {
-			buf, _ := m.handle(w.indirect)
-			vk.CmdDrawIndirect(cb, buf, 0, 1, 16)
-		} else {
-			vk.CmdDraw(cb, w.vertices, 1, 0, 0)
+		if err := bind(false); err != nil {
+			return err
+		}
+		// The full-screen draw: every pass's fragments and vertex reads.
+		vk.CmdDraw(cb, w.vertices, 1, 0, 0)
+		if pi == 0 {
+			// Each indirect, index and vertex buffer is read by a draw
+			// of its own, once per command.
+			for _, id := range w.indirect {
+				buf, _ := m.handle(id)
+				vk.CmdDrawIndirect(cb, buf, 0, 1, 16)
+			}
+			for _, id := range w.index {
+				buf, _ := m.handle(id)
+				vk.CmdBindIndexBuffer(cb, buf, 0, vk.IndexTypeUint32)
+				vk.CmdDrawIndexed(cb, uint32(g.Resources[id].Buffer.Size/4), 1, 0, 0, 0)
+			}
+			if len(w.vertex) > 0 {
+				if err := bind(true); err != nil {
+					return err
+				}
+				for _, id := range w.vertex {
+					buf, _ := m.handle(id)
+					vk.CmdBindVertexBuffers(cb, 0, 1, []vk.Buffer{buf}, []vk.DeviceSize{0})
+					vk.CmdDraw(cb, uint32(g.Resources[id].Buffer.Size/4), 1, 0, 0)
+				}
+			}
 		}
 		k.hooks.Rendering().EndRendering(unsafe.Pointer(cb))
 	}
 	return nil
 }
+
+// VkResolveModeFlagBits: AVERAGE for float and normalized colour
+// formats, SAMPLE_ZERO for integer ones (both always supported).
+const (
+	resolveSampleZero = 1
+	resolveAverage    = 2
+)
 
 // storeOpNone is VK_ATTACHMENT_STORE_OP_NONE (Vulkan 1.3): a read-only
 // attachment is not written back, so it is no write access.
@@ -527,17 +601,56 @@ func (m *mode) recordCopy(cb vk.CommandBuffer, op copyOp) {
 		vk.CmdCopyBuffer(cb, sb, db, uint32(len(regions)), regions)
 	case s.Kind == p.KindImage && d.Kind == p.KindImage:
 		asp := vk.ImageAspectFlags(colorOrDepth(s.Image.Format))
-		vk.CmdCopyImage(cb, si, vk.ImageLayout(op.srcLayout), di, vk.ImageLayout(op.dstLyot), 1, []vk.ImageCopy{{
-			SrcSubresource: vk.ImageSubresourceLayers{AspectMask: asp, LayerCount: 1},
-			DstSubresource: vk.ImageSubresourceLayers{AspectMask: asp, LayerCount: 1},
-			Extent:         vk.Extent3D{Width: s.Image.Width, Height: s.Image.Height, Depth: s.Image.Depth}}})
-	case s.Kind == p.KindBuffer:
-		vk.CmdCopyBufferToImage(cb, sb, di, vk.ImageLayout(op.dstLyot), 1, []vk.BufferImageCopy{{
-			ImageSubresource: vk.ImageSubresourceLayers{AspectMask: aspectColor, LayerCount: 1},
-			ImageExtent:      vk.Extent3D{Width: d.Image.Width, Height: d.Image.Height, Depth: d.Image.Depth}}})
+		im := &s.Image
+		// Every mip level of the source (the destination has at least
+		// as many), every layer; a destination with more levels keeps
+		// the others as they were.
+		switch {
+		case op.resolve:
+			var regions []vk.ImageResolve
+			for l := uint32(0); l < im.MipLevels; l++ {
+				sl := vk.ImageSubresourceLayers{AspectMask: asp, MipLevel: l, LayerCount: im.ArrayLayers}
+				regions = append(regions, vk.ImageResolve{SrcSubresource: sl, DstSubresource: sl, Extent: mipExtent(im, l)})
+			}
+			vk.CmdResolveImage(cb, si, vk.ImageLayout(op.srcLayout), di, vk.ImageLayout(op.dstLyot), uint32(len(regions)), regions)
+		case op.blit:
+			var regions []vk.ImageBlit
+			for l := uint32(0); l < im.MipLevels; l++ {
+				sl := vk.ImageSubresourceLayers{AspectMask: asp, MipLevel: l, LayerCount: im.ArrayLayers}
+				e := mipExtent(im, l)
+				off := [2]vk.Offset3D{{}, {X: int32(e.Width), Y: int32(e.Height), Z: int32(e.Depth)}}
+				regions = append(regions, vk.ImageBlit{SrcSubresource: sl, SrcOffsets: off, DstSubresource: sl, DstOffsets: off})
+			}
+			vk.CmdBlitImage(cb, si, vk.ImageLayout(op.srcLayout), di, vk.ImageLayout(op.dstLyot), uint32(len(regions)), regions, vk.FilterNearest)
+		default:
+			var regions []vk.ImageCopy
+			for l := uint32(0); l < im.MipLevels; l++ {
+				sl := vk.ImageSubresourceLayers{AspectMask: asp, MipLevel: l, LayerCount: im.ArrayLayers}
+				regions = append(regions, vk.ImageCopy{SrcSubresource: sl, DstSubresource: sl, Extent: mipExtent(im, l)})
+			}
+			vk.CmdCopyImage(cb, si, vk.ImageLayout(op.srcLayout), di, vk.ImageLayout(op.dstLyot), uint32(len(regions)), regions)
+		}
 	default:
-		vk.CmdCopyImageToBuffer(cb, si, vk.ImageLayout(op.srcLayout), db, 1, []vk.BufferImageCopy{{
-			ImageSubresource: vk.ImageSubresourceLayers{AspectMask: aspectColor, LayerCount: 1},
-			ImageExtent:      vk.Extent3D{Width: s.Image.Width, Height: s.Image.Height, Depth: s.Image.Depth}}})
+		im := &d.Image
+		if s.Kind == p.KindImage {
+			im = &s.Image
+		}
+		var regions []vk.BufferImageCopy
+		off := uint64(0)
+		for l := uint32(0); l < im.MipLevels; l++ {
+			regions = append(regions, vk.BufferImageCopy{BufferOffset: vk.DeviceSize(off),
+				ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(colorOrDepth(im.Format)), MipLevel: l, LayerCount: im.ArrayLayers},
+				ImageExtent:      mipExtent(im, l)})
+			off += texels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
+		}
+		if s.Kind == p.KindBuffer {
+			vk.CmdCopyBufferToImage(cb, sb, di, vk.ImageLayout(op.dstLyot), uint32(len(regions)), regions)
+		} else {
+			vk.CmdCopyImageToBuffer(cb, si, vk.ImageLayout(op.srcLayout), db, uint32(len(regions)), regions)
+		}
 	}
+}
+
+func mipExtent(im *p.ImageDesc, l uint32) vk.Extent3D {
+	return vk.Extent3D{Width: max(1, im.Width>>l), Height: max(1, im.Height>>l), Depth: max(1, im.Depth>>l)}
 }

@@ -30,6 +30,7 @@ type gfxKey struct {
 	stencilFmt int32
 	depth      int
 	stencil    int
+	samples    uint32
 	vmask      specMasks
 	fmask      specMasks
 }
@@ -83,7 +84,7 @@ func dsMode(a attachment) int {
 func passColors(w *work, ps *pass) []attachment {
 	out := make([]attachment, len(ps.colors))
 	for i, c := range ps.colors {
-		out[i] = w.colors[c]
+		out[i] = w.colors[c.att]
 	}
 	return out
 }
@@ -125,9 +126,9 @@ func fragShader(count, nuint int) string {
 	return fmt.Sprintf("frag_f%d_u%d.spv", count-nuint, nuint)
 }
 
-func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass) (vk.Pipeline, gfxKey, error) {
-	key := gfxKey{vattr: w.vertex >= 0, depthFmt: int32(vk.FormatUndefined), stencilFmt: int32(vk.FormatUndefined),
-		vmask: w.parts[stVertex].masks(), fmask: w.parts[stFragment].masks()}
+func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr bool) (vk.Pipeline, error) {
+	key := gfxKey{vattr: vattr, depthFmt: int32(vk.FormatUndefined), stencilFmt: int32(vk.FormatUndefined),
+		vmask: w.parts[stVertex].masks(), fmask: w.parts[stFragment].masks(), samples: max(ps.samples, 1)}
 	colors := passColors(w, ps)
 	loc, count, nuint := colorLocations(colors)
 	key.ncolor, key.nuint = count, nuint
@@ -137,8 +138,8 @@ func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass) (vk.Pipeline, gfxKey, e
 			key.blend |= 1 << loc[i]
 		}
 	}
-	if ps.depth >= 0 {
-		a := w.depths[ps.depth]
+	if ps.depth.att >= 0 {
+		a := w.depths[ps.depth.att]
 		key.depthFmt = int32(g.Resources[a.res].Image.Format)
 		key.depth = dsMode(a)
 		if a.stencil {
@@ -147,14 +148,14 @@ func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass) (vk.Pipeline, gfxKey, e
 		}
 	}
 	if pl, ok := k.gfxPipes[key]; ok {
-		return pl, key, nil
+		return pl, nil
 	}
 	pl, err := k.createGfx(key)
 	if err != nil {
-		return vk.NullPipeline, key, err
+		return vk.NullPipeline, err
 	}
 	k.gfxPipes[key] = pl
-	return pl, key, nil
+	return pl, nil
 }
 
 func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
@@ -227,7 +228,7 @@ func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
 		PRasterizationState: &vk.PipelineRasterizationStateCreateInfo{SType: vk.StructureTypePipelineRasterizationStateCreateInfo,
 			PolygonMode: vk.PolygonModeFill, CullMode: vk.CullModeFlags(vk.CullModeNone), FrontFace: vk.FrontFaceCounterClockwise, LineWidth: 1},
 		PMultisampleState: &vk.PipelineMultisampleStateCreateInfo{SType: vk.StructureTypePipelineMultisampleStateCreateInfo,
-			RasterizationSamples: vk.SampleCount1Bit},
+			RasterizationSamples: vk.SampleCountFlagBits(key.samples)},
 		PDepthStencilState: &ds,
 		PColorBlendState: &vk.PipelineColorBlendStateCreateInfo{SType: vk.StructureTypePipelineColorBlendStateCreateInfo,
 			AttachmentCount: uint32(len(blends)), PAttachments: blends},

@@ -25,6 +25,7 @@ type Replayer struct {
 	src    *vulkan.Resources
 	works  []work
 	nparts int
+	stride uint64 // bytes per Params record
 
 	params   ownBuffer
 	lanes    ownBuffer
@@ -130,6 +131,7 @@ func (r *Replayer) setup() error {
 	if r.lanes, err = k.newBuffer(n*laneBytes, vk.BufferUsageFlags(vk.BufferUsageStorageBufferBit|vk.BufferUsageTransferSrcBit|vk.BufferUsageTransferDstBit), false); err != nil {
 		return err
 	}
+	r.stride = stride
 	r.writeParams(stride)
 	// Imported resources: the replay's own, initialised before every run
 	// and read back after it.
@@ -149,17 +151,15 @@ func (r *Replayer) setup() error {
 			o.buf, o.bytes = b.buf, res.Buffer.Size
 		} else {
 			im := &res.Image
-			if im.Samples != 1 || im.ArrayLayers != 1 {
-				return fmt.Errorf("replay: imported %q: multisampled or layered images have no replay", res.Name)
-			}
-			img, err := k.newImage(im.Format, im.Width, im.Height, im.Depth, im.MipLevels, im.Depth > 1,
-				vk.ImageUsageFlags(im.Usage)|vk.ImageUsageFlags(vk.ImageUsageTransferSrcBit|vk.ImageUsageTransferDstBit))
+			img, err := k.newImage(im, vk.ImageUsageFlags(im.Usage)|vk.ImageUsageFlags(vk.ImageUsageTransferSrcBit|vk.ImageUsageTransferDstBit))
 			if err != nil {
 				return fmt.Errorf("replay: imported %q: %w", res.Name, err)
 			}
 			o.img = img.img
-			for l := uint32(0); l < im.MipLevels; l++ {
-				o.bytes += texels(im, l) * copyBytes(im.Format)
+			if im.Samples == 1 {
+				// Multisampled images cannot be copied to a buffer: the
+				// digests of the commands that read them cover them.
+				o.bytes = copyBufferBytes(im)
 			}
 		}
 		stage = max(stage, o.bytes)
@@ -238,6 +238,27 @@ func fillPattern(b []byte) {
 	}
 }
 
+// SetSpin makes the compute part of the named command hash rounds more
+// times per invocation before it writes (its values stay a function of
+// what it read): a slow command, for racing controls, whose writes come
+// late. It changes the next runs' work, not the graph's accesses.
+func (r *Replayer) SetSpin(command string, rounds uint32) error {
+	for i := range r.works {
+		w := &r.works[i]
+		if w.name != command {
+			continue
+		}
+		pt := w.parts[stCompute]
+		if pt == nil {
+			return fmt.Errorf("replay: SetSpin: command %q has no compute work", command)
+		}
+		w.spin = rounds
+		binary.LittleEndian.PutUint32(r.params.bytes()[uint64(pt.index)*r.stride+12:], rounds)
+		return nil
+	}
+	return fmt.Errorf("replay: SetSpin: no command %q", command)
+}
+
 // writeParams fills every part's Params record (common.glsl).
 func (r *Replayer) writeParams(stride uint64) {
 	buf := r.params.bytes()
@@ -253,12 +274,15 @@ func (r *Replayer) writeParams(stride uint64) {
 			switch pt.stage {
 			case stVertex:
 				st := w.vertices
-				if w.indirect >= 0 {
+				if len(w.indirect) > 0 {
 					st = indirectStride
 				}
 				put(8, st)
 			default:
 				put(8, 1)
+			}
+			if pt.stage == stCompute {
+				put(12, w.spin)
 			}
 			for j := 0; j < 3; j++ {
 				z := 0.2 + 0.6*float32(hash32(w.seed^uint32(j+7))>>8)/16777216

@@ -62,6 +62,11 @@ type Attachment struct {
 	LoadOp  int32
 	StoreOp int32
 	Clear   [4]uint32 // the clear value's bits (float colour, uint colour, or depth float bits and stencil)
+	// ResolveView, when not nil, receives the resolve (ResolveMode, a
+	// VkResolveModeFlagBits) in ResolveLayout.
+	ResolveView   unsafe.Pointer
+	ResolveLayout int32
+	ResolveMode   uint32
 }
 
 // BeginRendering records vkCmdBeginRendering over [0,w)×[0,h) with the
@@ -81,6 +86,11 @@ func (r *Rendering) BeginRendering(cmd unsafe.Pointer, w, h uint32, color []Atta
 		x.imageLayout = C.int32_t(a.Layout)
 		x.loadOp = C.int32_t(a.LoadOp)
 		x.storeOp = C.int32_t(a.StoreOp)
+		if a.ResolveView != nil {
+			x.resolveMode = C.uint32_t(a.ResolveMode)
+			x.resolveImageView = C.apHandle(a.ResolveView)
+			x.resolveImageLayout = C.int32_t(a.ResolveLayout)
+		}
 		cv := (*[4]uint32)(unsafe.Pointer(&x.clearValue))
 		*cv = a.Clear
 		return x

@@ -40,7 +40,9 @@
 #define OFF_IW 79
 #define OFF_IWU 91
 #define OFF_IW3 93
-#define N_SLOTS 94
+#define OFF_S2MS 94
+#define OFF_S2MSU 98
+#define N_SLOTS 100
 
 #define F_READ 1u
 #define F_WRITE 2u
@@ -63,9 +65,11 @@ layout(constant_id = 11) const uint M_RGBA32F = 0xffffffffu;
 layout(constant_id = 12) const uint M_R11G11B10F = 0xffffffffu;
 layout(constant_id = 13) const uint M_R32UI = 0xffffffffu;
 layout(constant_id = 14) const uint M_RGBA16F3D = 0xffffffffu;
+layout(constant_id = 19) const uint M_S2MS = 0xffffffffu;
+layout(constant_id = 20) const uint M_S2MSU = 0xffffffffu;
 
 struct Slot {
-	uint w, h, d; // extent in elements (a buffer: words, 1, 1; a uniform buffer: uvec4s)
+	uint w, h, d; // extent in elements (a buffer: words, 1, 1; a uniform buffer: uvec4s; a 2D image: layers; multisampled: samples, one layer per slot)
 	uint flags;   // F_* | salt << 8
 };
 
@@ -73,7 +77,7 @@ layout(std430, set = SET, binding = 0) readonly buffer Params {
 	uint seed;   // the command's seed
 	uint width;  // fragment: the render area's width
 	uint stride; // graphics: elements per pass (pixels, or vertices)
-	uint pad;
+	uint spin;   // compute: extra hash rounds before writing (racing controls)
 	vec4 z;      // vertex: the depth of the three corners
 	Slot s[N_SLOTS];
 } P;
@@ -84,19 +88,23 @@ layout(std430, set = SET, binding = 1) buffer Lanes {
 
 layout(std430, set = SET, binding = 2) readonly buffer SB { uint w[]; } sb[8];
 layout(std140, set = SET, binding = 3) uniform UB { uvec4 v[4096]; } ub[4];
-layout(set = SET, binding = 4) uniform sampler2D s2f[N_S2F];
-layout(set = SET, binding = 5) uniform usampler2D s2u[4];
+layout(set = SET, binding = 4) uniform sampler2DArray s2f[N_S2F];
+layout(set = SET, binding = 5) uniform usampler2DArray s2u[4];
 layout(set = SET, binding = 6) uniform sampler3D s3f[2];
-layout(set = SET, binding = 7, r8) uniform readonly image2D i_r8[2];
-layout(set = SET, binding = 8, rgba8) uniform readonly image2D i_rgba8[2];
-layout(set = SET, binding = 9, r16f) uniform readonly image2D i_r16f[2];
-layout(set = SET, binding = 10, rg16f) uniform readonly image2D i_rg16f[2];
-layout(set = SET, binding = 11, rgba16f) uniform readonly image2D i_rgba16f[2];
-layout(set = SET, binding = 12, r32f) uniform readonly image2D i_r32f[N_R32F];
-layout(set = SET, binding = 13, rgba32f) uniform readonly image2D i_rgba32f[2];
-layout(set = SET, binding = 14, r11f_g11f_b10f) uniform readonly image2D i_r11g11b10f[2];
-layout(set = SET, binding = 15, r32ui) uniform readonly uimage2D i_r32ui[2];
+layout(set = SET, binding = 7, r8) uniform readonly image2DArray i_r8[2];
+layout(set = SET, binding = 8, rgba8) uniform readonly image2DArray i_rgba8[2];
+layout(set = SET, binding = 9, r16f) uniform readonly image2DArray i_r16f[2];
+layout(set = SET, binding = 10, rg16f) uniform readonly image2DArray i_rg16f[2];
+layout(set = SET, binding = 11, rgba16f) uniform readonly image2DArray i_rgba16f[2];
+layout(set = SET, binding = 12, r32f) uniform readonly image2DArray i_r32f[N_R32F];
+layout(set = SET, binding = 13, rgba32f) uniform readonly image2DArray i_rgba32f[2];
+layout(set = SET, binding = 14, r11f_g11f_b10f) uniform readonly image2DArray i_r11g11b10f[2];
+layout(set = SET, binding = 15, r32ui) uniform readonly uimage2DArray i_r32ui[2];
 layout(set = SET, binding = 16, rgba16f) uniform readonly image3D i_rgba16f3d[1];
+#if N_MS > 0
+layout(set = SET, binding = 21) uniform sampler2DMS s2ms[4];
+layout(set = SET, binding = 22) uniform usampler2DMS s2msu[2];
+#endif
 
 uint hash(uint x) {
 	x ^= x >> 16;
@@ -127,6 +135,10 @@ ivec3 coord(uint k, uint e) {
 
 uint count(uint k) { return P.s[k].w * P.s[k].h * P.s[k].d; }
 
+// A multisampled slot (one layer) reads element (x, y, sample).
+ivec2 mscoord(uint k, uint e) { return coord(k, e).xy; }
+int mssample(uint k, uint e) { return coord(k, e).z; }
+
 uint H; // hash of the element-I0 reads
 uint D; // this invocation's digest contribution
 
@@ -135,12 +147,15 @@ uint D; // this invocation's digest contribution
 
 #define R_SB(i) READ(M_SB, i, OFF_SB + i, uvec4(sb[i].w[e], 0u, 0u, 0u))
 #define R_UB(i) READ(M_UB, i, OFF_UB + i, ub[i].v[e])
-#define R_S2F(i) READ(M_S2F, i, OFF_S2F + i, floatBitsToUint(texelFetch(s2f[i], coord(OFF_S2F + i, e).xy, 0)))
-#define R_S2U(i) READ(M_S2U, i, OFF_S2U + i, texelFetch(s2u[i], coord(OFF_S2U + i, e).xy, 0))
+#define R_S2F(i) READ(M_S2F, i, OFF_S2F + i, floatBitsToUint(texelFetch(s2f[i], coord(OFF_S2F + i, e), 0)))
+#define R_S2U(i) READ(M_S2U, i, OFF_S2U + i, texelFetch(s2u[i], coord(OFF_S2U + i, e), 0))
 #define R_S3F(i) READ(M_S3F, i, OFF_S3F + i, floatBitsToUint(texelFetch(s3f[i], coord(OFF_S3F + i, e), 0)))
-#define R_IMG(m, off, arr, i) READ(m, i, off + i, floatBitsToUint(imageLoad(arr[i], coord(off + i, e).xy)))
-#define R_R32UI(i) READ(M_R32UI, i, OFF_R32UI + i, imageLoad(i_r32ui[i], coord(OFF_R32UI + i, e).xy))
+#define R_IMG(m, off, arr, i) READ(m, i, off + i, floatBitsToUint(imageLoad(arr[i], coord(off + i, e))))
+#define R_R32UI(i) READ(M_R32UI, i, OFF_R32UI + i, imageLoad(i_r32ui[i], coord(OFF_R32UI + i, e)))
 #define R_IMG3(i) READ(M_RGBA16F3D, i, OFF_RGBA16F3D + i, floatBitsToUint(imageLoad(i_rgba16f3d[i], coord(OFF_RGBA16F3D + i, e))))
+
+#define R_S2MS(i) READ(M_S2MS, i, OFF_S2MS + i, floatBitsToUint(texelFetch(s2ms[i], mscoord(OFF_S2MS + i, e), mssample(OFF_S2MS + i, e))))
+#define R_S2MSU(i) READ(M_S2MSU, i, OFF_S2MSU + i, texelFetch(s2msu[i], mscoord(OFF_S2MSU + i, e), mssample(OFF_S2MSU + i, e)))
 
 #define R2(M, m, off, arr) M(m, off, arr, 0) M(m, off, arr, 1)
 
@@ -169,4 +184,8 @@ void readAll() {
 	R2(R_IMG, M_R11G11B10F, OFF_R11G11B10F, i_r11g11b10f)
 	R_R32UI(0) R_R32UI(1)
 	R_IMG3(0)
+#if N_MS > 0
+	R_S2MS(0) R_S2MS(1) R_S2MS(2) R_S2MS(3)
+	R_S2MSU(0) R_S2MSU(1)
+#endif
 }

@@ -7,6 +7,7 @@
 // adds nothing: the digest sees what the depth/stencil attachment held.
 #define SET 1
 #define N_S2F 8
+#define N_MS 1
 #define N_R32F 2
 #define I0 pix
 #define STEP pc.stride

@@ -7,6 +7,7 @@
 // With VATTR, each vertex also consumes one 32-bit vertex attribute.
 #define SET 0
 #define N_S2F 8
+#define N_MS 1
 #define N_R32F 2
 #define I0 vid
 #define STEP P.stride

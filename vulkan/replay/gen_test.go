@@ -1,0 +1,38 @@
+package replay
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/aliasplan/aliasplan/proptest"
+)
+
+// TestGeneratedFrames replays proptest.ReplayFrame for seeds 1..50
+// (ALIASPLAN_REPLAY_FRAMES overrides the count) both ways: every kind of
+// use the model has (multisampling, layers, cubes, 3D, mipmapped
+// attachments, read-only and sampled depth/stencil, several indirect,
+// vertex and index buffers, ordering-only uses, transfers of mips and
+// layers), zero validation messages, every digest equal.
+func TestGeneratedFrames(t *testing.T) {
+	n := 50
+	if s := os.Getenv("ALIASPLAN_REPLAY_FRAMES"); s != "" {
+		if v, err := strconv.Atoi(s); err == nil {
+			n = v
+		}
+	}
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			g := proptest.ReplayFrame(seed)
+			d := openDevice(t)
+			rep := compare(t, d, g, 1)
+			if !rep.DigestsEqual {
+				t.Errorf("digests differ (kinds %v)", proptest.ReplayFrameKinds(seed))
+			}
+			if t.Failed() {
+				t.Logf("kinds %v", proptest.ReplayFrameKinds(seed))
+			}
+		})
+	}
+}
