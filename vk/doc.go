@@ -15,5 +15,6 @@
 // Parse* look a name up (with or without an extension's _KHR suffix where
 // that is unambiguous); String and Names print canonical names. Lookups
 // are map reads built once; masks print in ascending bit order. The
-// package has no dependencies and no state.
+// package has no dependencies (but internal/suggest, for the Suggest
+// functions) and no state.
 package vk

@@ -535,3 +535,27 @@ func checkOld[T maskValue](t *testing.T, kind string, got []nameValue[T], want [
 		}
 	}
 }
+
+func TestNamesSuggest(t *testing.T) {
+	for _, tc := range []struct {
+		kind, name string
+		suggest    func(string) (string, bool)
+		want       string
+	}{
+		{"stage", "COMPUTE_SHADERR", SuggestStage, "COMPUTE_SHADER"},
+		{"stage", "compute_shader", SuggestStage, "COMPUTE_SHADER"},
+		{"access", "SHADER_STORGE_WRITE", SuggestAccess, "SHADER_STORAGE_WRITE"},
+		{"layout", "SHADER_READ_ONLY_OPTIMAl", SuggestLayout, "SHADER_READ_ONLY_OPTIMAL"},
+		{"layout", "PRESENT_SRC_KHRR", SuggestLayout, "PRESENT_SRC_KHR"},
+		{"format", "R8G8B8A8_UNROM", SuggestFormat, "R8G8B8A8_UNORM"},
+		{"buffer usage", "STORAGE_BUFER", SuggestBufferUsage, "STORAGE_BUFFER"},
+		{"image usage", "COLOR_ATACHMENT", SuggestImageUsage, "COLOR_ATTACHMENT"},
+		{"tiling", "OPTIMAl", SuggestTiling, "OPTIMAL"},
+		{"stage", "RASTERIZATION", SuggestStage, ""},
+	} {
+		got, ok := tc.suggest(tc.name)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("%s %q: suggested %q, %v; want %q", tc.kind, tc.name, got, ok, tc.want)
+		}
+	}
+}
