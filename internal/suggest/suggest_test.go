@@ -39,9 +39,9 @@ func TestClosest(t *testing.T) {
 		{"time-limt", flags, "time-limit", true},
 		{"ordr", flags, "order", true},
 		{"svgg", flags, "svg", true},
-		{"x", flags, "", false},           // one letter: never "did you mean o?"
-		{"colour", flags, "", false},      // nothing near
-		{"limit", flags, "", false},       // prefix of none, too far from both limits
+		{"x", flags, "", false},      // one letter: never "did you mean o?"
+		{"colour", flags, "", false}, // nothing near
+		{"limit", flags, "", false},  // prefix of none, too far from both limits
 		{"COMPUTE_SHADERR", stages, "COMPUTE_SHADER", true},
 		{"compute_shader", stages, "COMPUTE_SHADER", true}, // case
 		{"FRAGMNT_SHADR", stages, "FRAGMENT_SHADER", true},
