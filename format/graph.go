@@ -55,6 +55,7 @@ type fileImage struct {
 	Tiling        *string  `json:"tiling"`
 	Usage         []string `json:"usage"`
 	InitialLayout *string  `json:"initialLayout"`
+	FinalLayout   *string  `json:"finalLayout,omitempty"`
 }
 
 type fileRequirements struct {
@@ -90,7 +91,8 @@ type fileAccess struct {
 // Fields a resource may leave out: imported and dedicated (false), memory
 // (gpu_only), requirements (none: asked of a RequirementsSource), the
 // image's depth, mipLevels, arrayLayers and samples (1), tiling (OPTIMAL),
-// usage (none) and initialLayout (UNDEFINED). An access may leave out
+// usage (none), initialLayout (UNDEFINED) and finalLayout (none; imported
+// images only). An access may leave out
 // access (none) and, for a buffer, must leave out layout. Field names match
 // as encoding/json matches them (case-insensitively below the top level).
 //
@@ -444,6 +446,16 @@ func (rd *fileReader) resource(r *planner.Resource, i int, el element) *planner.
 			}
 			d.InitialLayout = l
 		}
+		if im.FinalLayout != nil {
+			l, ok := vk.ParseLayout(*im.FinalLayout)
+			if !ok {
+				return unknownName("image.finalLayout", "layout", *im.FinalLayout, vk.SuggestLayout)
+			}
+			if l == vk.LayoutUndefined {
+				return rd.fail(w, "image.finalLayout", planner.RuleFinalLayout, "no barrier can transition an image into UNDEFINED (leave finalLayout out for none)")
+			}
+			d.FinalLayout = l
+		}
 	default:
 		return rd.fail(w, "type", planner.RuleField, "unknown resource type %q (want buffer or image)", *fr.Type)
 	}
@@ -670,6 +682,12 @@ func writeResource(fr *fileResource, r *planner.Resource, i int) error {
 			Tiling:        ptr(d.Tiling.String()),
 			Usage:         usage,
 			InitialLayout: ptr(d.InitialLayout.String()),
+		}
+		if d.FinalLayout != vk.LayoutUndefined {
+			if v, ok := vk.ParseLayout(d.FinalLayout.String()); !ok || v != d.FinalLayout {
+				return fail(planner.RuleUnknownName, "final layout %s has no name", d.FinalLayout)
+			}
+			fr.Image.FinalLayout = ptr(d.FinalLayout.String())
 		}
 	default:
 		return fail(planner.RuleField, "unknown resource kind %d", r.Kind)
