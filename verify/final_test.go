@@ -64,11 +64,16 @@ func TestVerifyFinal(t *testing.T) {
 			`source stages CLEAR miss the last use by command "store" (COPY)`},
 		{"source misses the write", func(c *planner.Compiled, p *planner.Plan) { p.FinalBarriers[0].SrcAccess = 0 },
 			`source access NONE misses the writes of the last use by command "store"`},
-		{"destination too narrow", func(c *planner.Compiled, p *planner.Plan) { p.FinalBarriers[0].DstStages = vk.StageBottomOfPipe; p.FinalBarriers[0].DstAccess = 0 },
+		{"destination too narrow", func(c *planner.Compiled, p *planner.Plan) {
+			p.FinalBarriers[0].DstStages = vk.StageBottomOfPipe
+			p.FinalBarriers[0].DstAccess = 0
+		},
 			"destination BOTTOM_OF_PIPE / NONE"},
 		{"not an image barrier", func(c *planner.Compiled, p *planner.Plan) { p.FinalBarriers[0].Type = planner.BufferBarrier },
 			"a final barrier is an image hazard barrier"},
-		{"twice", func(c *planner.Compiled, p *planner.Plan) { p.FinalBarriers = append(p.FinalBarriers, p.FinalBarriers[0]) },
+		{"twice", func(c *planner.Compiled, p *planner.Plan) {
+			p.FinalBarriers = append(p.FinalBarriers, p.FinalBarriers[0])
+		},
 			"final barrier 1: a second final barrier on the image"},
 		{"on an image without a final layout", func(c *planner.Compiled, p *planner.Plan) {
 			x := p.FinalBarriers[0]
