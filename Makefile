@@ -44,7 +44,7 @@ lint:
 DATA_NOTE = note: ../shared/data not found beside the repository: the data tests (golden frames, MiniMalloc and idealloc problems) are skipped
 unit:
 	@test -d ../shared/data || echo "$(DATA_NOTE)"
-	$(GO) test -count=1 -race -tags invariants -timeout 20m ./...
+	ALIASPLAN_REQUIRE_VKHEADER=1 $(GO) test -count=1 -race -tags invariants -timeout 20m ./...
 	@test -d ../shared/data || echo "$(DATA_NOTE)"
 
 ## fuzz: run each fuzz target for FUZZTIME (default 30s) and the properties with many more cases

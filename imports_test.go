@@ -13,7 +13,8 @@ func TestPureCoreImports(t *testing.T) {
 	const mod = "github.com/aliasplan/aliasplan/"
 	allowed := map[string][]string{
 		"internal/invariants":        {},
-		"vk":                         {},
+		"internal/suggest":           {},
+		"vk":                         {mod + "internal/suggest"},
 		"interval":                   {"github.com/google/btree", mod + "internal/invariants"},
 		"planner":                    {"github.com/bits-and-blooms/bitset", mod + "interval", mod + "vk", mod + "internal/invariants"},
 		"verify":                     {mod + "planner", mod + "vk"},
@@ -23,7 +24,7 @@ func TestPureCoreImports(t *testing.T) {
 		"strategies/exact":           {mod + "planner", mod + "interval", mod + "strategies/firstfit", mod + "strategies/bestfit", mod + "internal/invariants"},
 		"strategies/strategytest":    {mod + "planner"},
 		"barriers":                   {mod + "planner", mod + "vk"},
-		"format":                     {mod + "planner", mod + "vk"},
+		"format":                     {mod + "planner", mod + "vk", mod + "internal/suggest"},
 	}
 	for pkg, ok := range allowed {
 		p, err := build.Default.Import(mod+pkg, ".", 0)

@@ -64,7 +64,8 @@ func SampleFrame(width, height uint32) *Graph {
 			Usage: vk.ImageUsageColorAttachment, InitialLayout: vk.LayoutUndefined}})
 	history := g.AddResource(Resource{Name: "taa.history", Kind: p.KindImage, Imported: true,
 		Image: ImageDesc{Format: vk.FormatR16G16B16A16Sfloat, Width: width, Height: height, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
-			Usage: vk.ImageUsageSampled | vk.ImageUsageTransferDst, InitialLayout: vk.LayoutShaderReadOnlyOptimal}})
+			Usage: vk.ImageUsageSampled | vk.ImageUsageTransferDst, InitialLayout: vk.LayoutShaderReadOnlyOptimal,
+			FinalLayout: vk.LayoutShaderReadOnlyOptimal}}) // the next frame samples it again
 	lights := g.AddResource(Resource{Name: "scene.lights", Kind: p.KindBuffer, Imported: true,
 		Buffer: BufferDesc{Size: 1 << 20, Usage: vk.BufferUsageStorageBuffer}})
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/aliasplan/aliasplan/internal/suggest"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -54,6 +55,7 @@ type fileImage struct {
 	Tiling        *string  `json:"tiling"`
 	Usage         []string `json:"usage"`
 	InitialLayout *string  `json:"initialLayout"`
+	FinalLayout   *string  `json:"finalLayout,omitempty"`
 }
 
 type fileRequirements struct {
@@ -89,7 +91,8 @@ type fileAccess struct {
 // Fields a resource may leave out: imported and dedicated (false), memory
 // (gpu_only), requirements (none: asked of a RequirementsSource), the
 // image's depth, mipLevels, arrayLayers and samples (1), tiling (OPTIMAL),
-// usage (none) and initialLayout (UNDEFINED). An access may leave out
+// usage (none), initialLayout (UNDEFINED) and finalLayout (none; imported
+// images only). An access may leave out
 // access (none) and, for a buffer, must leave out layout. Field names match
 // as encoding/json matches them (case-insensitively below the top level).
 //
@@ -364,8 +367,8 @@ func (rd *fileReader) resource(r *planner.Resource, i int, el element) *planner.
 	if fr.Type == nil {
 		return rd.fail(w, "type", planner.RuleMissingField, "a resource needs a type (buffer or image)")
 	}
-	unknownName := func(field, kind, name string) *planner.GraphError {
-		return rd.fail(w, field, planner.RuleUnknownName, "unknown %s name %q", kind, name)
+	unknownName := func(field, kind, name string, suggest func(string) (string, bool)) *planner.GraphError {
+		return rd.fail(w, field, planner.RuleUnknownName, "unknown %s name %q%s", kind, name, didYouMean(name, suggest))
 	}
 	switch *fr.Type {
 	case "buffer":
@@ -384,7 +387,7 @@ func (rd *fileReader) resource(r *planner.Resource, i int, el element) *planner.
 		for _, n := range b.Usage {
 			u, ok := vk.ParseBufferUsage(n)
 			if !ok {
-				return unknownName("buffer.usage", "buffer usage", n)
+				return unknownName("buffer.usage", "buffer usage", n, vk.SuggestBufferUsage)
 			}
 			r.Buffer.Usage |= u
 		}
@@ -403,7 +406,7 @@ func (rd *fileReader) resource(r *planner.Resource, i int, el element) *planner.
 		}
 		f, ok := vk.ParseFormat(*im.Format)
 		if !ok {
-			return unknownName("image.format", "format", *im.Format)
+			return unknownName("image.format", "format", *im.Format, vk.SuggestFormat)
 		}
 		d.Format = f
 		if im.Width == nil {
@@ -424,14 +427,14 @@ func (rd *fileReader) resource(r *planner.Resource, i int, el element) *planner.
 		if im.Tiling != nil {
 			t, ok := vk.ParseTiling(*im.Tiling)
 			if !ok {
-				return unknownName("image.tiling", "tiling", *im.Tiling)
+				return unknownName("image.tiling", "tiling", *im.Tiling, vk.SuggestTiling)
 			}
 			d.Tiling = t
 		}
 		for _, n := range im.Usage {
 			u, ok := vk.ParseImageUsage(n)
 			if !ok {
-				return unknownName("image.usage", "image usage", n)
+				return unknownName("image.usage", "image usage", n, vk.SuggestImageUsage)
 			}
 			d.Usage |= u
 		}
@@ -439,9 +442,19 @@ func (rd *fileReader) resource(r *planner.Resource, i int, el element) *planner.
 		if im.InitialLayout != nil {
 			l, ok := vk.ParseLayout(*im.InitialLayout)
 			if !ok {
-				return unknownName("image.initialLayout", "layout", *im.InitialLayout)
+				return unknownName("image.initialLayout", "layout", *im.InitialLayout, vk.SuggestLayout)
 			}
 			d.InitialLayout = l
+		}
+		if im.FinalLayout != nil {
+			l, ok := vk.ParseLayout(*im.FinalLayout)
+			if !ok {
+				return unknownName("image.finalLayout", "layout", *im.FinalLayout, vk.SuggestLayout)
+			}
+			if l == vk.LayoutUndefined {
+				return rd.fail(w, "image.finalLayout", planner.RuleFinalLayout, "no barrier can transition an image into UNDEFINED (leave finalLayout out for none)")
+			}
+			d.FinalLayout = l
 		}
 	default:
 		return rd.fail(w, "type", planner.RuleField, "unknown resource type %q (want buffer or image)", *fr.Type)
@@ -452,7 +465,7 @@ func (rd *fileReader) resource(r *planner.Resource, i int, el element) *planner.
 	if fr.Memory != nil {
 		m, ok := planner.ParseMemory(*fr.Memory)
 		if !ok {
-			return unknownName("memory", "memory", *fr.Memory)
+			return unknownName("memory", "memory", *fr.Memory, suggestMemory)
 		}
 		r.Memory = m
 	}
@@ -512,7 +525,8 @@ func (rd *fileReader) command(g *planner.Graph, c *planner.Command, i int, el el
 		id, ok := byName[*fa.Resource]
 		if !ok {
 			aw.resource = *fa.Resource
-			return rd.fail(aw, "", planner.RuleUnknownResource, "no resource is named %q", *fa.Resource)
+			return rd.fail(aw, "", planner.RuleUnknownResource, "no resource is named %q%s", *fa.Resource,
+				didYouMean(*fa.Resource, func(n string) (string, bool) { return suggest.Closest(n, resourceNames(g)) }))
 		}
 		aw.resource = *fa.Resource
 		a := &c.Accesses[ai]
@@ -520,14 +534,14 @@ func (rd *fileReader) command(g *planner.Graph, c *planner.Command, i int, el el
 		for _, n := range fa.Stages {
 			s, ok := vk.ParseStage(n)
 			if !ok {
-				return rd.fail(aw, "stages", planner.RuleUnknownName, "unknown stage name %q", n)
+				return rd.fail(aw, "stages", planner.RuleUnknownName, "unknown stage name %q%s", n, didYouMean(n, vk.SuggestStage))
 			}
 			a.Stages |= s
 		}
 		for _, n := range fa.Access {
 			f, ok := vk.ParseAccess(n)
 			if !ok {
-				return rd.fail(aw, "access", planner.RuleUnknownName, "unknown access name %q", n)
+				return rd.fail(aw, "access", planner.RuleUnknownName, "unknown access name %q%s", n, didYouMean(n, vk.SuggestAccess))
 			}
 			a.Access |= f
 		}
@@ -537,12 +551,35 @@ func (rd *fileReader) command(g *planner.Graph, c *planner.Command, i int, el el
 			}
 			l, ok := vk.ParseLayout(*fa.Layout)
 			if !ok {
-				return rd.fail(aw, "layout", planner.RuleUnknownName, "unknown layout name %q", *fa.Layout)
+				return rd.fail(aw, "layout", planner.RuleUnknownName, "unknown layout name %q%s", *fa.Layout, didYouMean(*fa.Layout, vk.SuggestLayout))
 			}
 			a.Layout = l
 		}
 	}
 	return nil
+}
+
+// didYouMean returns " (did you mean X?)" when suggest knows a name X
+// close to name, else "".
+func didYouMean(name string, suggest func(string) (string, bool)) string {
+	if s, ok := suggest(name); ok {
+		return fmt.Sprintf(" (did you mean %s?)", s)
+	}
+	return ""
+}
+
+// suggestMemory returns the memory name closest to name.
+func suggestMemory(name string) (string, bool) {
+	return suggest.Closest(name, []string{planner.GPUOnly.String(), planner.CPUToGPU.String(), planner.GPUToCPU.String()})
+}
+
+// resourceNames lists g's resource names, in order (only on an error path).
+func resourceNames(g *planner.Graph) []string {
+	names := make([]string, len(g.Resources))
+	for i, r := range g.Resources {
+		names[i] = r.Name
+	}
+	return names
 }
 
 // WriteGraph writes g as a graph file (version 1), indented by two spaces,
@@ -645,6 +682,12 @@ func writeResource(fr *fileResource, r *planner.Resource, i int) error {
 			Tiling:        ptr(d.Tiling.String()),
 			Usage:         usage,
 			InitialLayout: ptr(d.InitialLayout.String()),
+		}
+		if d.FinalLayout != vk.LayoutUndefined {
+			if v, ok := vk.ParseLayout(d.FinalLayout.String()); !ok || v != d.FinalLayout {
+				return fail(planner.RuleUnknownName, "final layout %s has no name", d.FinalLayout)
+			}
+			fr.Image.FinalLayout = ptr(d.FinalLayout.String())
 		}
 	default:
 		return fail(planner.RuleField, "unknown resource kind %d", r.Kind)

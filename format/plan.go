@@ -82,6 +82,7 @@ type planFile struct {
 	Pools              []planPool          `json:"pools"`
 	Resources          []planResource      `json:"resources"`
 	Barriers           []planBarrier       `json:"barriers"`
+	FinalBarriers      []planBarrier       `json:"finalBarriers,omitempty"`
 	Serializations     []planSerialization `json:"serializations,omitempty"`
 	Stats              *planStats          `json:"stats"`
 }
@@ -122,7 +123,7 @@ type planRequirements struct {
 }
 
 type planBarrier struct {
-	Before    *string  `json:"before"`
+	Before    *string  `json:"before,omitempty"` // absent on final barriers
 	Kind      *string  `json:"kind"`
 	Type      *string  `json:"type"`
 	Resource  *string  `json:"resource"`
@@ -198,6 +199,9 @@ func WritePlan(w io.Writer, g *planner.Graph, p *planner.Plan) error {
 	list("pools", len(pf.Pools), func(i int) any { return &pf.Pools[i] })
 	list("resources", len(pf.Resources), func(i int) any { return &pf.Resources[i] })
 	list("barriers", len(pf.Barriers), func(i int) any { return &pf.Barriers[i] })
+	if pf.FinalBarriers != nil {
+		list("finalBarriers", len(pf.FinalBarriers), func(i int) any { return &pf.FinalBarriers[i] })
+	}
 	if pf.Serializations != nil {
 		list("serializations", len(pf.Serializations), func(i int) any { return &pf.Serializations[i] })
 	}
@@ -316,11 +320,23 @@ func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 			fr.Requirements = &planRequirements{q.Size, q.Alignment, q.MemoryTypeBits, q.PrefersDedicated, q.RequiresDedicated}
 		}
 	}
-	for k := range p.Barriers {
-		x, fb := &p.Barriers[k], &pf.Barriers[k]
-		before, ok := cmdName(x.Before)
-		if !ok {
-			return nil, fail("barrier %d: command %d is not in the graph", k, x.Before)
+	if len(p.FinalBarriers) > 0 {
+		pf.FinalBarriers = make([]planBarrier, len(p.FinalBarriers))
+	}
+	for k := range len(p.Barriers) + len(p.FinalBarriers) {
+		// Final barriers (after the others, k counting on) have no before.
+		var x *planner.Barrier
+		var fb *planBarrier
+		var before *string
+		if k < len(p.Barriers) {
+			x, fb = &p.Barriers[k], &pf.Barriers[k]
+			name, ok := cmdName(x.Before)
+			if !ok {
+				return nil, fail("barrier %d: command %d is not in the graph", k, x.Before)
+			}
+			before = &name
+		} else if x, fb = &p.FinalBarriers[k-len(p.Barriers)], &pf.FinalBarriers[k-len(p.Barriers)]; x.Before != planner.EndOfFrame {
+			return nil, fail("final barrier %d: before command %d, not at the end of the frame", k-len(p.Barriers), x.Before)
 		}
 		res, ok := resName(x.Resource)
 		if !ok {
@@ -333,7 +349,7 @@ func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 		if _, ok := parseBarrierType(typ); !ok {
 			return nil, fail("barrier %d: type %s has no name", k, typ)
 		}
-		fb.Before, fb.Kind, fb.Type, fb.Resource = &before, &kind, &typ, &res
+		fb.Before, fb.Kind, fb.Type, fb.Resource = before, &kind, &typ, &res
 		for _, a := range x.Previous {
 			n, ok := resName(a)
 			if !ok {
@@ -592,7 +608,7 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 		fb := &pf.Barriers[k]
 		item := fmt.Sprintf("barriers[%d]", k)
 		x := &p.Barriers[k]
-		if err := readBarrier(x, fb, cmds, ress, func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError {
+		if err := readBarrier(x, fb, false, cmds, ress, func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError {
 			e := fail(item+field, rule, format, args...)
 			if fb.Before != nil {
 				e.Command = *fb.Before
@@ -604,6 +620,23 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 		}); err != nil {
 			return nil, err
 		}
+	}
+
+	// Final barriers: recorded after the last command, no before.
+	for k := range pf.FinalBarriers {
+		fb := &pf.FinalBarriers[k]
+		item := fmt.Sprintf("finalBarriers[%d]", k)
+		var x planner.Barrier
+		if err := readBarrier(&x, fb, true, cmds, ress, func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError {
+			e := fail(item+field, rule, format, args...)
+			if fb.Resource != nil {
+				e.Resource = *fb.Resource
+			}
+			return e
+		}); err != nil {
+			return nil, err
+		}
+		p.FinalBarriers = append(p.FinalBarriers, x)
 	}
 
 	// Serializations.
@@ -661,11 +694,13 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 	return p, nil
 }
 
-func readBarrier(x *planner.Barrier, fb *planBarrier, cmds map[string]planner.CommandID, ress map[string]planner.ResourceID,
+func readBarrier(x *planner.Barrier, fb *planBarrier, final bool, cmds map[string]planner.CommandID, ress map[string]planner.ResourceID,
 	fail func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError) error {
 	switch {
-	case fb.Before == nil:
+	case fb.Before == nil && !final:
 		return fail(".before", planner.RuleMissingField, "no before")
+	case fb.Before != nil && final:
+		return fail(".before", planner.RuleField, "a final barrier is recorded after the last command: it has no before")
 	case fb.Kind == nil:
 		return fail(".kind", planner.RuleMissingField, "no kind")
 	case fb.Type == nil:
@@ -674,7 +709,9 @@ func readBarrier(x *planner.Barrier, fb *planBarrier, cmds map[string]planner.Co
 		return fail(".resource", planner.RuleMissingField, "no resource")
 	}
 	var ok bool
-	if x.Before, ok = cmds[*fb.Before]; !ok {
+	if final {
+		x.Before = planner.EndOfFrame
+	} else if x.Before, ok = cmds[*fb.Before]; !ok {
 		return fail(".before", planner.RuleUnknownCommand, "the graph has no command of this name")
 	}
 	if x.Resource, ok = ress[*fb.Resource]; !ok {

@@ -75,6 +75,14 @@ type ImageDesc struct {
 	Tiling                 vk.Tiling
 	Usage                  vk.ImageUsage
 	InitialLayout          vk.Layout
+	// FinalLayout, for an imported image, is the layout the frame must
+	// leave it in (what the next frame, or the presentation engine,
+	// declares it arrives in): the plan transitions it there after its
+	// last use (Plan.FinalBarriers). LayoutUndefined, the zero value,
+	// means none: the image stays in its last use's layout, and the plan
+	// warns when that differs from InitialLayout. Transient images have
+	// none (their contents end with the frame).
+	FinalLayout vk.Layout
 }
 
 // Class separates pool contents so that bufferImageGranularity never needs
@@ -235,4 +243,22 @@ func (d *ImageDesc) defaults() {
 			*n = 1
 		}
 	}
+}
+
+// validateFinalLayout checks ImageDesc.FinalLayout: only on imported
+// images, and a layout an image can be transitioned into.
+func validateFinalLayout(r *Resource, fail func(Rule, string, ...any) error) error {
+	f := r.Image.FinalLayout
+	switch {
+	case r.Kind != KindImage || f == vk.LayoutUndefined:
+		return nil
+	case !r.Imported:
+		return fail(RuleFinalLayout, "final layout %s on a transient image: only imported images have one (a transient's contents end with the frame)", f)
+	case f == vk.LayoutPreinitialized:
+		return fail(RuleFinalLayout, "final layout %s: no barrier can transition an image into it", f)
+	}
+	if _, ok := vk.ParseLayout(f.String()); !ok {
+		return fail(RuleField, "unknown final layout %d", uint32(f))
+	}
+	return nil
 }

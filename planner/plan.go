@@ -195,6 +195,10 @@ type Plan struct {
 	Pools        []Pool         // Pools[i].Index == i
 	Resources    []ResourcePlan // indexed by ResourceID
 	Barriers     []Barrier      // grouped by position of Before in Order, then as recorded
+	// FinalBarriers are recorded after the last command of Order: the
+	// transitions of imported images into their final layouts
+	// (ImageDesc.FinalLayout), one per image, Before == EndOfFrame.
+	FinalBarriers []Barrier
 	// Ordering is the rule the placement was made under; Budget is the
 	// pooled-byte budget of an OrderBudget plan (0 otherwise).
 	Ordering Ordering
@@ -203,4 +207,8 @@ type Plan struct {
 	// (execution and budget orders only), ascending by (First, Second).
 	Serializations []Serialization
 	Stats          Stats
+	// Warnings lists what the plan does as asked but the caller likely
+	// did not mean (an imported image left in another layout than it
+	// arrived in), by resource.
+	Warnings []Warning
 }

@@ -145,6 +145,9 @@ func validateResource(r *Resource, i int, names map[string]struct{}) error {
 		if err := validateImage(&r.Image, fail); err != nil {
 			return err
 		}
+		if err := validateFinalLayout(r, fail); err != nil {
+			return err
+		}
 	default:
 		return fail(RuleField, "unknown resource kind %d", r.Kind)
 	}

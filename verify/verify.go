@@ -31,7 +31,8 @@ func (e *Error) Error() string {
 // Plan checks a complete plan against its compiled graph, independently
 // of the strategy and barrier builder that made it: Placement, then
 // the execution order and barrier coverage (every DAG edge, every layout
-// change, every alias). A failure is a bug in whatever made the plan.
+// change, every alias, the final layouts of imported images). A failure
+// is a bug in whatever made the plan.
 //
 // Plan returns the first violation it finds; All lists them all.
 func Plan(c *planner.Compiled, p *planner.Plan) error {
@@ -55,6 +56,9 @@ func All(c *planner.Compiled, p *planner.Plan, max int) []error {
 		return errs.errs
 	}
 	verifyBarriersAll(c, p, errs)
+	if max == 0 || len(errs.errs) < max {
+		verifyFinal(c, p, errs)
+	}
 	return errs.errs
 }
 

@@ -495,3 +495,67 @@ func tableNames[T any](table []nameValue[T]) []string {
 	}
 	return out
 }
+
+// TestNamesGeneratedAsBefore compares the generated tables (names_gen.go)
+// with the tables as they were written by hand (names_old_test.go): the
+// same names in the same order, the same Go constants (the old table names
+// each one, so a renamed constant does not compile) with the same values,
+// the same format facts and WriteAccess.
+func TestNamesGeneratedAsBefore(t *testing.T) {
+	checkOld(t, "stage", stageTable, oldStageTable)
+	checkOld(t, "access", accessTable, oldAccessTable)
+	checkOld(t, "layout", layoutTable, oldLayoutTable)
+	checkOld(t, "buffer usage", bufferUsageTable, oldBufferUsageTable)
+	checkOld(t, "image usage", imageUsageTable, oldImageUsageTable)
+	checkOld(t, "tiling", tilingTable, oldTilingTable)
+	if len(formatTable) != len(oldFormatTable) {
+		t.Errorf("format: %d names, want %d", len(formatTable), len(oldFormatTable))
+	}
+	for i := range min(len(formatTable), len(oldFormatTable)) {
+		g, w := formatTable[i], oldFormatTable[i]
+		if g.name != w.name || g.value != w.value || uint64(g.value) != w.lit ||
+			g.bytes != w.bytes || g.blockWidth != w.blockWidth || g.blockHeight != w.blockHeight || g.aspects != w.aspects {
+			t.Errorf("format %d: %+v, want %+v", i, g, w)
+		}
+	}
+	if WriteAccess != oldWriteAccess {
+		t.Errorf("WriteAccess = %#x, want %#x", uint64(WriteAccess), uint64(oldWriteAccess))
+	}
+}
+
+func checkOld[T maskValue](t *testing.T, kind string, got []nameValue[T], want []oldName[T]) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d names, want %d", kind, len(got), len(want))
+	}
+	for i := range min(len(got), len(want)) {
+		g, w := got[i], want[i]
+		if g.name != w.name || g.value != w.value || uint64(g.value) != w.lit {
+			t.Errorf("%s %d: %s = %#x, want %s = %#x (%#x)", kind, i, g.name, uint64(g.value), w.name, uint64(w.value), w.lit)
+		}
+	}
+}
+
+func TestNamesSuggest(t *testing.T) {
+	for _, tc := range []struct {
+		kind, name string
+		suggest    func(string) (string, bool)
+		want       string
+	}{
+		{"stage", "COMPUTE_SHADERR", SuggestStage, "COMPUTE_SHADER"},
+		{"stage", "compute_shader", SuggestStage, "COMPUTE_SHADER"},
+		{"access", "SHADER_STORGE_WRITE", SuggestAccess, "SHADER_STORAGE_WRITE"},
+		{"layout", "SHADER_READ_ONLY_OPTIMAl", SuggestLayout, "SHADER_READ_ONLY_OPTIMAL"},
+		{"layout", "PRESENT_SRC_KHRR", SuggestLayout, "PRESENT_SRC_KHR"},
+		{"format", "R8G8B8A8_UNROM", SuggestFormat, "R8G8B8A8_UNORM"},
+		{"buffer usage", "STORAGE_BUFER", SuggestBufferUsage, "STORAGE_BUFFER"},
+		{"image usage", "COLOR_ATACHMENT", SuggestImageUsage, "COLOR_ATTACHMENT"},
+		{"tiling", "OPTIMAl", SuggestTiling, "OPTIMAL"},
+		{"stage", "RASTERIZATION", SuggestStage, ""},
+	} {
+		got, ok := tc.suggest(tc.name)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("%s %q: suggested %q, %v; want %q", tc.kind, tc.name, got, ok, tc.want)
+		}
+	}
+}

@@ -20,8 +20,9 @@ type Work func(cb vk.CommandBuffer, cmd planner.CommandID) error
 // order it records the barriers anchored before that command with one
 // vkCmdPipelineBarrier2, or two where the plan has barriers of call 1 (barriers.Dependencies gives them as
 // VkDependencyInfo-shaped values; Record substitutes the handles), then
-// calls work (nil records barriers only). cb must be in the recording
-// state. It allocates nothing once warm.
+// calls work (nil records barriers only); after the last command it
+// records the plan's final barriers (RecordFinalBarriers). cb must be in
+// the recording state. It allocates nothing once warm.
 func (r *Resources) Record(cb vk.CommandBuffer, work Work) error {
 	if !r.bound {
 		return errNotBound
@@ -37,7 +38,18 @@ func (r *Resources) Record(cb vk.CommandBuffer, work Work) error {
 			}
 		}
 	}
-	return nil
+	return r.recordDependency(cb, &r.final)
+}
+
+// RecordFinalBarriers records the bound plan's final barriers
+// (Plan.FinalBarriers: imported images into their final layouts) in one
+// vkCmdPipelineBarrier2, nothing when there are none, for a renderer that
+// drives the order itself: after the last command's work.
+func (r *Resources) RecordFinalBarriers(cb vk.CommandBuffer) error {
+	if !r.bound {
+		return errNotBound
+	}
+	return r.recordDependency(cb, &r.final)
 }
 
 // RecordBarriers records the barriers the bound plan anchors before cmd,
@@ -107,6 +119,9 @@ func (r *Resources) noHandle(id planner.ResourceID, cmd planner.CommandID) error
 	if res.Imported {
 		hint = "it is imported: call ImportBuffer or ImportImage first"
 	}
+	if cmd == planner.EndOfFrame {
+		return fmt.Errorf("vulkan: final barrier: resource %q has no handle (%s)", res.Name, hint)
+	}
 	return fmt.Errorf("vulkan: barrier before command %q: resource %q has no handle (%s)", r.g.Commands[cmd].Name, res.Name, hint)
 }
 
@@ -120,5 +135,13 @@ func (r *Resources) prepareRecording() {
 	}
 	for k, cmd := range r.plan.Order {
 		r.pos[cmd] = int32(k)
+	}
+	r.final = barriers.Batch{Command: planner.EndOfFrame}
+	for _, x := range r.plan.FinalBarriers {
+		r.final.Dependency.ImageMemoryBarriers = append(r.final.Dependency.ImageMemoryBarriers, barriers.ImageMemoryBarrier2{
+			SrcStageMask: x.SrcStages, SrcAccessMask: x.SrcAccess, DstStageMask: x.DstStages, DstAccessMask: x.DstAccess,
+			OldLayout: x.OldLayout, NewLayout: x.NewLayout, Image: x.Resource,
+			SubresourceRange: barriers.ImageSubresourceRange{AspectMask: barriers.AspectOf(r.g.Resources[x.Resource].Image.Format),
+				LevelCount: barriers.RemainingMipLevels, LayerCount: barriers.RemainingArrayLayers}})
 	}
 }

@@ -42,6 +42,7 @@ type Resources struct {
 	// deps[k] is the dependency recorded before plan.Order[k]; pos[c] is
 	// command c's position in the order (-1 when absent).
 	deps    []barriers.Batch
+	final   barriers.Batch // Plan.FinalBarriers, recorded after the last command
 	pos     []int32
 	scratch vkext.Barriers
 
@@ -451,6 +452,12 @@ func (r *Resources) validate(plan *planner.Plan) error {
 		b := &plan.Barriers[i]
 		if b.Before < 0 || b.Before >= nc || !inOrder[b.Before] || b.Resource < 0 || b.Resource >= nr {
 			return &BindError{Step: "validate", Rule: RulePlan, Detail: fmt.Sprintf("barrier %d is before command %d on resource %d: not in the order or the graph", i, b.Before, b.Resource)}
+		}
+	}
+	for i := range plan.FinalBarriers {
+		b := &plan.FinalBarriers[i]
+		if b.Before != planner.EndOfFrame || b.Resource < 0 || b.Resource >= nr || r.g.Resources[b.Resource].Kind != planner.KindImage {
+			return &BindError{Step: "validate", Rule: RulePlan, Detail: fmt.Sprintf("final barrier %d on resource %d: not an image of the graph at the end of the frame", i, b.Resource)}
 		}
 	}
 	for id := range plan.Resources {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aliasplan/aliasplan/internal/suggest"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -40,9 +41,32 @@ func (c *command) parse(args []string, stdout io.Writer) ([]string, error) {
 			fmt.Fprint(stdout, c.help)
 			return nil, errHelp
 		}
+		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+			return nil, usageErrorf(c.name, "%s", c.unknownFlag(name, flags))
+		}
 		return nil, usageErrorf(c.name, "%v", err)
 	}
 	return append(c.fs.Args(), pos...), nil
+}
+
+// unknownFlag says that the flag name is not defined, written with as many
+// dashes as the user wrote it, and names c's flag closest to it
+// ("unknown flag --stratgy (did you mean --strategy?)").
+func (c *command) unknownFlag(name string, args []string) string {
+	dashes := "--"
+	for _, a := range args {
+		n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if n == name && strings.HasPrefix(a, "-") {
+			dashes = a[:len(a)-len(strings.TrimLeft(a, "-"))]
+			break
+		}
+	}
+	var names []string
+	c.fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if s, ok := suggest.Closest(name, names); ok {
+		return fmt.Sprintf("unknown flag %s%s (did you mean %s%s?)", dashes, name, dashes, s)
+	}
+	return fmt.Sprintf("unknown flag %s%s", dashes, name)
 }
 
 // reorder splits args into flags (with their values) and positional

@@ -13,6 +13,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/aliasplan/aliasplan/internal/suggest"
 )
 
 // Exit statuses.
@@ -65,6 +67,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	c := newSubcommand(cmd)
 	if c == nil {
+		if s, ok := suggest.Closest(cmd, subcommands); ok {
+			return report(usageErrorf("", "unknown command %q (did you mean %s?)", cmd, s), stderr)
+		}
 		return report(usageErrorf("", "unknown command %q (want %s)", cmd, strings.Join(subcommands, ", ")), stderr)
 	}
 	files, err := c.parse(rest, stdout)

@@ -28,6 +28,8 @@ type summary struct {
 	Exact     *exactSummary    `json:"exact,omitempty"`
 	Unpooled  []unpooledEntry  `json:"unpooled"`
 	Ordering  *orderingSummary `json:"ordering,omitempty"`
+	// Warnings are the plan's (planner.Warning), one line each.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // orderingSummary is what the ordering mode did (SPEC §2).
@@ -84,6 +86,7 @@ type poolSummary struct {
 type barrierCounts struct {
 	Hazard int `json:"hazard"`
 	Alias  int `json:"alias"`
+	Final  int `json:"final,omitempty"` // after the last command: imported images into their final layouts
 }
 
 type memorySummary struct {
@@ -160,6 +163,10 @@ func summarize(input string, g *planner.Graph, p *planner.Plan, types []planner.
 		} else {
 			s.Barriers.Hazard++
 		}
+	}
+	s.Barriers.Final = len(p.FinalBarriers)
+	for _, w := range p.Warnings {
+		s.Warnings = append(s.Warnings, w.String())
 	}
 	st := p.Stats
 	m := &s.Memory
@@ -312,7 +319,18 @@ func (s *summary) text(w io.Writer) {
 	}
 	row("dedicated and host-visible", m.DedicatedBytes, commas(m.DedicatedBytes)+" bytes")
 
-	fmt.Fprintf(w, "\nbarriers      %d: %d hazard, %d alias\n", s.Barriers.Hazard+s.Barriers.Alias, s.Barriers.Hazard, s.Barriers.Alias)
+	if s.Barriers.Final > 0 {
+		fmt.Fprintf(w, "\nbarriers      %d: %d hazard, %d alias, %d final\n", s.Barriers.Hazard+s.Barriers.Alias+s.Barriers.Final,
+			s.Barriers.Hazard, s.Barriers.Alias, s.Barriers.Final)
+	} else {
+		fmt.Fprintf(w, "\nbarriers      %d: %d hazard, %d alias\n", s.Barriers.Hazard+s.Barriers.Alias, s.Barriers.Hazard, s.Barriers.Alias)
+	}
+	if len(s.Warnings) > 0 {
+		fmt.Fprintf(w, "\nwarnings\n")
+		for _, line := range s.Warnings {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
 }
 
 // duration formats seconds for people.
