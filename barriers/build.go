@@ -41,7 +41,7 @@ func Build(c *planner.Compiled, p *planner.Plan) error {
 	b := builder{c: c, p: p, pos: pos, prev: prev}
 	b.hazardSources()
 	p.Barriers = b.build(p.Barriers[:0])
-	p.FinalBarriers, p.Warnings = finalBarriers(c, p.FinalBarriers[:0], p.Warnings)
+	p.FinalBarriers, p.Warnings = b.finalBarriers(p.FinalBarriers[:0], p.Warnings)
 	return nil
 }
 

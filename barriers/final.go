@@ -25,8 +25,9 @@ import (
 // Without a FinalLayout, an image that the frame leaves in another layout
 // than its InitialLayout gets a warning, unless that is UNDEFINED (the
 // next frame may always declare it so: its contents are not kept).
-func finalBarriers(c *planner.Compiled, out []planner.Barrier, warn []planner.Warning) ([]planner.Barrier, []planner.Warning) {
+func (b *builder) finalBarriers(out []planner.Barrier, warn []planner.Warning) ([]planner.Barrier, []planner.Warning) {
 	warn = slices.DeleteFunc(warn, func(w planner.Warning) bool { return w.Rule == planner.RuleFinalLayout })
+	c := b.c
 	g := c.Graph
 	for r := range g.Resources {
 		res := &g.Resources[r]
@@ -39,7 +40,7 @@ func finalBarriers(c *planner.Compiled, out []planner.Barrier, warn []planner.Wa
 			OldLayout: res.Image.InitialLayout, NewLayout: res.Image.FinalLayout}
 		if us := c.Uses(id); len(us) > 0 {
 			x.OldLayout = us[len(us)-1].Layout // layout changes are ordered: the last in recorded order is the last
-			x.SrcStages, x.SrcAccess = terminalScope(c, id)
+			x.SrcStages, x.SrcAccess = b.terminalScope(id)
 		} else {
 			x.SrcStages = vk.StageAllCommands
 		}
