@@ -69,7 +69,7 @@ func ForwardPlusFrame(width, height uint32) *planner.Graph {
 		Buffer: aliasplan.BufferDesc{Size: 64, Usage: vk.BufferUsageTransferDst}})
 	ui := buffer("ui.vertices", 16<<10, storage|vk.BufferUsageVertexBuffer)
 	image("debug.heatmap", vk.FormatR32Uint, width, height, vk.ImageUsageStorage) // declared, never used
-	buffer("debug.counters", 4<<10, storage)                                       // declared, never used
+	buffer("debug.counters", 4<<10, storage)                                      // declared, never used
 
 	g.AddCommand("shadow.pass0", g.DepthAttachment(shadow))
 	g.AddCommand("depth.prepass", g.ReadBuffer(instances, vertex), g.DepthAttachment(depth))
