@@ -168,12 +168,20 @@ func HeldOutFiles(tb testing.TB, k Kind) []File {
 	return heldOut(tb, k, true)
 }
 
-// Lookup returns the file of kind k named name (Name, or Test() for a
-// held-out one) among Files(tb, k), failing tb when there is none.
+// Lookup returns the file of kind k whose Test() is name: a repository
+// file ("deferred-320x180"), or a held-out one ("heldout/deferred-1080p"),
+// which skips tb without the held-out set (fails it when Required). No
+// such file fails tb.
 func Lookup(tb testing.TB, k Kind, name string) File {
 	tb.Helper()
-	for _, f := range Files(tb, k) {
-		if f.Name == name && !f.HeldOut || f.Test() == name {
+	var files []File
+	if strings.HasPrefix(name, "heldout/") {
+		files = HeldOutFiles(tb, k)
+	} else {
+		files = RepoFiles(tb, k)
+	}
+	for _, f := range files {
+		if f.Test() == name {
 			return f
 		}
 	}
