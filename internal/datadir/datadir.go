@@ -208,7 +208,7 @@ func heldOut(tb testing.TB, k Kind, skip bool) []File {
 	}
 	// The repository's files ran; a skipped subtest says what did not.
 	if t, ok := tb.(*testing.T); ok {
-		t.Run("heldout", func(t *testing.T) { t.Skip(why + ": the repository's test data only") })
+		t.Run("heldout/"+k.String(), func(t *testing.T) { t.Skip(why + ": the repository's test data only") })
 	} else {
 		tb.Log(why + ": the repository's test data only")
 	}

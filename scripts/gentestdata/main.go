@@ -1,7 +1,7 @@
 // Command gentestdata writes the repository's test data (testdata/ at the
 // module root): small members of each family of the held-out data set,
-// made by the project's generators (package proptest and the root
-// package's SampleFrame), with a README per directory stating what each
+// made by the project's generators (package proptest, the root package's
+// SampleFrame, and the frame families in frames.go), with a README per directory stating what each
 // file is and its figures. Every test runs on these files; the held-out
 // set (../shared/data), when present, is an extra run (internal/datadir).
 //
@@ -38,9 +38,9 @@ var frames = []struct {
 }{
 	{"deferred-320x180", "deferred-1080p", func() *planner.Graph { return &aliasplan.SampleFrame(320, 180).Graph }},
 	{"deferred-640x360", "deferred-4k", func() *planner.Graph { return &aliasplan.SampleFrame(640, 360).Graph }},
-	{"forwardplus-320x180", "forwardplus-1080p", func() *planner.Graph { return proptest.ForwardPlusFrame(320, 180) }},
-	{"compute-16", "compute-1", func() *planner.Graph { return proptest.ComputeFrame(1, 16) }},
-	{"compute-32", "compute-120", func() *planner.Graph { return proptest.ComputeFrame(2, 32) }},
+	{"forwardplus-320x180", "forwardplus-1080p", func() *planner.Graph { return forwardPlusFrame(320, 180) }},
+	{"compute-16", "compute-1", func() *planner.Graph { return computeFrame(1, 16) }},
+	{"compute-32", "compute-120", func() *planner.Graph { return computeFrame(2, 32) }},
 	{"random-16", "random-200", func() *planner.Graph { return proptest.RandomFrame(1, 16) }},
 	{"random-48", "random-1000", func() *planner.Graph { return proptest.RandomFrame(2, 48) }},
 }
@@ -198,8 +198,8 @@ const framesReadme = `# Render-graph frames (graph files, SPEC §5): the reposit
 
 Written by ` + "`go run ./scripts/gentestdata`" + ` (do not edit): small members of the
 families of the held-out frames (../shared/data/frames), for tests that must run
-from a clean clone. deferred is aliasplan.SampleFrame; forwardplus, compute and
-random are proptest.ForwardPlusFrame, ComputeFrame and RandomFrame. Requirements
+from a clean clone. deferred is aliasplan.SampleFrame, forwardplus and compute
+are scripts/gentestdata/frames.go, random is proptest.RandomFrame. Requirements
 are the H200 profile's estimates, written into the files.
 
 "lower bound" is the planner's exact lower bound (default options); "pooled /
