@@ -31,6 +31,11 @@ func forwardPlusFrame(width, height uint32) *planner.Graph {
 	buffer := func(name string, size uint64, usage vk.BufferUsage) aliasplan.ResourceID {
 		return g.AddBuffer(name, aliasplan.BufferDesc{Size: size, Usage: usage})
 	}
+	// store is a storage-buffer write that reads nothing (WriteBuffer
+	// reads too, which a first use must not: replay compares contents).
+	store := func(r aliasplan.ResourceID) aliasplan.Access {
+		return aliasplan.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite}
+	}
 	const (
 		vertex, fragment, compute = vk.StageVertexShader, vk.StageFragmentShader, vk.StageComputeShader
 		target                    = vk.ImageUsageColorAttachment | vk.ImageUsageSampled
@@ -75,13 +80,13 @@ func forwardPlusFrame(width, height uint32) *planner.Graph {
 	g.AddCommand("depth.prepass", g.ReadBuffer(instances, vertex), g.DepthAttachment(depth))
 	g.AddCommand("lights.clear", g.TransferDst(counter))
 	g.AddCommand("lights.cull", g.Sampled(depth, compute), g.ReadBuffer(lights, compute), g.WriteBuffer(counter, compute),
-		g.WriteBuffer(grid, compute), g.WriteBuffer(index, compute))
+		store(grid), store(index))
 	g.AddCommand("forward.opaque", g.ReadBuffer(instances, vertex), g.DepthTest(depth), g.ReadBuffer(grid, fragment),
 		g.ReadBuffer(index, fragment), g.ReadBuffer(lights, fragment), g.ColorAttachment(hdr), g.ColorAttachment(velocity),
 		g.Sampled(shadow, fragment))
 	g.AddCommand("skybox", g.DepthTest(depth), g.BlendAttachment(hdr))
-	g.AddCommand("particles.simulate", g.ReadBuffer(previous, compute), g.Sampled(depth, compute), g.WriteBuffer(state, compute),
-		g.WriteBuffer(args, compute), g.WriteBuffer(keys, compute))
+	g.AddCommand("particles.simulate", g.ReadBuffer(previous, compute), g.Sampled(depth, compute), store(state),
+		store(args), store(keys))
 	g.AddCommand("particles.sort", g.WriteBuffer(keys, compute))
 	g.AddCommand("particles.draw", g.Indirect(args), g.ReadBuffer(state, vertex), g.ReadBuffer(keys, vertex), g.DepthTest(depth),
 		g.BlendAttachment(hdr))
@@ -96,7 +101,7 @@ func forwardPlusFrame(width, height uint32) *planner.Graph {
 	}
 	g.AddCommand("stats.copy", g.TransferSrc(counter), g.TransferDst(readback))
 	g.AddCommand("tonemap", g.Sampled(hdr, fragment), g.Sampled(up[0], fragment), g.ColorAttachment(backbuffer))
-	g.AddCommand("ui.build", g.WriteBuffer(ui, compute))
+	g.AddCommand("ui.build", store(ui))
 	g.AddCommand("ui", g.VertexBuffer(ui), g.BlendAttachment(backbuffer))
 	return &g.Graph
 }
@@ -151,7 +156,7 @@ func computeFrame(seed uint64, n int) *planner.Graph {
 			} else {
 				r = g.AddResource(aliasplan.Resource{Name: name, Kind: planner.KindBuffer, Dedicated: len(g.Resources) == 3,
 					Buffer: aliasplan.BufferDesc{Size: uint64(1) << (8 + rng.IntN(15)) * uint64(1+rng.IntN(3)), Usage: vk.BufferUsageStorageBuffer}})
-				acc = append(acc, g.WriteBuffer(r, compute))
+				acc = append(acc, aliasplan.Access{Resource: r, Stages: compute, Access: vk.AccessShaderStorageWrite})
 			}
 			recent = append(recent, r)
 		}
@@ -161,4 +166,62 @@ func computeFrame(seed uint64, n int) *planner.Graph {
 		g.AddCommand(fmt.Sprintf("%s.%03d", computeKernels[rng.IntN(len(computeKernels))], i), acc...)
 	}
 	return &g.Graph
+}
+
+// makeReplayable adjusts a generated frame so that package replay can run
+// it on a device: a transfer write in a command that reads nothing by
+// transfer is a fill (stage CLEAR), not a copy without a source; and
+// every resource gets the usage bits its accesses need (proptest's
+// generators declare usage loosely).
+func makeReplayable(g *planner.Graph) {
+	for ci := range g.Commands {
+		cmd := &g.Commands[ci]
+		source := false
+		for _, a := range cmd.Accesses {
+			source = source || a.Access&vk.AccessTransferRead != 0
+		}
+		for i := range cmd.Accesses {
+			a := &cmd.Accesses[i]
+			if !source && a.Access == vk.AccessTransferWrite && a.Stages&(vk.StageCopy|vk.StageAllTransfer) != 0 {
+				a.Stages = vk.StageClear
+			}
+			r := &g.Resources[a.Resource]
+			has := func(f vk.AccessFlags) bool { return a.Access&f != 0 }
+			if r.Kind == planner.KindBuffer {
+				for _, m := range []struct {
+					f vk.AccessFlags
+					u vk.BufferUsage
+				}{
+					{vk.AccessShaderStorageRead | vk.AccessShaderStorageWrite, vk.BufferUsageStorageBuffer},
+					{vk.AccessTransferRead, vk.BufferUsageTransferSrc},
+					{vk.AccessTransferWrite, vk.BufferUsageTransferDst},
+					{vk.AccessIndirectCommandRead, vk.BufferUsageIndirectBuffer},
+					{vk.AccessVertexAttributeRead, vk.BufferUsageVertexBuffer},
+					{vk.AccessIndexRead, vk.BufferUsageIndexBuffer},
+					{vk.AccessUniformRead, vk.BufferUsageUniformBuffer},
+				} {
+					if has(m.f) {
+						r.Buffer.Usage |= m.u
+					}
+				}
+				continue
+			}
+			for _, m := range []struct {
+				f vk.AccessFlags
+				u vk.ImageUsage
+			}{
+				{vk.AccessShaderStorageRead | vk.AccessShaderStorageWrite, vk.ImageUsageStorage},
+				{vk.AccessShaderSampledRead, vk.ImageUsageSampled},
+				{vk.AccessColorAttachmentRead | vk.AccessColorAttachmentWrite, vk.ImageUsageColorAttachment},
+				{vk.AccessDepthStencilAttachmentRead | vk.AccessDepthStencilAttachmentWrite, vk.ImageUsageDepthStencilAttachment},
+				{vk.AccessInputAttachmentRead, vk.ImageUsageInputAttachment},
+				{vk.AccessTransferRead, vk.ImageUsageTransferSrc},
+				{vk.AccessTransferWrite, vk.ImageUsageTransferDst},
+			} {
+				if has(m.f) {
+					r.Image.Usage |= m.u
+				}
+			}
+		}
+	}
 }

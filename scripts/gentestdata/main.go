@@ -80,6 +80,7 @@ func run(dir string) error {
 	readme.WriteString(framesReadme)
 	for _, f := range frames {
 		g := f.gen()
+		makeReplayable(g)
 		if err := fillRequirements(g); err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
