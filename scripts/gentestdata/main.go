@@ -59,6 +59,7 @@ var problems = []struct {
 	{"perfect", fmt.Sprintf("perfect-1.%d", capacity), "perfect-1", func() []planner.Item { return proptest.PerfectTiling(1, 16, slots, capacity) }},
 	{"perfect", fmt.Sprintf("perfect-2.%d", capacity), "perfect-2", func() []planner.Item { return proptest.PerfectTiling(2, 32, slots, capacity) }},
 	{"perfect", fmt.Sprintf("perfect-3.%d", capacity), "perfect-3", func() []planner.Item { return proptest.PerfectTiling(3, 48, slots, capacity) }},
+	{"perfect", fmt.Sprintf("perfect-4.%d", capacity), "perfect-1", func() []planner.Item { return proptest.PerfectTiling(4, 120, slots, capacity) }},
 	{"slack", fmt.Sprintf("slack-1.%d", capacity), "slack-1", func() []planner.Item { return proptest.SlackTiling(1, 24, slots, capacity, 0.2) }},
 	{"slack", fmt.Sprintf("slack-2.%d", capacity), "slack-2", func() []planner.Item { return proptest.SlackTiling(2, 40, slots, capacity, 0.2) }},
 	{"slack", fmt.Sprintf("slack-3.%d", capacity), "slack-6", func() []planner.Item { return proptest.SlackTiling(3, 56, slots, capacity, 0.3) }},
