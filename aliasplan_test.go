@@ -48,7 +48,7 @@ func TestFrames(t *testing.T) {
 		"compute-32":                22834944,
 		"random-16":                 33875456,
 		"random-48":                 96079360,
-		"heldout/deferred-1080p":    162268416, // ../shared/data/frames/README.md
+		"heldout/deferred-1080p":    162268416, // the held-out frames README
 		"heldout/deferred-4k":       359631360,
 		"heldout/forwardplus-1080p": 55050752,
 		"heldout/compute-1":         397359360,
