@@ -37,15 +37,18 @@ lint:
 	@test -x $(GOBIN)/staticcheck || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	$(GOBIN)/staticcheck ./...
 
-# -count=1: the data tests read ../shared/data, outside the module, which
-# Go's test cache does not watch; without it they would report (cached)
-# after the data appeared. A missing data set is said here, since go test
-# shows skips only with -v.
-DATA_NOTE = note: ../shared/data not found beside the repository: the data tests (golden frames, MiniMalloc and idealloc problems) are skipped
+# -count=1: the held-out data tests read ../shared/data (or
+# $ALIASPLAN_DATA), outside the module, which Go's test cache does not
+# watch; without it they would report (cached) after the data appeared.
+# Every test runs on the repository's testdata/; a missing held-out set is
+# said here, since go test shows skips only with -v (CI sets
+# ALIASPLAN_REQUIRE_DATA=1, which makes it a failure; internal/datadir).
+HELDOUT   = $${ALIASPLAN_DATA:-../shared/data}
+DATA_NOTE = note: no held-out data set at $(HELDOUT): the tests ran on the repository's testdata/ only, the held-out runs (shared/data frames, MiniMalloc and idealloc problems) were skipped
 unit:
-	@test -d ../shared/data || echo "$(DATA_NOTE)"
+	@test -d $(HELDOUT) || echo "$(DATA_NOTE)"
 	ALIASPLAN_REQUIRE_VKHEADER=1 $(GO) test -count=1 -race -tags invariants -timeout 20m ./...
-	@test -d ../shared/data || echo "$(DATA_NOTE)"
+	@test -d $(HELDOUT) || echo "$(DATA_NOTE)"
 
 ## fuzz: run each fuzz target for FUZZTIME (default 30s) and the properties with many more cases
 FUZZTIME ?= 30s

@@ -3,8 +3,6 @@ package aliasplan_test
 import (
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/aliasplan/aliasplan/verify"
@@ -12,18 +10,15 @@ import (
 
 	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/format"
+	"github.com/aliasplan/aliasplan/internal/datadir"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
-func framesDir(t testing.TB) string {
-	t.Helper()
-	for _, d := range []string{"../shared/data/frames", "../../shared/data/frames"} {
-		if _, err := os.Stat(d); err == nil {
-			return d
-		}
-	}
-	t.Skip("shared/data/frames not found")
-	return ""
+// frameFile is a frame of the test data by its test name
+// ("deferred-320x180", "heldout/deferred-1080p": see internal/datadir).
+func frameFile(tb testing.TB, name string) string {
+	tb.Helper()
+	return datadir.Lookup(tb, datadir.Frames, name).Path
 }
 
 func readGraph(t testing.TB, path string) *aliasplan.Graph {
@@ -40,28 +35,35 @@ func readGraph(t testing.TB, path string) *aliasplan.Graph {
 	return &aliasplan.Graph{Graph: *g}
 }
 
-// TestFrames plans every shared frame with the default options and checks
-// the figures the frames README states: the exact lower bound, and the
-// default strategy within 5% of it.
+// TestFrames plans every frame of the test data (the repository's, then
+// the held-out set's) with the default options and checks the figures the
+// frames READMEs state: the exact lower bound, and the default strategy
+// within 5% of it.
 func TestFrames(t *testing.T) {
 	// Readers sharing one layout transition (SPEC §2, issue 18) order
 	// less, so more pairs interfere: compute-1, compute-120, random-200 and
 	// random-1000 have higher bounds than the frames README states
 	// (397359360, 459114752, 1287731200, 6386554624 before).
 	bounds := map[string]uint64{
-		"deferred-1080p":    162268416,
-		"deferred-4k":       359631360,
-		"forwardplus-1080p": 55050752,
-		"compute-1":         408330752,
-		"compute-120":       477925376,
-		"random-200":        1361496832,
-		"random-1000":       6873815296,
+		"deferred-320x180":          76956672, // testdata/frames/README.md
+		"deferred-640x360":          81054720,
+		"forwardplus-320x180":       2411008,
+		"compute-16":                9902336,
+		"compute-32":                22834944,
+		"random-16":                 36203008,
+		"random-48":                 96407040,
+		"heldout/deferred-1080p":    162268416, // the held-out frames README
+		"heldout/deferred-4k":       359631360,
+		"heldout/forwardplus-1080p": 55050752,
+		"heldout/compute-1":         408330752,
+		"heldout/compute-120":       477925376,
+		"heldout/random-200":        1361496832,
+		"heldout/random-1000":       6873815296,
 	}
-	files, _ := filepath.Glob(filepath.Join(framesDir(t), "*.json"))
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
+	for _, f := range datadir.Files(t, datadir.Frames) {
+		name := f.Test()
 		t.Run(name, func(t *testing.T) {
-			g := readGraph(t, f)
+			g := readGraph(t, f.Path)
 			c, plan, err := aliasplan.New(aliasplan.Options{}).PlanCompiled(g)
 			if err != nil {
 				t.Fatal(err)
@@ -70,7 +72,9 @@ func TestFrames(t *testing.T) {
 				t.Fatal(err)
 			}
 			st := plan.Stats
-			if want, ok := bounds[name]; ok && st.LowerBound != want {
+			if want, ok := bounds[name]; !ok {
+				t.Errorf("no lower bound listed for %s", name)
+			} else if st.LowerBound != want {
 				t.Errorf("lower bound %d, README says %d", st.LowerBound, want)
 			}
 			ratio := float64(st.PooledBytes) / float64(st.LowerBound)

@@ -2,12 +2,12 @@ package aliasplan_test
 
 import (
 	"fmt"
-	"github.com/aliasplan/aliasplan/verify"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/aliasplan/aliasplan/verify"
 
 	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/barriers"
@@ -16,11 +16,11 @@ import (
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
 )
 
-// BenchmarkFrame measures the per-frame cost on the shared frames: the
+// BenchmarkFrame measures the per-frame cost on the held-out frames: the
 // stages a renderer pays every frame, separately and together.
 func BenchmarkFrame(b *testing.B) {
 	for _, name := range []string{"deferred-1080p", "random-200", "random-1000"} {
-		g := readGraph(b, filepath.Join(framesDir(b), name+".json"))
+		g := readGraph(b, frameFile(b, "heldout/"+name))
 		opts := planner.Options{Strategy: firstfit.New(), DedicatedThreshold: planner.DefaultDedicatedThreshold}
 		b.Run("frame="+name+"/stage=compile", func(b *testing.B) {
 			b.ReportAllocs()

@@ -2,13 +2,15 @@ package aliasplan_test
 
 import (
 	"fmt"
-	"github.com/aliasplan/aliasplan/planner"
-	"github.com/aliasplan/aliasplan/vk"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vk"
 
 	"github.com/aliasplan/aliasplan"
 )
@@ -126,10 +128,15 @@ func TestREADMEClaims(t *testing.T) {
 	}
 }
 
+// dataLiteral is a string literal naming the held-out data set or its
+// variable (split so that this file does not match).
+var dataLiteral = regexp.MustCompile(`"[^"\n]*shared/` + `data|"ALIASPLAN_` + `DATA"`)
+
 // Issue 12 item 9: tests reach the shared data set relative to the
 // repository (../shared/data), never by an absolute path, and make test
 // runs the data tests every time (Go's test cache does not see files
-// outside the module) and says when they are skipped.
+// outside the module) and says when they are skipped. Issue 20: only
+// internal/datadir finds the data, and CI requires the held-out set.
 func TestDataTestsRun(t *testing.T) {
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
@@ -141,6 +148,9 @@ func TestDataTestsRun(t *testing.T) {
 		}
 		if strings.Contains(string(src), `"/`+`work/`) { // split: this file is scanned too
 			t.Errorf("%s reaches the data by an absolute path", path)
+		}
+		if dataLiteral.Match(src) {
+			t.Errorf("%s finds the data itself; internal/datadir does", path)
 		}
 		return nil
 	})
@@ -156,7 +166,14 @@ func TestDataTestsRun(t *testing.T) {
 	if !strings.Contains(unit, "-count=1") {
 		t.Errorf("make unit lets the test cache skip the data tests:%s", unit)
 	}
-	if !strings.Contains(unit, "shared/data") {
-		t.Errorf("make unit does not say when the data tests are skipped:%s", unit)
+	if !strings.Contains(unit, "DATA_NOTE") {
+		t.Errorf("make unit does not say when the held-out data tests are skipped:%s", unit)
+	}
+	ci, err := os.ReadFile(".ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(ci), "export ALIASPLAN_REQUIRE_DATA=1") {
+		t.Error(".ci/run does not require the held-out data set: a missing one would skip its tests")
 	}
 }

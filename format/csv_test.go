@@ -2,14 +2,13 @@ package format
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/aliasplan/aliasplan/internal/datadir"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -145,55 +144,48 @@ func TestCSVWriteSolution(t *testing.T) {
 	}
 }
 
-// csvDataDir is the shared data set beside the repository
-// (../shared/data from its root), or $ALIASPLAN_DATA.
-var csvDataDir = cmp.Or(os.Getenv("ALIASPLAN_DATA"), "../../shared/data")
+// csvFiles are the MiniMalloc files of the test data (internal/datadir).
+func csvFiles(t testing.TB) []datadir.File {
+	var files []datadir.File
+	for _, k := range []datadir.Kind{datadir.Perfect, datadir.Slack, datadir.Traces} {
+		files = append(files, datadir.Files(t, k)...)
+	}
+	return files
+}
 
-// csvSeeds returns the MiniMalloc files of the shared data set, or nil when
-// it is absent.
+// csvSeeds returns the MiniMalloc files of the test data.
 func csvSeeds(t testing.TB) [][]byte {
 	var seeds [][]byte
-	for _, pattern := range []string{"perfect/*.csv", "idealloc/*/*.csv"} {
-		files, _ := filepath.Glob(filepath.Join(csvDataDir, pattern))
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Logf("seed %s: %v", f, err)
-				continue
-			}
-			if len(data) > 64<<10 { // the fuzzer mutates small inputs better
-				data = data[:bytes.LastIndexByte(data[:64<<10], '\n')+1]
-			}
-			seeds = append(seeds, data)
+	for _, file := range csvFiles(t) {
+		f := file.Path
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Logf("seed %s: %v", f, err)
+			continue
 		}
+		if len(data) > 64<<10 { // the fuzzer mutates small inputs better
+			data = data[:bytes.LastIndexByte(data[:64<<10], '\n')+1]
+		}
+		seeds = append(seeds, data)
 	}
 	return seeds
 }
 
 func TestCSVData(t *testing.T) {
-	read := 0
-	defer func() {
-		if read == 0 && !t.Failed() {
-			t.Skipf("no MiniMalloc CSV files under %s (perfect/, idealloc/): data test skipped", csvDataDir)
+	for _, file := range csvFiles(t) {
+		f := file.Path
+		r, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}()
-	for _, pattern := range []string{"perfect/*.csv", "idealloc/*/*.csv"} {
-		files, _ := filepath.Glob(filepath.Join(csvDataDir, pattern))
-		for _, f := range files {
-			read++
-			r, err := os.Open(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			bufs, err := ReadIntervals(r, f)
-			r.Close()
-			if err != nil {
-				t.Errorf("%s: %v", f, err)
-				continue
-			}
-			if _, err := planner.NewIntervalProblem(IntervalItems(bufs), 0); err != nil {
-				t.Errorf("%s: %v", f, err)
-			}
+		bufs, err := ReadIntervals(r, f)
+		r.Close()
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if _, err := planner.NewIntervalProblem(IntervalItems(bufs), 0); err != nil {
+			t.Errorf("%s: %v", f, err)
 		}
 	}
 }

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/aliasplan/aliasplan/internal/datadir"
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
 	"github.com/aliasplan/aliasplan/verify"
@@ -20,22 +20,16 @@ const maxFuzzSeed = 64 << 10
 
 // FuzzReadGraph: no input panics ReadGraph or Compile; every error is a
 // *GraphError naming the file; a graph that reads writes back to the same
-// graph. Seeds: the shared frames up to 64 KiB (when present) and small
+// graph. Seeds: the test data's frames up to 64 KiB (internal/datadir) and small
 // hand-made files. Minimizing a large interesting input takes long: run
 // with a short -fuzzminimizetime (go test -fuzz FuzzReadGraph
 // -fuzzminimizetime 2s).
 func FuzzReadGraph(f *testing.F) {
-	for _, dir := range []string{"../../shared/data/frames", "../shared/data/frames"} {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-		for _, path := range files {
-			// Large frames make each mutation slow; the round-trip tests
-			// cover them.
-			if data, err := os.ReadFile(path); err == nil && len(data) <= maxFuzzSeed {
-				f.Add(data)
-			}
-		}
-		if len(files) > 0 {
-			break
+	for _, file := range datadir.Files(f, datadir.Frames) {
+		// Large frames make each mutation slow; the round-trip tests
+		// cover them.
+		if data, err := os.ReadFile(file.Path); err == nil && len(data) <= maxFuzzSeed {
+			f.Add(data)
 		}
 	}
 	both := fileBuf + ", " + fileImg

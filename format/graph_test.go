@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/aliasplan/aliasplan/vk"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/aliasplan/aliasplan/internal/datadir"
+	"github.com/aliasplan/aliasplan/vk"
 
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/proptest"
@@ -280,13 +281,9 @@ func roundTrip(t *testing.T, g *planner.Graph) []byte {
 }
 
 func TestGraphFileRoundTripFrames(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(framesDir(t), "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Skip("no frames")
-	}
-	for _, path := range files {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			roundTrip(t, readFrame(t, path))
+	for _, f := range datadir.Files(t, datadir.Frames) {
+		t.Run(f.Test(), func(t *testing.T) {
+			roundTrip(t, readFrame(t, f.Path))
 		})
 	}
 }

@@ -9,18 +9,6 @@ import (
 	"github.com/aliasplan/aliasplan/planner"
 )
 
-// framesDir is the shared frame corpus; tests that need it skip without it.
-func framesDir(t testing.TB) string {
-	t.Helper()
-	for _, d := range []string{"../../shared/data/frames", "../shared/data/frames"} {
-		if _, err := os.Stat(d); err == nil {
-			return d
-		}
-	}
-	t.Skip("../shared/data/frames not found beside the repository: frame tests skipped")
-	return ""
-}
-
 func readFrame(t testing.TB, path string) *planner.Graph {
 	t.Helper()
 	f, err := os.Open(path)

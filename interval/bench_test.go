@@ -6,47 +6,6 @@ import (
 	"testing"
 )
 
-// BenchmarkSet inserts n random ranges, then runs LowestFit and BestFit
-// queries and deletes them all.
-func BenchmarkSet(b *testing.B) {
-	for _, n := range []int{100, 10000} {
-		rng := rand.New(rand.NewPCG(1, uint64(n)))
-		rs := make([]Range, n)
-		for i := range rs {
-			a := rng.Uint64N(uint64(n) * 1000)
-			rs[i] = Range{a, a + 1 + rng.Uint64N(1500)}
-		}
-		b.Run(fmt.Sprintf("op=insert-delete/n=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			var s Set
-			for b.Loop() {
-				for _, r := range rs {
-					s.Insert(r)
-				}
-				for _, r := range rs {
-					s.Delete(r)
-				}
-			}
-		})
-		var s Set
-		for _, r := range rs {
-			s.Insert(r)
-		}
-		b.Run(fmt.Sprintf("op=lowestfit/n=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				s.LowestFit(200, 16, Everything)
-			}
-		})
-		b.Run(fmt.Sprintf("op=bestfit/n=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				s.BestFit(200, 16, Everything)
-			}
-		})
-	}
-}
-
 // BenchmarkTimeline places n random rectangles first fit, as an interval
 // allocator does.
 func BenchmarkTimeline(b *testing.B) {

@@ -8,14 +8,8 @@
 // range, so the largest block ends at 2⁶⁴−1; no operation overflows, for
 // any size or alignment.
 //
-// The package owns three structures:
+// The package owns two structures:
 //
-//   - Set: a multiset of ranges over one address space (ranges may overlap
-//     and repeat: items that never interfere share bytes). It records
-//     coverage, not identities: two btrees, one of maximal runs of equal
-//     depth, one of maximal occupied runs. Insert and Delete cost
-//     O((1+k) log n) for k runs touched; LowestFit O((1+g) log n) for g runs
-//     skipped; BestFit O(log n + g) for g gaps walked.
 //   - Timeline: rectangles (an offset range occupied during a range of time
 //     slots), insert-only, answering "lowest (or best) free offset among the
 //     rectangles whose lifetimes overlap this one". A segment tree over the
@@ -35,11 +29,10 @@
 // prefix of it. No other function returns a slice; callbacks receive
 // Range values. Nothing retains a caller's slice.
 //
-// Concurrency: a Set or Timeline may be read by several goroutines when
-// none writes, except that Timeline queries reuse scratch space and so
-// need one goroutine per Timeline. Nothing here starts goroutines. All
-// results are deterministic.
+// Concurrency: Runs may be read by several goroutines when none writes;
+// Timeline queries reuse scratch space, so a Timeline needs one goroutine.
+// Nothing here starts goroutines. All results are deterministic.
 //
 // Build with the invariants tag (go test -tags invariants) to check a
-// Set's representation after every change.
+// Timeline's run sets after every change.
 package interval

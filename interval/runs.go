@@ -36,7 +36,8 @@ func (rs Runs) LowestFit(size, align uint64, w Range) (uint64, bool) {
 
 // BestFit returns the lowest aligned offset in the smallest gap between
 // runs of rs (within w) that holds size bytes; the gap above the last run
-// ranks last, as if unbounded. See Set.BestFit. O(n).
+// ranks last, as if unbounded, so that the top of a pool grows only when
+// no gap below holds the block. O(n).
 func (rs Runs) BestFit(size, align uint64, w Range) (uint64, bool) {
 	return bestFit(&cursor{ahead: rs}, size, align, w)
 }

@@ -19,10 +19,6 @@ type runTree struct {
 
 func byEnd(a, b Range) bool { return a.End < b.End }
 
-const degree = 16
-
-func newRunTree() *runTree { return &runTree{t: btree.NewG(degree, byEnd)} }
-
 // smallDegree is the degree of the run trees of a Timeline's nodes.
 const smallDegree = 8
 
@@ -70,16 +66,6 @@ func (rt *runTree) insert(r Range) {
 		}
 	}
 	rt.t.ReplaceOrInsert(m)
-}
-
-// ascend calls fn for each run intersecting w, in order.
-func (rt *runTree) ascend(w Range, fn func(Range) bool) {
-	if rt == nil || w.Empty() {
-		return
-	}
-	rt.t.AscendGreaterOrEqual(Range{End: w.Start + 1}, func(q Range) bool {
-		return q.Start < w.End && fn(q)
-	})
 }
 
 // runSet is an insert-only set of disjoint, non-adjacent runs, as a

@@ -167,7 +167,7 @@ func (t *Timeline) cursors(life Range) []cursor {
 
 // LowestFit returns the lowest offset off, a multiple of align, such that
 // [off, off+size) lies within w and intersects no rectangle whose lifetime
-// overlaps life; false when none does. Argument rules as Set.LowestFit.
+// overlaps life; false when none does. Argument rules as Runs.LowestFit.
 //
 // Cost: a query reads k = O(log T) run sets, each through a cursor. Each
 // pass of the walk asks every cursor for its run at the candidate offset
@@ -177,7 +177,7 @@ func (t *Timeline) LowestFit(life Range, size, align uint64, w Range) (uint64, b
 	return lowestFitAll(t.cursors(life), size, align, w)
 }
 
-// BestFit is LowestFit with the best-fit rule of Set.BestFit: the smallest
+// BestFit is LowestFit with the best-fit rule of Runs.BestFit: the smallest
 // sufficient gap, the top gap last. It finds the lowest fit as LowestFit
 // does (no gap below it holds the block), then walks every run of the k run
 // sets above it up to the top, unless a gap of exactly size bytes ends the

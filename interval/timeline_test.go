@@ -96,30 +96,6 @@ func TestTimelineHuge(t *testing.T) {
 	}
 }
 
-func ExampleSet() {
-	var s Set
-	s.Insert(Range{0, 256})   // a
-	s.Insert(Range{512, 768}) // b
-	s.Insert(Range{0, 256})   // c shares a's bytes: they never interfere
-	fmt.Println(s.String(), s.Len())
-
-	off, _ := s.LowestFit(128, 128, Everything)
-	fmt.Println("lowest fit for 128 bytes:", off)
-	off, _ = s.LowestFit(512, 256, Everything)
-	fmt.Println("lowest fit for 512 bytes:", off)
-
-	s.Delete(Range{512, 768})
-	s.AscendGaps(Range{0, 1024}, func(g Range) bool {
-		fmt.Println("gap", g)
-		return true
-	})
-	// Output:
-	// {[0, 256)x2 [512, 768)x1} 3
-	// lowest fit for 128 bytes: 256
-	// lowest fit for 512 bytes: 768
-	// gap [256, 1024)
-}
-
 func ExampleTimeline() {
 	// Three buffers over time slots [0, 4): a lives in [0, 2), b in [2, 4).
 	tl := NewTimeline(4)

@@ -10,22 +10,11 @@ import (
 	"testing"
 
 	"github.com/aliasplan/aliasplan/format"
+	"github.com/aliasplan/aliasplan/internal/datadir"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
-
-// framesDir is the shared frame corpus; tests that need it skip without it.
-func framesDir(t testing.TB) string {
-	t.Helper()
-	for _, d := range []string{"../../shared/data/frames", "../shared/data/frames"} {
-		if _, err := os.Stat(d); err == nil {
-			return d
-		}
-	}
-	t.Skip("shared/data/frames not found")
-	return ""
-}
 
 func readFrame(t testing.TB, path string) *planner.Graph {
 	t.Helper()
@@ -56,10 +45,10 @@ func golden(t *testing.T, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
+		t.Fatalf("%v: to create it, run go test ./planner -run TestCompileGolden -update", err)
 	}
 	if string(want) != got {
-		t.Errorf("%s differs from the golden file; run go test -update and review the diff\n%s", path, firstDiff(string(want), got))
+		t.Errorf("%s differs from the golden file; if the change is intended, run go test ./planner -run TestCompileGolden -update and review the diff\n%s", path, firstDiff(string(want), got))
 	}
 }
 
@@ -165,20 +154,20 @@ func describeCompiled(c *planner.Compiled) string {
 	return b.String()
 }
 
+// TestCompileGolden compiles every frame of the test data; the
+// repository's are compared with testdata/compile/FRAME.txt (-update
+// rewrites them), the held-out ones only compile and draw.
 func TestCompileGolden(t *testing.T) {
-	dir := framesDir(t)
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	if len(files) == 0 {
-		t.Fatal("no frames")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		t.Run(name, func(t *testing.T) {
-			c, err := planner.Compile(readFrame(t, f))
+	for _, f := range datadir.Files(t, datadir.Frames) {
+		t.Run(f.Test(), func(t *testing.T) {
+			c, err := planner.Compile(readFrame(t, f.Path))
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, "compile/"+name+".txt", describeCompiled(c))
+			text := describeCompiled(c)
+			if !f.HeldOut {
+				golden(t, "compile/"+f.Name+".txt", text)
+			}
 		})
 	}
 }

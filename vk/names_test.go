@@ -3,10 +3,11 @@ package vk
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/aliasplan/aliasplan/internal/datadir"
 )
 
 func TestNamesVulkanValues(t *testing.T) {
@@ -342,19 +343,9 @@ func TestNamesFormatInfo(t *testing.T) {
 
 // TestNamesFrames parses every enum name used in the sample frames.
 func TestNamesFrames(t *testing.T) {
-	var dir string
-	for _, d := range []string{"../shared/data/frames", "../../shared/data/frames"} {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			dir = d
-			break
-		}
-	}
-	if dir == "" {
-		t.Skip("no shared/data/frames directory")
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no frames in %s (%v)", dir, err)
+	var files []string
+	for _, f := range datadir.Files(t, datadir.Frames) {
+		files = append(files, f.Path)
 	}
 	type anyMap = map[string]any
 	strs := func(v any) []string {

@@ -5,11 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/aliasplan/aliasplan/internal/datadir"
 	"github.com/aliasplan/aliasplan/vulkan"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -38,19 +38,19 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// sharedData is the repository's shared data folder, seen from here.
-const sharedData = "../../../shared/data"
-
 // TestScripts runs testdata/script/*.txtar: every subcommand through the
 // binary, the README's commands, and every bad-input case. Conditions:
-// [shared] holds when the shared data folder exists (its path is in
-// $SHARED); [vulkan] when a Vulkan device opens (lavapipe will do). Commands: "empty DIR" fails unless DIR has no entries (no
+// [shared] holds when the held-out data set exists (its path is in
+// $SHARED; internal/datadir: without it the test fails under
+// ALIASPLAN_REQUIRE_DATA=1); $TESTDATA is the repository's test data; [vulkan] when a Vulkan device opens (lavapipe will do). Commands: "empty DIR" fails unless DIR has no entries (no
 // output file, no temporary file left behind); "lines N FILE" checks that
 // stdout or stderr (FILE) has N lines.
 func TestScripts(t *testing.T) {
-	shared, _ := filepath.Abs(sharedData)
-	_, err := os.Stat(shared)
-	haveShared := err == nil
+	shared, haveShared := datadir.HeldOutDir(t)
+	if !haveShared && datadir.Required() {
+		t.Fatalf("held-out data set %s not found, and $%s is set: the [shared] script lines must run", shared, datadir.EnvRequire)
+	}
+	testdata := datadir.Repo(t)
 	haveVulkan := sync.OnceValue(func() bool {
 		d, err := vulkan.Open(vulkan.Config{})
 		if err != nil {
@@ -64,6 +64,7 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: *updateScripts,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SHARED", shared)
+			env.Setenv("TESTDATA", testdata)
 			// Under -race every exec'd binary sleeps a second at exit
 			// (the race runtime's atexit_sleep_ms) unless told not to.
 			env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))

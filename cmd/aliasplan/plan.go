@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -54,7 +55,8 @@ Flags:
                             allocation (default: give them their own)
   --profile h200|lavapipe   estimate requirements the graph lacks (default h200)
   --device none|vulkan      take requirements from the Vulkan device instead
-  --resolution WxH          size of the sample frame (default 1920x1080)
+  --resolution WxH          size of the sample frame (default 1920x1080); an
+                            error with a graph file, which has its own extents
   --time-limit DURATION     exact: search each pool group at most this long
                             (default 10s; 0: no limit)
   --node-limit N            exact: at most N search nodes per pool group
@@ -94,7 +96,9 @@ func registerPlanFlags(fs *flag.FlagSet) *planArgs {
 	fs.Var(&a.maxPool, "max-pool-size", "")
 	fs.Var(&a.threshold, "dedicated-threshold", "")
 	fs.BoolVar(&a.poolPrefers, "pool-prefers-dedicated", false, "")
-	fs.StringVar(&a.resolution, "resolution", "1920x1080", "")
+	// "" is the default, 1920x1080: so that run can tell a --resolution
+	// given with a graph file, which has extents of its own.
+	fs.StringVar(&a.resolution, "resolution", "", "")
 	a.src.register(fs, true)
 	a.ex.register(fs, 10*time.Second)
 	a.ord.register(fs)
@@ -128,9 +132,9 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 	if summaryFormat != "text" && summaryFormat != "json" {
 		return usageErrorf("plan", "--format %q: want text or json", summaryFormat)
 	}
-	w, h, err := parseResolution(a.resolution)
+	w, h, err := a.sampleResolution("plan", files)
 	if err != nil {
-		return usageErrorf("plan", "--resolution: %v", err)
+		return err
 	}
 	order, _, err := a.ord.resolve("plan")
 	if err != nil {
@@ -252,6 +256,26 @@ func (a *planArgs) run(files []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "wrote %s\n", p)
 	}
 	return nil
+}
+
+// sampleResolution is --resolution, the size of the embedded sample
+// frame (1920x1080 when not given). With a graph file it is an error: the
+// file's images have extents of their own, which a resolution cannot
+// rescale without guessing which ones follow the screen (replay's --scale
+// divides them all).
+func (a *planArgs) sampleResolution(cmd string, files []string) (uint32, uint32, error) {
+	if a.resolution != "" && len(files) > 0 {
+		hint := "drop --resolution"
+		if cmd == "replay" {
+			hint += ", or divide them with --scale"
+		}
+		return 0, 0, usageErrorf(cmd, "--resolution %s sizes the embedded sample frame; %s has its own extents (%s)", a.resolution, files[0], hint)
+	}
+	w, h, err := parseResolution(cmp.Or(a.resolution, "1920x1080"))
+	if err != nil {
+		return 0, 0, usageErrorf(cmd, "--resolution: %v", err)
+	}
+	return w, h, nil
 }
 
 // parseResolution reads "1920x1080".

@@ -37,7 +37,8 @@ Planning flags, as for 'aliasplan plan' (replay defines the same ones):
                             (default 64MiB; 0: never for size alone)
   --pool-prefers-dedicated  pool resources whose driver only prefers a
                             dedicated allocation
-  --resolution WxH          size of the sample frame (default 1920x1080)
+  --resolution WxH          size of the sample frame (default 1920x1080); an
+                            error with a graph file (--scale divides its sizes)
   --format text|json        report format (default text)
   --time-limit DURATION     exact: per pool group (default 10s)
   --node-limit N            exact: search nodes per pool group
@@ -114,9 +115,9 @@ func (a *replayArgs) run(files []string, stdout, stderr io.Writer) error {
 	if pa.out != "" || pa.svg != "" || pa.html != "" || pa.compare != "" {
 		return usageErrorf("replay", "-o, --svg, --html and --compare are plan's outputs; replay writes none")
 	}
-	w, h, err := parseResolution(pa.resolution)
+	w, h, err := pa.sampleResolution("replay", files)
 	if err != nil {
-		return usageErrorf("replay", "--resolution: %v", err)
+		return err
 	}
 	var g *planner.Graph
 	var input, file string

@@ -33,18 +33,12 @@
 // pool size (ties: the earlier order), or planner.NoAliasing's when that
 // costs strictly less (alignment padding can cause it): aliasing never
 // costs more than not aliasing. ../firstfit/README.md has the
-// measurements of six orders under both fit rules. On the data set best
-// fit is no better than first fit overall: above the bound, S_1 1.58%
-// against 1.67%, but ResNet-50 0.38% against 0.17% and the random-1000
-// frame 3.53% against 2.77%; the other ML traces are equal, and on the
-// perfect packings each wins some.
-//
-// Results (Place, peak over the lower bound): idealloc (max-load bound):
-// G_1 0.00%, S_1 1.58%, Y_1 0.00%, pangu_2.6B 0.76%, resnet50 0.38%, the
-// others (BERT, PanGu-13B, TinyBERT, IREE) under 0.01%. Frames (exact
-// bound, through planner.Place): compute-1 1.35%, compute-120 0.61%,
-// deferred-4k 0.26%, random-1000 3.53%, random-200 0.29%, the others 0%.
-// Perfect packings (known optimum): 22–36% above.
+// measurements of six orders under both fit rules. On the held-out data
+// set best fit is no better than first fit overall: closer to the bound
+// on S_1, further on ResNet-50 and the random-1000 frame; the other ML
+// traces are equal, and on the perfect packings each wins some. The
+// figures, and measured times, are in docs/performance.md ("Greedy
+// strategies").
 //
 // # Cost
 //
@@ -52,9 +46,7 @@
 // gap that fits as first fit does, walks every occupied run above it up to
 // the top of the overlapping items, merging O(log T) run sets through a
 // heap: O(log log T) per run. The orders run on up to GOMAXPROCS goroutines, joined
-// before Place returns. Measured medians with two cores (GOMAXPROCS=2,
-// BenchmarkIdealloc/strategy=bestfit in strategies/internal/greedy): iopddl
-// S_1 (28.5k buffers) 0.8 s, Y_1 (62k buffers) 2.7–2.9 s.
+// before Place returns.
 //
 // # Contract
 //

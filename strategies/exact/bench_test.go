@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aliasplan/aliasplan/internal/datadir"
 	"github.com/aliasplan/aliasplan/strategies/exact"
 )
 
 // BenchmarkPerfect solves each perfect packing to its proven optimum, with
 // a node budget (so every iteration does the same work).
 func BenchmarkPerfect(b *testing.B) {
-	for _, file := range glob(b, "perfect/*.csv") {
+	for _, file := range glob(b, datadir.Perfect) {
 		p := readProblem(b, file)
 		b.Run(strings.TrimSuffix(filepath.Base(file), ".csv"), func(b *testing.B) {
 			b.ReportAllocs()
@@ -29,7 +30,7 @@ func BenchmarkPerfect(b *testing.B) {
 // BenchmarkFrames plans each frame but random-1000 with the exact strategy
 // (grouping, greedy incumbents, search, bound).
 func BenchmarkFrames(b *testing.B) {
-	for _, file := range glob(b, "frames/*.json") {
+	for _, file := range glob(b, datadir.Frames) {
 		name := strings.TrimSuffix(filepath.Base(file), ".json")
 		if name == "random-1000" {
 			continue

@@ -8,12 +8,10 @@ import (
 	"time"
 
 	"github.com/aliasplan/aliasplan/format"
+	"github.com/aliasplan/aliasplan/internal/datadir"
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/strategies/exact"
 )
-
-// The shared data set (see its READMEs), beside the module.
-const dataDir = "../../../shared/data"
 
 // long reports whether the long data tests run (ALIASPLAN_LONG=1).
 func long() bool { return os.Getenv("ALIASPLAN_LONG") != "" }
@@ -22,7 +20,7 @@ func readProblem(tb testing.TB, file string) *planner.Problem {
 	tb.Helper()
 	f, err := os.Open(file)
 	if err != nil {
-		tb.Skipf("data set: %v", err)
+		tb.Fatal(err)
 	}
 	defer f.Close()
 	bufs, err := format.ReadIntervals(f, file)
@@ -36,10 +34,12 @@ func readProblem(tb testing.TB, file string) *planner.Problem {
 	return p
 }
 
-func glob(tb testing.TB, pattern string) []string {
-	files, _ := filepath.Glob(filepath.Join(dataDir, pattern))
-	if len(files) == 0 {
-		tb.Skipf("no files %s under %s", pattern, dataDir)
+// glob lists the test data's files of kind k (internal/datadir: the
+// repository's, then the held-out set's) by path.
+func glob(tb testing.TB, k datadir.Kind) []string {
+	var files []string
+	for _, f := range datadir.Files(tb, k) {
+		files = append(files, f.Path)
 	}
 	return files
 }
@@ -48,7 +48,7 @@ func glob(tb testing.TB, pattern string) []string {
 // capacity in the file name, equal to the bound), proven, with a node
 // budget that makes the test independent of the machine.
 func TestPerfect(t *testing.T) {
-	for _, file := range glob(t, "perfect/*.csv") {
+	for _, file := range glob(t, datadir.Perfect) {
 		name := filepath.Base(file)
 		p := readProblem(t, file)
 		sol, res, err := exact.New(exact.Options{NodeLimit: 200_000}).Solve(p)
@@ -68,13 +68,14 @@ func TestPerfect(t *testing.T) {
 
 // quick are the idealloc files TestIdealloc runs without ALIASPLAN_LONG:
 // those that take well under a second.
-var quick = map[string]bool{"G_1.csv": true, "iree_first.csv": true, "iree_mobilebert.csv": true, "tiny_bert.csv": true}
+var quick = map[string]bool{"trace-1.csv": true, "trace-2.csv": true, // the repository's
+	"G_1.csv": true, "iree_first.csv": true, "iree_mobilebert.csv": true, "tiny_bert.csv": true}
 
 // TestIdealloc: the ML traces within 1% of the bound. The others take
 // seconds each (the largest, most of it in the greedy strategies; ResNet-50
 // in the search, which proves it optimal); they run with ALIASPLAN_LONG=1.
 func TestIdealloc(t *testing.T) {
-	for _, file := range glob(t, "idealloc/*/*.csv") {
+	for _, file := range glob(t, datadir.Traces) {
 		name := filepath.Base(file)
 		if !long() && !quick[name] {
 			continue
@@ -112,7 +113,7 @@ func planFrame(tb testing.TB, file string, s planner.Strategy) *planner.Plan {
 	tb.Helper()
 	f, err := os.Open(file)
 	if err != nil {
-		tb.Skipf("data set: %v", err)
+		tb.Fatal(err)
 	}
 	defer f.Close()
 	g, err := format.ReadGraph(f, file)
@@ -135,7 +136,7 @@ func planFrame(tb testing.TB, file string, s planner.Strategy) *planner.Plan {
 // (1458 resources, groups of 700 with 95% of pairs interfering) runs with
 // ALIASPLAN_LONG=1 and is only reported.
 func TestFrames(t *testing.T) {
-	for _, file := range glob(t, "frames/*.json") {
+	for _, file := range glob(t, datadir.Frames) {
 		name := strings.TrimSuffix(filepath.Base(file), ".json")
 		hard := name == "random-1000"
 		if hard && !long() {

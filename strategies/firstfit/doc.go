@@ -49,22 +49,21 @@
 // (README.md has the full table, made by BenchmarkOrders). The other three,
 // length (longer lifetime first), area (size × length) and start (first use
 // first, the plain baseline), never beat the best of the three under first
-// fit (area ties on G_1); under best fit only start does, on ResNet-50
-// (0.30% above the bound against 0.38%). Among the three: size wins on
-// every render-graph frame and on iopddl S_1; load reaches the max-load
-// bound exactly on Y_1 and the BERT, PanGu-13B and TinyBERT traces, where
-// size is up to 1.1% above it, but is 22–36% above on G_1 and S_1;
-// sizeclass is best on most perfect packings and on ResNet-50. Each order
+// fit (area ties on G_1); under best fit only start does, on ResNet-50.
+// Among the three: size wins on every render-graph frame and on iopddl
+// S_1; load reaches the max-load bound exactly on Y_1 and the BERT,
+// PanGu-13B and TinyBERT traces, where size is above it, but is far above
+// on G_1 and S_1; sizeclass is best on most perfect packings and on
+// ResNet-50. Each order
 // is cheap next to a search, and on two cores the three cost about two
 // runs of wall time. Keeping the best of several orders is what XLA's heap
 // simulator does.
 //
-// Results (Place, peak over the lower bound): idealloc (max-load bound):
-// G_1 0.00%, S_1 1.67%, Y_1 0.00%, pangu_2.6B 0.76%, resnet50 0.17%,
-// the others (BERT, PanGu-13B, TinyBERT, IREE) under 0.01%. Frames (exact
-// bound, through planner.Place): compute-1 0.09%, compute-120 0.61%,
-// deferred-4k 0.26%, random-1000 2.77%, random-200 0.09%, the others 0%.
-// Perfect packings (known optimum): 19–33% above.
+// Results (peak over the lower bound on each instance of the held-out data
+// set) and measured times are in docs/performance.md ("Greedy
+// strategies"); the tests hold the strategy to its targets there
+// (strategies/internal/greedy: within 3.5% of the max-load bound on the
+// ML traces, 5% of the exact bound on the frames).
 //
 // # Cost
 //
@@ -77,14 +76,7 @@
 // (O(log T) per pass of the fit walk, usually a few passes) and an insert
 // into O(log T) run sets; memory O(n log T) per pool. The orders of a
 // problem of 256 items or more run on up to GOMAXPROCS goroutines, joined
-// before Place returns. Measured medians with two cores (GOMAXPROCS=2,
-// BenchmarkIdealloc/strategy=firstfit in strategies/internal/greedy):
-// iopddl S_1 (28.5k buffers) 0.3 s, Y_1 (62k buffers, 180M overlapping
-// pairs) 0.8–0.9 s. Frames, through planner.Place
-// (BenchmarkFrames/strategy=firstfit): random-1000 60 ms, of which this
-// Place takes 5.5 ms for its two problems (685 and 768 resources, 92–95%
-// of pairs interfering), the rest being planner.Place's own work;
-// random-200 about 2 ms, of which 0.4 ms here.
+// before Place returns.
 //
 // # Contract
 //

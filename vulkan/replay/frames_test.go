@@ -2,33 +2,32 @@ package replay
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/aliasplan/aliasplan/format"
+	"github.com/aliasplan/aliasplan/internal/datadir"
 	p "github.com/aliasplan/aliasplan/planner"
 )
 
-// framesDir holds the shared frames, relative to this package.
-const framesDir = "../../../shared/data/frames"
-
 // frameScale keeps each frame to a few seconds on lavapipe (2 cores,
 // -race): extents and sizes divided by it, the graph's structure kept.
+// The repository's frames (internal/datadir), not listed, are divided by
+// 16; the held-out ones are listed by test name.
 var frameScale = map[string]uint32{
-	"compute-1.json":         16,
-	"compute-120.json":       16,
-	"deferred-1080p.json":    16,
-	"deferred-4k.json":       32,
-	"forwardplus-1080p.json": 16,
-	"random-200.json":        32,
-	"random-1000.json":       64, // about 60 s under -race on 2 cores, clean since barriers stopped chaining through images
+	"heldout/compute-1":         16,
+	"heldout/compute-120":       16,
+	"heldout/deferred-1080p":    16,
+	"heldout/deferred-4k":       32,
+	"heldout/forwardplus-1080p": 16,
+	"heldout/random-200":        32,
+	"heldout/random-1000":       64, // about 60 s under -race on 2 cores, clean since barriers stopped chaining through images
 }
 
 func readFrame(t testing.TB, name string) *p.Graph {
 	t.Helper()
-	f, err := os.Open(filepath.Join(framesDir, name))
+	f, err := os.Open(name)
 	if err != nil {
-		t.Skipf("SKIP: shared frames not here (%v); they live in ../shared/data/frames", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	g, err := format.ReadGraph(f, name)
@@ -38,21 +37,17 @@ func readFrame(t testing.TB, name string) *p.Graph {
 	return g
 }
 
-// TestFrames replays every shared frame, scaled, both ways: zero
+// TestFrames replays every frame of the test data, scaled, both ways: zero
 // validation messages, every digest and final content bit-identical.
 func TestFrames(t *testing.T) {
-	entries, err := filepath.Glob(filepath.Join(framesDir, "*.json"))
-	if err != nil || len(entries) == 0 {
-		t.Skipf("SKIP: no shared frames in %s", framesDir)
-	}
-	for _, path := range entries {
-		name := filepath.Base(path)
+	for _, file := range datadir.Files(t, datadir.Frames) {
+		name := file.Test()
 		t.Run(name, func(t *testing.T) {
 			factor, ok := frameScale[name]
 			if !ok {
-				factor = 32
+				factor = 16
 			}
-			g, err := Scale(readFrame(t, name), factor)
+			g, err := Scale(readFrame(t, file.Path), factor)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,9 +3,10 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"github.com/aliasplan/aliasplan/internal/datadir"
 	"os"
-	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/aliasplan/aliasplan"
@@ -123,17 +124,20 @@ func TestSweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	sweepGraph(t, "frame/sample", sample)
-	entries, _ := filepath.Glob(filepath.Join(framesDir, "*.json"))
-	for _, path := range entries {
-		name := filepath.Base(path)
+	// The held-out frames (TestFrames replays the repository's).
+	for _, f := range datadir.Files(t, datadir.Frames) {
+		path, name := f.Path, f.Test()
+		if !strings.HasPrefix(name, "heldout/") {
+			continue
+		}
 		factor := 4 * frameScale[name]
 		if factor == 0 {
-			factor = 128
+			factor = 64
 		}
 		if sweepHeavy[name] && !heavy {
 			continue // the make target runs it (a minute or more under -race)
 		}
-		g, err := Scale(readFrame(t, name), factor)
+		g, err := Scale(readFrame(t, path), factor)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,4 +148,4 @@ func TestSweep(t *testing.T) {
 // sweepHeavy are the frames TestSweep replays only under
 // ALIASPLAN_SWEEP_GRAPHS (make replay-sweep): TestFrames replays them in
 // make test under the default flags.
-var sweepHeavy = map[string]bool{"random-1000.json": true, "random-200.json": true, "compute-1.json": true, "compute-120.json": true}
+var sweepHeavy = map[string]bool{"heldout/random-1000": true, "heldout/random-200": true, "heldout/compute-1": true, "heldout/compute-120": true}

@@ -3,10 +3,10 @@ package greedy_test
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/aliasplan/aliasplan/internal/datadir"
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/strategies/bestfit"
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
@@ -14,7 +14,7 @@ import (
 )
 
 // strategies are the strategies built on this engine, each with the
-// targets it is held to on the shared data set (greedy.DataDir).
+// targets it is held to on the test data (internal/datadir).
 var strategies = []struct {
 	name string
 	new  func() planner.Strategy
@@ -29,28 +29,20 @@ var strategies = []struct {
 	{name: "bestfit", new: bestfit.New, idealloc: 1.035, frames: 1.05},
 }
 
-// dataFiles lists the files under greedy.DataDir that match the patterns,
-// skipping the test when there are none.
-func dataFiles(tb testing.TB, patterns ...string) []string {
-	var files []string
-	for _, pat := range patterns {
-		m, _ := filepath.Glob(filepath.Join(greedy.DataDir, pat))
-		files = append(files, m...)
-	}
-	if len(files) == 0 {
-		tb.Skipf("no data under %s", greedy.DataDir)
+// dataFiles lists the test data's files of the kinds (the repository's,
+// then the held-out set's).
+func dataFiles(tb testing.TB, kinds ...datadir.Kind) []datadir.File {
+	var files []datadir.File
+	for _, k := range kinds {
+		files = append(files, datadir.Files(tb, k)...)
 	}
 	return files
-}
-
-func short(file string) string {
-	return strings.TrimSuffix(filepath.Base(file), ".csv")
 }
 
 // tooBig reports whether placing file takes too long for -short (over a
 // second: the iopddl S_1 and Y_1 files) or for the race detector, which
 // slows placement about tenfold (the larger SOMAS traces too).
-func tooBig(file string) bool {
+func tooBig(f datadir.File) bool {
 	limit := int64(-1)
 	switch {
 	case raceEnabled:
@@ -58,22 +50,22 @@ func tooBig(file string) bool {
 	case testing.Short():
 		limit = 500 << 10
 	}
-	fi, err := os.Stat(file)
+	fi, err := os.Stat(f.Path)
 	return limit >= 0 && err == nil && fi.Size() > limit
 }
 
 // TestIdealloc holds each strategy to its idealloc target (within 3.5% of
 // the max-load bound) on the idealloc instances.
 func TestIdealloc(t *testing.T) {
-	files := dataFiles(t, "idealloc/*/*.csv")
+	files := dataFiles(t, datadir.Traces)
 	for _, s := range strategies {
 		t.Run(s.name, func(t *testing.T) {
 			for _, file := range files {
-				t.Run(short(file), func(t *testing.T) {
+				t.Run(file.Test(), func(t *testing.T) {
 					if tooBig(file) {
 						t.Skip("large instance: skipped with -short and -race")
 					}
-					p := greedy.ReadCSV(t, file)
+					p := greedy.ReadCSV(t, file.Path)
 					sol, err := s.new().Place(p)
 					if err != nil {
 						t.Fatal(err)
@@ -83,7 +75,7 @@ func TestIdealloc(t *testing.T) {
 					}
 					lb := greedy.MaxLoad(p.Items)
 					r := float64(sol.Peak()) / float64(lb)
-					t.Logf("%s: peak %d, max load %d, ratio %.4f", short(file), sol.Peak(), lb, r)
+					t.Logf("%s: peak %d, max load %d, ratio %.4f", file.Test(), sol.Peak(), lb, r)
 					if r > s.idealloc {
 						t.Errorf("peak %d is %.4f × the max load %d, want at most %g", sol.Peak(), r, lb, s.idealloc)
 					}
@@ -96,11 +88,11 @@ func TestIdealloc(t *testing.T) {
 // TestPerfect reports how far each strategy is from the known optimum (the
 // capacity in the file name); greedy placement has no target there.
 func TestPerfect(t *testing.T) {
-	files := dataFiles(t, "perfect/*.csv")
+	files := dataFiles(t, datadir.Perfect)
 	for _, s := range strategies {
 		t.Run(s.name, func(t *testing.T) {
 			for _, file := range files {
-				p := greedy.ReadCSV(t, file)
+				p := greedy.ReadCSV(t, file.Path)
 				sol, err := s.new().Place(p)
 				if err != nil {
 					t.Fatal(err)
@@ -109,12 +101,12 @@ func TestPerfect(t *testing.T) {
 					t.Fatal(err)
 				}
 				var opt uint64
-				fmt.Sscanf(strings.SplitN(short(file), ".", 2)[1], "%d", &opt)
+				fmt.Sscanf(strings.SplitN(file.Name, ".", 2)[1], "%d", &opt)
 				if opt == 0 || opt != greedy.MaxLoad(p.Items) {
-					t.Errorf("%s: optimum %d from the name, max load %d", short(file), opt, greedy.MaxLoad(p.Items))
+					t.Errorf("%s: optimum %d from the name, max load %d", file.Test(), opt, greedy.MaxLoad(p.Items))
 					continue
 				}
-				t.Logf("%s: peak %d = %.4f × optimum", short(file), sol.Peak(), float64(sol.Peak())/float64(opt))
+				t.Logf("%s: peak %d = %.4f × optimum", file.Test(), sol.Peak(), float64(sol.Peak())/float64(opt))
 			}
 		})
 	}
@@ -127,13 +119,13 @@ var sink uint64
 //
 //	go test -run '^$' -bench 'Idealloc/strategy=firstfit/file=S_1' ./strategies/internal/greedy
 func BenchmarkIdealloc(b *testing.B) {
-	files := dataFiles(b, "idealloc/*/*.csv", "perfect/*.csv")
+	files := dataFiles(b, datadir.Traces, datadir.Perfect)
 	for _, s := range strategies {
 		b.Run("strategy="+s.name, func(b *testing.B) {
 			for _, file := range files {
-				p := greedy.ReadCSV(b, file)
+				p := greedy.ReadCSV(b, file.Path)
 				lb := greedy.MaxLoad(p.Items)
-				b.Run("file="+short(file), func(b *testing.B) {
+				b.Run("file="+file.Test(), func(b *testing.B) {
 					b.ReportAllocs()
 					st := s.new()
 					var peak uint64

@@ -4,7 +4,6 @@ package greedy
 // (data_test.go and frames_test.go, package greedy_test: they import
 // firstfit and bestfit, which import this package).
 var (
-	DataDir      = dataDir
 	ReadCSV      = readCSV
 	MaxLoad      = maxLoad
 	CompileFrame = compileFrame

@@ -1,15 +1,14 @@
 package greedy_test
 
 import (
-	"path/filepath"
-	"strings"
 	"testing"
 
+	"github.com/aliasplan/aliasplan/internal/datadir"
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/strategies/internal/greedy"
 )
 
-// planFrame compiles and places a frame of the shared data set with the
+// planFrame compiles and places a frame of the test data with the
 // default options (64 MiB dedicated threshold, no pool cap).
 func planFrame(tb testing.TB, file string, s planner.Strategy) *planner.Plan {
 	tb.Helper()
@@ -20,27 +19,17 @@ func planFrame(tb testing.TB, file string, s planner.Strategy) *planner.Plan {
 	return plan
 }
 
-func frameFiles(tb testing.TB) []string {
-	files, _ := filepath.Glob(filepath.Join(greedy.DataDir, "frames/*.json"))
-	if len(files) == 0 {
-		tb.Skipf("no frames under %s", greedy.DataDir)
-	}
-	return files
-}
-
-func frameName(file string) string {
-	return strings.TrimSuffix(filepath.Base(file), ".json")
-}
+func frameFiles(tb testing.TB) []datadir.File { return datadir.Files(tb, datadir.Frames) }
 
 // TestFrames holds each strategy to its frames target (within 5% of the
-// exact lower bound) on every frame of the data set.
+// exact lower bound) on every frame of the test data.
 func TestFrames(t *testing.T) {
 	files := frameFiles(t)
 	for _, s := range strategies {
 		t.Run(s.name, func(t *testing.T) {
 			for _, file := range files {
-				name := frameName(file)
-				plan := planFrame(t, file, s.new())
+				name := file.Test()
+				plan := planFrame(t, file.Path, s.new())
 				st := plan.Stats
 				r := float64(st.PooledBytes) / float64(st.LowerBound)
 				t.Logf("%s: pooled %d, bound %d, ratio %.4f, %d pools", name, st.PooledBytes, st.LowerBound, r, len(plan.Pools))
@@ -62,8 +51,8 @@ func BenchmarkFrames(b *testing.B) {
 	for _, s := range strategies {
 		b.Run("strategy="+s.name, func(b *testing.B) {
 			for _, file := range files {
-				c := greedy.CompileFrame(b, file)
-				b.Run("frame="+frameName(file), func(b *testing.B) {
+				c := greedy.CompileFrame(b, file.Path)
+				b.Run("frame="+file.Test(), func(b *testing.B) {
 					b.ReportAllocs()
 					var plan *planner.Plan
 					var err error

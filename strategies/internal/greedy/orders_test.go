@@ -4,19 +4,14 @@ import (
 	"cmp"
 	"math/bits"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/aliasplan/aliasplan/format"
+	"github.com/aliasplan/aliasplan/internal/datadir"
 	"github.com/aliasplan/aliasplan/planner"
 )
-
-// dataDir is the shared data set beside the repository (../shared/data
-// from its root; see its READMEs), or $ALIASPLAN_DATA; tests and
-// benchmarks skip what is absent.
-var dataDir = cmp.Or(os.Getenv("ALIASPLAN_DATA"), "../../../../shared/data")
 
 // candidates are the orders measured in ../../firstfit/README.md: the
 // three the strategies run and three others.
@@ -52,21 +47,19 @@ func byArea(a, b *planner.Item) int {
 func length(it *planner.Item) uint64 { return uint64(it.End) - uint64(it.Start) }
 
 // BenchmarkOrders runs every candidate order alone, with both fit rules,
-// on every interval problem and frame of the data set, reporting the peak
+// on every interval problem and frame of the test data (internal/datadir),
+// reporting the peak
 // (pooled bytes) above the lower bound in percent: the measurements behind
 // the choice of orders (../../firstfit/README.md).
 //
 //	go test -run '^$' -bench Orders -benchtime 1x ./strategies/internal/greedy
 func BenchmarkOrders(b *testing.B) {
-	files, _ := filepath.Glob(filepath.Join(dataDir, "idealloc/*/*.csv"))
-	perfect, _ := filepath.Glob(filepath.Join(dataDir, "perfect/*.csv"))
-	frames, _ := filepath.Glob(filepath.Join(dataDir, "frames/*.json"))
-	files = append(append(files, perfect...), frames...)
-	if len(files) == 0 {
-		b.Skip("no data")
+	var files []datadir.File
+	for _, k := range []datadir.Kind{datadir.Traces, datadir.Perfect, datadir.Frames} {
+		files = append(files, datadir.Files(b, k)...)
 	}
-	for _, file := range files {
-		name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), ".csv"), ".json")
+	for _, f := range files {
+		file, name := f.Path, f.Test()
 		var probs []*planner.Problem
 		var bound uint64
 		if strings.HasSuffix(file, ".json") {

@@ -6,13 +6,15 @@ import (
 	"encoding/xml"
 	"flag"
 	"fmt"
-	"github.com/aliasplan/aliasplan/vk"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/aliasplan/aliasplan/internal/datadir"
+	"github.com/aliasplan/aliasplan/vk"
 
 	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/format"
@@ -263,19 +265,16 @@ func Test300Commands(t *testing.T) {
 	}
 }
 
-// TestSharedFrames draws the shared data frames, when present, but for
-// random-1000 (whose planning takes seconds under -race; Test300Commands
-// covers size).
+// TestSharedFrames draws the test data's frames (internal/datadir), but
+// for the held-out random-1000 (whose planning takes seconds under -race;
+// Test300Commands covers size).
 func TestSharedFrames(t *testing.T) {
-	files, _ := filepath.Glob("../../../../../shared/data/frames/*.json")
-	if len(files) == 0 {
-		t.Skip("shared data not present")
-	}
-	for _, f := range files {
-		if strings.Contains(f, "random-1000") {
+	for _, file := range datadir.Files(t, datadir.Frames) {
+		if file.Test() == "heldout/random-1000" {
 			continue
 		}
-		t.Run(filepath.Base(f), func(t *testing.T) {
+		f := file.Path
+		t.Run(file.Test(), func(t *testing.T) {
 			r, err := os.Open(f)
 			if err != nil {
 				t.Fatal(err)

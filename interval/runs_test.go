@@ -6,135 +6,12 @@ import (
 	"testing"
 )
 
-func TestSetInsertDelete(t *testing.T) {
-	type op struct {
-		del bool
-		r   Range
-		ok  bool // Delete's result
-	}
-	ins := func(a, b uint64) op { return op{r: Range{a, b}} }
-	del := func(a, b uint64, ok bool) op { return op{del: true, r: Range{a, b}, ok: ok} }
-	tests := []struct {
-		name string
-		ops  []op
-		want string
-		len  int
-	}{
-		{"empty", nil, "{}", 0},
-		{"one", []op{ins(2, 5)}, "{[2, 5)x1}", 1},
-		{"empty range ignored", []op{ins(3, 3), ins(4, 2)}, "{}", 0},
-		{"disjoint", []op{ins(6, 8), ins(0, 2)}, "{[0, 2)x1 [6, 8)x1}", 2},
-		{"touching", []op{ins(0, 2), ins(2, 4)}, "{[0, 4)x1}", 2},
-		{"overlap", []op{ins(0, 4), ins(2, 6)}, "{[0, 2)x1 [2, 4)x2 [4, 6)x1}", 2},
-		{"duplicate", []op{ins(1, 3), ins(1, 3)}, "{[1, 3)x2}", 2},
-		{"nested", []op{ins(0, 10), ins(3, 4)}, "{[0, 3)x1 [3, 4)x2 [4, 10)x1}", 2},
-		{"delete one of two", []op{ins(1, 3), ins(1, 3), del(1, 3, true)}, "{[1, 3)x1}", 1},
-		{"delete remerges", []op{ins(0, 10), ins(3, 4), del(3, 4, true)}, "{[0, 10)x1}", 1},
-		{"delete splits run", []op{ins(0, 4), ins(2, 6), del(0, 4, true)}, "{[2, 6)x1}", 1},
-		{"delete middle", []op{ins(0, 2), ins(2, 4), ins(4, 6), del(2, 4, true)}, "{[0, 2)x1 [4, 6)x1}", 2},
-		{"delete absent", []op{ins(0, 2), del(1, 3, false)}, "{[0, 2)x1}", 1},
-		{"delete from empty", []op{del(0, 1, false)}, "{}", 0},
-		{"delete empty range", []op{ins(0, 2), del(1, 1, false)}, "{[0, 2)x1}", 1},
-		{"delete across pieces", []op{ins(0, 2), ins(2, 4), del(0, 4, true)}, "{}", 1},
-		{"top of space", []op{ins(math.MaxUint64-2, math.MaxUint64), ins(0, 1<<63)}, "{[0, 9223372036854775808)x1 [18446744073709551613, 18446744073709551615)x1}", 2},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var s Set
-			for _, o := range tt.ops {
-				if !o.del {
-					s.Insert(o.r)
-				} else if got := s.Delete(o.r); got != o.ok {
-					t.Errorf("Delete(%v) = %v, want %v", o.r, got, o.ok)
-				}
-				s.checkInvariantsAlways(t)
-			}
-			if got := s.String(); got != tt.want {
-				t.Errorf("set = %s, want %s", got, tt.want)
-			}
-			if s.Len() != tt.len {
-				t.Errorf("Len = %d, want %d", s.Len(), tt.len)
-			}
-		})
-	}
-}
+// The fit rules (lowestFit, bestFit) are shared by Runs and Timeline;
+// these tests hold Runs to a brute-force model.
 
-// checkInvariantsAlways runs checkInvariants even without the invariants
-// tag, turning its panic into a test failure.
-func (s *Set) checkInvariantsAlways(t *testing.T) {
-	t.Helper()
-	defer func() {
-		if r := recover(); r != nil {
-			t.Fatal(r)
-		}
-	}()
-	s.verify()
-}
-
-func TestSetQueries(t *testing.T) {
-	var s Set
-	for _, r := range []Range{{0, 4}, {2, 6}, {10, 12}, {16, 20}} {
-		s.Insert(r)
-	}
-	depths := map[uint64]int{0: 1, 2: 2, 3: 2, 4: 1, 5: 1, 6: 0, 9: 0, 10: 1, 11: 1, 12: 0, 19: 1, 20: 0}
-	for x, want := range depths {
-		if got := s.Depth(x); got != want {
-			t.Errorf("Depth(%d) = %d, want %d", x, got, want)
-		}
-	}
-	if b := s.Bounds(); b != (Range{0, 20}) {
-		t.Errorf("Bounds = %v", b)
-	}
-	for _, tt := range []struct {
-		r    Range
-		free bool
-	}{{Range{6, 10}, true}, {Range{5, 7}, false}, {Range{12, 16}, true}, {Range{11, 13}, false}, {Range{20, 30}, true}, {Range{3, 3}, true}} {
-		if got := s.Free(tt.r); got != tt.free {
-			t.Errorf("Free(%v) = %v, want %v", tt.r, got, tt.free)
-		}
-	}
-	var runs, gaps []Range
-	s.AscendOccupied(Range{3, 17}, func(r Range) bool { runs = append(runs, r); return true })
-	s.AscendGaps(Range{3, 30}, func(r Range) bool { gaps = append(gaps, r); return true })
-	if want := []Range{{0, 6}, {10, 12}, {16, 20}}; !equalRanges(runs, want) {
-		t.Errorf("AscendOccupied = %v, want %v", runs, want)
-	}
-	if want := []Range{{6, 10}, {12, 16}, {20, 30}}; !equalRanges(gaps, want) {
-		t.Errorf("AscendGaps = %v, want %v", gaps, want)
-	}
-	var n int
-	s.AscendGaps(Everything, func(Range) bool { n++; return false })
-	if n != 1 {
-		t.Errorf("AscendGaps did not stop: %d calls", n)
-	}
-	var empty Set
-	if empty.Bounds() != (Range{}) || empty.Depth(3) != 0 || !empty.Free(Everything) {
-		t.Error("zero Set is not empty")
-	}
-	s.Clear()
-	if s.Len() != 0 || s.String() != "{}" {
-		t.Errorf("after Clear: %d %s", s.Len(), s.String())
-	}
-}
-
-func equalRanges(a, b []Range) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func TestSetFit(t *testing.T) {
+func TestRunsFit(t *testing.T) {
 	// occupied: [0,4) [6,8) [16,20) [40,64)  gaps: [4,6) [8,16) [20,40) [64,∞)
-	var s Set
-	for _, r := range []Range{{0, 4}, {6, 8}, {2, 3}, {16, 20}, {40, 64}} {
-		s.Insert(r)
-	}
+	s := Merge([]Range{{0, 4}, {6, 8}, {2, 3}, {16, 20}, {40, 64}})
 	const big = 1 << 63
 	tests := []struct {
 		size, align uint64
@@ -174,10 +51,7 @@ func TestSetFit(t *testing.T) {
 		}
 	}
 	// Best fit differs from first fit when a lower gap is larger.
-	var b Set
-	for _, r := range []Range{{10, 20}, {23, 30}} { // gaps [0,10) [20,23) [30,∞)
-		b.Insert(r)
-	}
+	b := Merge([]Range{{10, 20}, {23, 30}}) // gaps [0,10) [20,23) [30,∞)
 	if off, _ := b.LowestFit(3, 1, Everything); off != 0 {
 		t.Errorf("LowestFit = %d, want 0", off)
 	}
@@ -194,9 +68,9 @@ func TestSetFit(t *testing.T) {
 
 func TestFitPanics(t *testing.T) {
 	for name, f := range map[string]func(){
-		"size 0":    func() { new(Set).LowestFit(0, 1, Everything) },
-		"align 0":   func() { new(Set).BestFit(1, 0, Everything) },
-		"align 3":   func() { new(Set).LowestFit(1, 3, Everything) },
+		"size 0":    func() { Runs(nil).LowestFit(0, 1, Everything) },
+		"align 0":   func() { Runs(nil).BestFit(1, 0, Everything) },
+		"align 3":   func() { Runs(nil).LowestFit(1, 3, Everything) },
 		"slots 0":   func() { NewTimeline(0) },
 		"life out":  func() { NewTimeline(4).Insert(Range{2, 5}, Range{0, 1}) },
 		"life none": func() { NewTimeline(4).LowestFit(Range{2, 2}, 1, 1, Everything) },
@@ -212,7 +86,8 @@ func TestFitPanics(t *testing.T) {
 	}
 }
 
-// model is a brute-force Set over offsets [0, modelSize).
+// model is a brute-force multiset of ranges over offsets [0, modelSize):
+// the depth of every offset.
 type model [64]int
 
 const modelSize = 64
@@ -264,10 +139,12 @@ func (m *model) best(size, align uint64, w Range) (uint64, bool) {
 	return best, found
 }
 
-func TestSetRandom(t *testing.T) {
+// TestRunsRandom holds Runs (Merge of the live ranges, which may overlap
+// and repeat) to the model: the same lowest and best fits in random
+// windows, for random sizes and alignments.
+func TestRunsRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := 0; round < 200; round++ {
-		var s Set
 		var m model
 		var live []Range
 		for step := 0; step < 60; step++ {
@@ -275,43 +152,46 @@ func TestSetRandom(t *testing.T) {
 				k := rng.IntN(len(live))
 				r := live[k]
 				live = append(live[:k], live[k+1:]...)
-				if !s.Delete(r) {
-					t.Fatalf("Delete(%v) failed", r)
-				}
 				for x := r.Start; x < r.End; x++ {
 					m[x]--
 				}
 			} else {
 				a := rng.Uint64N(modelSize - 1)
 				r := Range{a, a + 1 + rng.Uint64N(min(12, modelSize-a))}
-				s.Insert(r)
 				live = append(live, r)
 				for x := r.Start; x < r.End; x++ {
 					m[x]++
 				}
 			}
-			s.checkInvariantsAlways(t)
-			for x := uint64(0); x < modelSize; x++ {
-				if s.Depth(x) != m[x] {
-					t.Fatalf("round %d step %d: Depth(%d) = %d, want %d; set %s", round, step, x, s.Depth(x), m[x], s.String())
-				}
-			}
+			rs := Merge(append([]Range(nil), live...))
 			size := 1 + rng.Uint64N(10)
 			align := uint64(1) << rng.IntN(4)
 			from := rng.Uint64N(modelSize)
 			w := Range{from, from + rng.Uint64N(modelSize-from+1)}
-			got, gok := s.LowestFit(size, align, w)
+			got, gok := rs.LowestFit(size, align, w)
 			want, wok := m.lowest(size, align, w)
 			if got != want || gok != wok {
-				t.Fatalf("LowestFit(%d, %d, %v) = %d, %v; want %d, %v; set %s", size, align, w, got, gok, want, wok, s.String())
+				t.Fatalf("LowestFit(%d, %d, %v) = %d, %v; want %d, %v; runs %v", size, align, w, got, gok, want, wok, rs)
 			}
-			got, gok = s.BestFit(size, align, w)
+			got, gok = rs.BestFit(size, align, w)
 			want, wok = m.best(size, align, w)
 			if got != want || gok != wok {
-				t.Fatalf("BestFit(%d, %d, %v) = %d, %v; want %d, %v; set %s", size, align, w, got, gok, want, wok, s.String())
+				t.Fatalf("BestFit(%d, %d, %v) = %d, %v; want %d, %v; runs %v", size, align, w, got, gok, want, wok, rs)
 			}
 		}
 	}
+}
+
+func equalRanges(a, b []Range) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func TestMergeRuns(t *testing.T) {
