@@ -26,107 +26,14 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 	if opts.Strategy == nil {
 		return nil, &PlacementError{Detail: "Options.Strategy is nil"}
 	}
-	if c == nil || c.Graph == nil {
-		return nil, &PlacementError{Detail: "the compiled graph is nil"}
-	}
-	if err := checkOrdering(&opts); err != nil { // order.go
+	p, pooled, err := decide(c, &opts)
+	if err != nil {
 		return nil, err
 	}
+	p.Strategy = opts.Strategy.Name()
 	g := c.Graph
-	threshold := opts.dedicatedThreshold()
 	src := opts.source()
-	var limits Limits
-	ls, hasLimits := src.(LimitsSource)
-	if hasLimits {
-		limits = ls.Limits()
-	}
-	// No pool larger than the device promises to allocate.
-	if m := limits.MaxMemoryAllocationSize; m != 0 && (opts.MaxPoolSize == 0 || opts.MaxPoolSize > m) {
-		opts.MaxPoolSize = m
-	}
 	types := src.MemoryTypes()
-	p := &Plan{
-		Strategy:  opts.Strategy.Name(),
-		Order:     make([]CommandID, len(g.Commands)),
-		Resources: make([]ResourcePlan, len(g.Resources)),
-		Ordering:  opts.Order,
-	}
-	if opts.Order == OrderBudget {
-		p.Budget = opts.Budget
-	}
-	for i := range p.Order {
-		p.Order[i] = CommandID(i)
-	}
-	explicit, estimated := false, false
-	var pooled []ResourceID
-	for r := range g.Resources {
-		res := &g.Resources[r]
-		rp := &p.Resources[r]
-		switch {
-		case !c.Used(ResourceID(r)):
-			rp.Status, rp.Reason = StatusUnused, "no command uses it"
-			continue
-		case res.Imported:
-			rp.Status, rp.Reason = StatusImported, "owned by the caller"
-			continue
-		}
-		if hasLimits {
-			if err := limits.CheckImage(res); err != nil {
-				return nil, err
-			}
-		}
-		if res.Requirements != nil {
-			rp.Requirements = *res.Requirements
-			explicit = true
-		} else {
-			q, err := src.Requirements(res)
-			if err != nil {
-				if ge := (*GraphError)(nil); errors.As(err, &ge) {
-					return nil, ge // it names the resource and the rule already
-				}
-				return nil, &PlacementError{Resource: res.Name, Detail: "requirements from " + src.Describe(), Err: err}
-			}
-			rp.Requirements = q
-			estimated = true
-		}
-		q := &rp.Requirements
-		if err := limits.CheckAllocation(res, q.Size, q.MemoryTypeBits, types); err != nil {
-			return nil, err
-		}
-		switch {
-		case res.Memory.HostVisible():
-			rp.Status, rp.Reason = StatusHostVisible, "host-visible ("+res.Memory.String()+"): mapping needs the allocation base"
-		case q.RequiresDedicated:
-			rp.Status, rp.Reason = StatusDedicated, "requiresDedicated"
-		case q.PrefersDedicated && !opts.PoolPrefersDedicated:
-			rp.Status, rp.Reason = StatusDedicated, "prefersDedicated"
-		case res.Dedicated:
-			rp.Status, rp.Reason = StatusDedicated, "marked dedicated"
-		case q.Size > threshold:
-			rp.Status, rp.Reason = StatusDedicated, fmt.Sprintf("above the dedicated threshold (%d bytes)", threshold)
-		default:
-			if res.Kind == KindImage && res.Image.InitialLayout != vk.LayoutUndefined {
-				return nil, &GraphError{Resource: res.Name, Access: -1, Rule: RulePooledLayout,
-					Detail: fmt.Sprintf("pooled image declares initial layout %s; reused memory has no defined contents, so it must be UNDEFINED", res.Image.InitialLayout)}
-			}
-			// A pool opened for it alone puts it at offset 0: only its
-			// size counts, not its size rounded up to its alignment.
-			if opts.MaxPoolSize != 0 && q.Size > opts.MaxPoolSize {
-				rp.Status, rp.Reason = StatusDedicated, fmt.Sprintf("larger than the maximum pool size (%d bytes)", opts.MaxPoolSize)
-				break
-			}
-			rp.Status = StatusPooled
-			pooled = append(pooled, ResourceID(r))
-		}
-	}
-	switch {
-	case explicit && estimated:
-		p.Requirements = "graph + " + src.Describe()
-	case estimated:
-		p.Requirements = src.Describe()
-	default:
-		p.Requirements = "graph"
-	}
 	groups, err := groupPooled(g, p, pooled, types, src)
 	if err != nil {
 		return nil, err
@@ -157,6 +64,114 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// decide is Place's first half: a plan with every resource's
+// requirements (explicit, or from the options' source) and status, the
+// order and the ordering filled in, and the resources to pool. It may
+// lower opts.MaxPoolSize to the device's maxMemoryAllocationSize.
+func decide(c *Compiled, opts *Options) (*Plan, []ResourceID, error) {
+	if c == nil || c.Graph == nil {
+		return nil, nil, &PlacementError{Detail: "the compiled graph is nil"}
+	}
+	if err := checkOrdering(opts); err != nil { // order.go
+		return nil, nil, err
+	}
+	g := c.Graph
+	threshold := opts.dedicatedThreshold()
+	src := opts.source()
+	var limits Limits
+	ls, hasLimits := src.(LimitsSource)
+	if hasLimits {
+		limits = ls.Limits()
+	}
+	// No pool larger than the device promises to allocate.
+	if m := limits.MaxMemoryAllocationSize; m != 0 && (opts.MaxPoolSize == 0 || opts.MaxPoolSize > m) {
+		opts.MaxPoolSize = m
+	}
+	types := src.MemoryTypes()
+	p := &Plan{
+		Order:     make([]CommandID, len(g.Commands)),
+		Resources: make([]ResourcePlan, len(g.Resources)),
+		Ordering:  opts.Order,
+	}
+	if opts.Order == OrderBudget {
+		p.Budget = opts.Budget
+	}
+	for i := range p.Order {
+		p.Order[i] = CommandID(i)
+	}
+	explicit, estimated := false, false
+	var pooled []ResourceID
+	for r := range g.Resources {
+		res := &g.Resources[r]
+		rp := &p.Resources[r]
+		switch {
+		case !c.Used(ResourceID(r)):
+			rp.Status, rp.Reason = StatusUnused, "no command uses it"
+			continue
+		case res.Imported:
+			rp.Status, rp.Reason = StatusImported, "owned by the caller"
+			continue
+		}
+		if hasLimits {
+			if err := limits.CheckImage(res); err != nil {
+				return nil, nil, err
+			}
+		}
+		if res.Requirements != nil {
+			rp.Requirements = *res.Requirements
+			explicit = true
+		} else {
+			q, err := src.Requirements(res)
+			if err != nil {
+				if ge := (*GraphError)(nil); errors.As(err, &ge) {
+					return nil, nil, ge // it names the resource and the rule already
+				}
+				return nil, nil, &PlacementError{Resource: res.Name, Detail: "requirements from " + src.Describe(), Err: err}
+			}
+			rp.Requirements = q
+			estimated = true
+		}
+		q := &rp.Requirements
+		if err := limits.CheckAllocation(res, q.Size, q.MemoryTypeBits, types); err != nil {
+			return nil, nil, err
+		}
+		switch {
+		case res.Memory.HostVisible():
+			rp.Status, rp.Reason = StatusHostVisible, "host-visible ("+res.Memory.String()+"): mapping needs the allocation base"
+		case q.RequiresDedicated:
+			rp.Status, rp.Reason = StatusDedicated, "requiresDedicated"
+		case q.PrefersDedicated && !opts.PoolPrefersDedicated:
+			rp.Status, rp.Reason = StatusDedicated, "prefersDedicated"
+		case res.Dedicated:
+			rp.Status, rp.Reason = StatusDedicated, "marked dedicated"
+		case q.Size > threshold:
+			rp.Status, rp.Reason = StatusDedicated, fmt.Sprintf("above the dedicated threshold (%d bytes)", threshold)
+		default:
+			if res.Kind == KindImage && res.Image.InitialLayout != vk.LayoutUndefined {
+				return nil, nil, &GraphError{Resource: res.Name, Access: -1, Rule: RulePooledLayout,
+					Detail: fmt.Sprintf("pooled image declares initial layout %s; reused memory has no defined contents, so it must be UNDEFINED", res.Image.InitialLayout)}
+			}
+			// A pool opened for it alone puts it at offset 0: only its
+			// size counts, not its size rounded up to its alignment.
+			if opts.MaxPoolSize != 0 && q.Size > opts.MaxPoolSize {
+				rp.Status, rp.Reason = StatusDedicated, fmt.Sprintf("larger than the maximum pool size (%d bytes)", opts.MaxPoolSize)
+				break
+			}
+			rp.Status = StatusPooled
+			pooled = append(pooled, ResourceID(r))
+		}
+	}
+	switch {
+	case explicit && estimated:
+		p.Requirements = "graph + " + src.Describe()
+	case estimated:
+		p.Requirements = src.Describe()
+	default:
+		p.Requirements = "graph"
+	}
+	return p, pooled, nil
 }
 
 // group is one pool group: pooled resources of one class sharing a memory

@@ -35,9 +35,11 @@ func ParseStatus(name string) (Status, bool) {
 
 // Placement is where a pooled resource lives.
 type Placement struct {
-	Pool      int    // index into Plan.Pools
-	Offset    uint64 // a multiple of Alignment
-	Size      uint64 // the required size
+	Pool   int    // index into Plan.Pools
+	Offset uint64 // a multiple of Alignment
+	// Size is the bytes reserved for the resource: its required size, or
+	// more in a plan that keeps a larger frame's layout (Resize).
+	Size      uint64
 	Alignment uint64
 	// Aliased is true when the resource shares at least one byte with
 	// another resource of its pool.

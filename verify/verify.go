@@ -118,6 +118,7 @@ func verifyPlacement(c *planner.Compiled, p *planner.Plan, errs *errList) {
 		ao = planner.NewAliasOrder(c, &planner.Plan{})
 	}
 	var st planner.Stats
+	var reserved uint64 // the pooled resources' slots: Placement.Size, at least their sizes
 	sumsOK := true
 	used := make([]uint64, len(p.Pools)) // the end of each pool's highest resource
 	members := make([]int, len(p.Pools))
@@ -165,6 +166,7 @@ func verifyPlacement(c *planner.Compiled, p *planner.Plan, errs *errList) {
 		}
 		q, pl := &rp.Requirements, &rp.Placement
 		st.TransientBytes = addChecked(st.TransientBytes, q.Size, &sumsOK)
+		reserved = addChecked(reserved, max(q.Size, rp.Placement.Size), &sumsOK)
 		if pl.Pool < 0 || pl.Pool >= len(p.Pools) {
 			if fail(r, -1, "pool %d does not exist", pl.Pool) {
 				return
@@ -179,9 +181,11 @@ func verifyPlacement(c *planner.Compiled, p *planner.Plan, errs *errList) {
 			if fail(r, pl.Pool, "pooled image with initial layout %s (must be UNDEFINED)", res.Image.InitialLayout) {
 				return
 			}
-		case pl.Size != q.Size || pl.Alignment != q.Alignment:
+		case pl.Size < q.Size || pl.Alignment != q.Alignment:
+			// Size is the bytes reserved: the required size, or an anchor's
+			// larger slot in a resized plan (planner.Resize).
 			bad = true
-			if fail(r, pl.Pool, "placement size/alignment %d/%d differ from the requirements %d/%d", pl.Size, pl.Alignment, q.Size, q.Alignment) {
+			if fail(r, pl.Pool, "placement size/alignment %d/%d do not hold the requirements %d/%d", pl.Size, pl.Alignment, q.Size, q.Alignment) {
 				return
 			}
 		case !isPow2(pl.Alignment) || pl.Offset%pl.Alignment != 0:
@@ -295,8 +299,9 @@ func verifyPlacement(c *planner.Compiled, p *planner.Plan, errs *errList) {
 			}
 		}
 		// SPEC §3: pooling never costs more than the resources' own
-		// allocations (each costs its required size).
-		if poolsOK && st.PooledBytes > st.TransientBytes && fail(-1, -1, "the pools take %d bytes, more than the %d bytes their resources take alone: pooling must never cost more", st.PooledBytes, st.TransientBytes) {
+		// allocations (each costs its required size; in a resized plan,
+		// its anchor's slot, for which the anchor met this rule).
+		if poolsOK && st.PooledBytes > reserved && fail(-1, -1, "the pools take %d bytes, more than the %d bytes their resources take alone: pooling must never cost more", st.PooledBytes, reserved) {
 			return
 		}
 	}
@@ -379,7 +384,8 @@ func lowerBound(c *planner.Compiled, p *planner.Plan) (uint64, bool) {
 		}
 		// Windows in recorded order, as Place gives them; the bound does
 		// not depend on them beyond their order.
-		it := planner.Item{Size: rp.Requirements.Size, Alignment: rp.Requirements.Alignment, Start: 1 << 62, End: -1}
+		// The slot as placed: the required size, or a resized plan's anchor slot.
+		it := planner.Item{Size: max(rp.Requirements.Size, rp.Placement.Size), Alignment: rp.Requirements.Alignment, Start: 1 << 62, End: -1}
 		for _, u := range c.Uses(planner.ResourceID(r)) {
 			it.Start = min(it.Start, int64(u.Command))
 			it.End = max(it.End, int64(u.Command)+1)

@@ -161,7 +161,7 @@ func executionBound(c *planner.Compiled, p *planner.Plan) (uint64, bool) {
 			keys, items = append(keys, k), append(items, nil)
 			g = len(keys) - 1
 		}
-		it := planner.Item{Size: rp.Requirements.Size, Start: 1 << 62, End: -1}
+		it := planner.Item{Size: max(rp.Requirements.Size, rp.Placement.Size), Start: 1 << 62, End: -1} // the slot as placed
 		for _, u := range c.Uses(planner.ResourceID(r)) {
 			it.Start = min(it.Start, pos[u.Command])
 			it.End = max(it.End, pos[u.Command]+1)
