@@ -40,6 +40,11 @@ func FuzzReadGraph(f *testing.F) {
 		graphDoc(both, cmdDoc("c0", fileRead)),
 		graphDoc(both+`, {"name": "host", "type": "buffer", "memory": "cpu_to_gpu", "dedicated": true, "imported": true, "buffer": {"size": 4},
 			"requirements": {"size": 4, "alignment": 4, "memoryTypeBits": 6, "prefersDedicated": true}}`, cmdDoc("x", `{"resource": "host", "stages": ["HOST"], "access": []}`)),
+		// Subresource ranges: mips, layers, aspects, disjoint layouts in one command.
+		graphDoc(fileArr+", "+fileDS, cmdDoc("w", arrAccess(false, `, "mips": [0, 1], "layers": [0, 4]`))+", "+
+			cmdDoc("down", arrAccess(true, `, "mips": [0, 1]`), arrAccess(false, `, "mips": [1, 1], "layers": [1, 2]`))+", "+
+			cmdDoc("ds", `{"resource": "ds", "stages": ["EARLY_FRAGMENT_TESTS"], "access": ["DEPTH_STENCIL_ATTACHMENT_WRITE"], "layout": "STENCIL_ATTACHMENT_OPTIMAL", "aspects": ["STENCIL"]}`)),
+		graphDoc(fileArr, cmdDoc("bad", arrAccess(false, `, "mips": [4, 9], "aspects": ["DEPTH", "COLOR"]`))),
 		`{"version": 1}`,
 		`{"version": 1, "resources": [{}], "commands": [{}]}`,
 		`{"version": 2}`,

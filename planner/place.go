@@ -32,6 +32,9 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 	if err := checkOrdering(&opts); err != nil { // order.go
 		return nil, err
 	}
+	if err := c.rangesServed(); err != nil { // subresource.go
+		return nil, err
+	}
 	g := c.Graph
 	threshold := opts.dedicatedThreshold()
 	src := opts.source()
