@@ -17,6 +17,9 @@ type Use struct {
 	Access  vk.AccessFlags
 	// Layout is the layout the command needs (images only); PrevLayout is
 	// the layout before it: the previous use's, or the initial layout.
+	// Where accesses of the image name subresource ranges, they are those
+	// of the use's first subresource, and Modifies is set when it modifies
+	// any of them.
 	Layout, PrevLayout vk.Layout
 	// Modifies is set when the use writes the resource: a write access flag,
 	// or an image layout transition.
@@ -62,6 +65,8 @@ type Compiled struct {
 	initStart []int32
 	terminal  []CommandID
 	termStart []int32
+
+	ranged []*ranged // per resource: its per-subresource analysis (subresource.go); nil when no access names a partial range
 }
 
 // Compile validates g and analyses it. It does no I/O and needs no device.
@@ -75,6 +80,9 @@ func Compile(g *Graph) (*Compiled, error) {
 	}
 	c := &Compiled{Graph: g}
 	c.aggregate()
+	if err := c.compileRanges(); err != nil { // subresource.go
+		return nil, err
+	}
 	c.buildDAG()
 	c.closure()
 	c.endpoints()
@@ -174,6 +182,10 @@ func (c *Compiled) buildDAG() {
 	// Edges are collected as (from, to) pairs, then bucketed into CSR.
 	var from, to []CommandID
 	for r := range g.Resources {
+		if rr := c.rangedOf(r); rr != nil { // per subresource: subresource.go
+			from, to = append(from, rr.from...), append(to, rr.to...)
+			continue
+		}
 		us := c.uses[c.useStart[r]:c.useStart[r+1]]
 		lastMod := -1
 		readsSince := 0 // index of the first read after lastMod
@@ -307,7 +319,10 @@ func (c *Compiled) endpoints() {
 	var scratch []uint64 // lazily sized: only long runs of reads need it
 	for r := 0; r < nr; r++ {
 		us := c.uses[c.useStart[r]:c.useStart[r+1]]
-		if len(us) > 0 {
+		if rr := c.rangedOf(r); rr != nil { // per subresource: subresource.go
+			c.initial = c.minimalUses(us, c.initial, &scratch)
+			c.terminal = append(c.terminal, rr.terminal...)
+		} else if len(us) > 0 {
 			// Initial: uses before the first modification (inclusive of it when
 			// it is the very first use), minus those some earlier one precedes.
 			firstMod := len(us)
@@ -486,7 +501,8 @@ func (c *Compiled) Batches() [][]CommandID {
 }
 
 // Initial returns r's initial uses (commands), ascending. Every used
-// transient has exactly one.
+// transient has exactly one, unless accesses name subresource ranges:
+// disjoint first writes may then be unordered.
 func (c *Compiled) Initial(r ResourceID) []CommandID {
 	return c.initial[c.initStart[r]:c.initStart[r+1]]
 }
