@@ -22,10 +22,10 @@ import (
 // one transition; a read sharing a transition conflicts with every touch
 // before the transition (which must wait for them and precede it).
 type reference struct {
-	hb       [][]bool             // hb[a][b]: a happens-before b
-	touches  [][][]touch          // per resource, per subresource
-	modifies map[[2]int]bool      // (resource, command): some subresource modified
-	conflict map[[3]int]bool      // (resource, a, b), a < b: conflicting on a shared subresource
+	hb       [][]bool              // hb[a][b]: a happens-before b
+	touches  [][][]touch           // per resource, per subresource
+	modifies map[[2]int]bool       // (resource, command): some subresource modified
+	conflict map[[3]int]bool       // (resource, a, b), a < b: conflicting on a shared subresource
 	uses     [][]planner.CommandID // per resource, commands that access it
 }
 
