@@ -2,6 +2,8 @@ package planner
 
 import (
 	"fmt"
+	"math/bits"
+	"slices"
 
 	"github.com/aliasplan/aliasplan/vk"
 )
@@ -80,6 +82,15 @@ type span struct {
 
 // resolve turns an access's range into a span of image im.
 func resolve(a *Access, im *ImageDesc) span {
+	if a.Aspects != 0 {
+		return resolveAspects(a, im, 0)
+	}
+	return resolveAspects(a, im, im.Format.Aspects())
+}
+
+// resolveAspects is resolve with the format's aspects known (has; unused
+// when a names its aspects).
+func resolveAspects(a *Access, im *ImageDesc, has vk.Aspect) span {
 	s := span{mip0: uint32(a.Mips.Base), layer0: uint32(a.Layers.Base), aspects: a.Aspects}
 	s.mip1 = im.MipLevels
 	if a.Mips.Count != 0 {
@@ -90,14 +101,9 @@ func resolve(a *Access, im *ImageDesc) span {
 		s.layer1 = s.layer0 + uint32(a.Layers.Count)
 	}
 	if s.aspects == 0 {
-		s.aspects = im.Format.Aspects()
+		s.aspects = has
 	}
 	return s
-}
-
-// wholeSpan is the span of every subresource of im.
-func wholeSpan(im *ImageDesc) span {
-	return span{mip1: im.MipLevels, layer1: im.ArrayLayers, aspects: im.Format.Aspects()}
 }
 
 func (s span) intersects(t span) bool {
@@ -116,7 +122,10 @@ func partial(a *Access, r *Resource) bool {
 	if !a.HasRange() || r.Kind != KindImage {
 		return false
 	}
-	return resolve(a, &r.Image) != wholeSpan(&r.Image)
+	im := &r.Image
+	return a.Mips.Base != 0 || (a.Mips.Count != 0 && uint32(a.Mips.Count) != im.MipLevels) ||
+		a.Layers.Base != 0 || (a.Layers.Count != 0 && uint32(a.Layers.Count) != im.ArrayLayers) ||
+		(a.Aspects != 0 && a.Aspects != im.Format.Aspects())
 }
 
 // validateRange checks an access's subresource range against its
@@ -140,8 +149,10 @@ func validateRange(cmd *Command, ai int, res *Resource) error {
 	if l := a.Layers; l == badLayer || uint32(l.Base) >= im.ArrayLayers || uint32(l.Base)+uint32(l.Count) > im.ArrayLayers {
 		return fail(RuleSubresourceRange, "layers [%d, %d] are not inside the image's %d array layers", l.Base, l.Count, im.ArrayLayers)
 	}
-	if has := im.Format.Aspects(); a.Aspects&^has != 0 {
-		return fail(RuleAspects, "aspects %s: format %s has only %s", a.Aspects, im.Format, has)
+	if a.Aspects != 0 {
+		if has := im.Format.Aspects(); a.Aspects&^has != 0 {
+			return fail(RuleAspects, "aspects %s: format %s has only %s", a.Aspects, im.Format, has)
+		}
 	}
 	return nil
 }
@@ -152,7 +163,9 @@ func sameSubresource(a, b *Access, res *Resource) bool {
 	if !a.HasRange() && !b.HasRange() {
 		return true
 	}
-	return resolve(a, &res.Image).intersects(resolve(b, &res.Image))
+	// Every aspect bit stands for "all" here: a named aspect is one the
+	// format has (validateRange), so the test needs no format lookup.
+	return resolveAspects(a, &res.Image, 0xff).intersects(resolveAspects(b, &res.Image, 0xff))
 }
 
 // twoLayoutsWhere names the subresources two accesses share, for the
@@ -245,7 +258,8 @@ func (c *Compiled) rangedOf(r int) *ranged {
 // allocation when there are none) and analyses each: cells, entries,
 // layouts, "modifies", DAG edges, terminal uses, and the first-write rule
 // per subresource of a transient. It runs after aggregate, before
-// buildDAG.
+// buildDAG. The ranged images share scratch and output storage, so the
+// allocations do not grow with their number.
 func (c *Compiled) compileRanges() error {
 	g := c.Graph
 	for ci := range g.Commands {
@@ -262,9 +276,32 @@ func (c *Compiled) compileRanges() error {
 			}
 		}
 	}
+	if c.ranged == nil {
+		return nil
+	}
+	// Size the shared storage once: entries and edges are about two per
+	// access of a ranged image.
+	nacc, nuse := 0, 0
 	for r, rr := range c.ranged {
 		if rr != nil {
-			if err := c.analyseRanged(ResourceID(r), rr); err != nil {
+			nuse += int(c.useStart[r+1] - c.useStart[r])
+		}
+	}
+	for ci := range g.Commands {
+		for ai := range g.Commands[ci].Accesses {
+			if c.ranged[g.Commands[ci].Accesses[ai].Resource] != nil {
+				nacc++
+			}
+		}
+	}
+	w := rangeWork{
+		accs: make([]rangeAccess, 0, nacc), mips: make([]uint32, 0, 2*nacc+2), layers: make([]uint32, 0, 2*nacc+2),
+		pool: make([]int32, 0, nacc), ent: make([]cellUse, 0, 2*nacc), entStart: make([]int32, 0, nuse+len(g.Resources)),
+		from: make([]CommandID, 0, 2*nacc), to: make([]CommandID, 0, 2*nacc), terminal: make([]CommandID, 0, nuse),
+	}
+	for r, rr := range c.ranged {
+		if rr != nil {
+			if err := c.analyseRanged(ResourceID(r), rr, &w); err != nil {
 				return err
 			}
 		}
@@ -272,13 +309,44 @@ func (c *Compiled) compileRanges() error {
 	return nil
 }
 
+// rangeWork is the scratch and output storage the ranged images of one
+// Compile share. Each image's outputs are sub-slices, complete before the
+// next image appends (a reallocation leaves them on the old array).
+type rangeWork struct {
+	accs          []rangeAccess
+	mips, layers  []uint32
+	at, seen      []int32
+	cells         []cellState
+	pool          []int32 // the preds of groups
+	ent           []cellUse
+	entStart      []int32
+	from, to      []CommandID
+	terminal      []CommandID
+	cuts, aspects []uint32
+}
+
+// rangeAccess is one access of a ranged image, resolved.
+type rangeAccess struct {
+	use int
+	s   span
+	a   *Access
+}
+
 // cuts returns the sorted distinct values of v (which holds 0 and the end).
 func cuts(v []uint32) []uint32 {
-	for i := 1; i < len(v); i++ {
-		for j := i; j > 0 && v[j] < v[j-1]; j-- {
-			v[j], v[j-1] = v[j-1], v[j]
+	if end := v[1]; end < 64 { // mips always, layers mostly: a bit set
+		var set uint64
+		for _, x := range v {
+			set |= 1 << x
 		}
+		out := v[:0]
+		for set != 0 {
+			out = append(out, uint32(bits.TrailingZeros64(set)))
+			set &= set - 1
+		}
+		return out
 	}
+	slices.Sort(v)
 	out := v[:1]
 	for _, x := range v[1:] {
 		if x != out[len(out)-1] {
@@ -328,20 +396,15 @@ func (rr *ranged) cellSpan(cell int32) span {
 	return span{mip0: rr.mipCuts[m], mip1: rr.mipCuts[m+1], layer0: rr.layerCuts[l], layer1: rr.layerCuts[l+1], aspects: rr.aspects[k]}
 }
 
-func (c *Compiled) analyseRanged(r ResourceID, rr *ranged) error {
+func (c *Compiled) analyseRanged(r ResourceID, rr *ranged, w *rangeWork) error {
 	g := c.Graph
 	res := &g.Resources[r]
 	im := &res.Image
 	us := c.uses[c.useStart[r]:c.useStart[r+1]]
-	// Accesses of r by each use's command, resolved.
-	type acc struct {
-		use int
-		s   span
-		a   *Access
-	}
-	var accs []acc
-	mips := []uint32{0, im.MipLevels}
-	layers := []uint32{0, im.ArrayLayers}
+	w.accs = w.accs[:0]
+	w.mips = append(w.mips[:0], 0, im.MipLevels)
+	w.layers = append(w.layers[:0], 0, im.ArrayLayers)
+	has := im.Format.Aspects()
 	for i := range us {
 		cmd := &g.Commands[us[i].Command]
 		for ai := range cmd.Accesses {
@@ -349,62 +412,73 @@ func (c *Compiled) analyseRanged(r ResourceID, rr *ranged) error {
 			if a.Resource != r {
 				continue
 			}
-			s := resolve(a, im)
-			accs = append(accs, acc{use: i, s: s, a: a})
-			mips = append(mips, s.mip0, s.mip1)
-			layers = append(layers, s.layer0, s.layer1)
+			s := resolveAspects(a, im, has)
+			w.accs = append(w.accs, rangeAccess{use: i, s: s, a: a})
+			w.mips = append(w.mips, s.mip0, s.mip1)
+			w.layers = append(w.layers, s.layer0, s.layer1)
 		}
 	}
-	rr.mipCuts, rr.layerCuts = cuts(mips), cuts(layers)
-	for _, bit := range []vk.Aspect{vk.AspectColor, vk.AspectDepth, vk.AspectStencil} {
-		if im.Format.Aspects()&bit != 0 {
-			rr.aspects = append(rr.aspects, bit)
-		}
+	n0 := len(w.cuts)
+	w.cuts = append(w.cuts, cuts(w.mips)...)
+	n1 := len(w.cuts)
+	w.cuts = append(w.cuts, cuts(w.layers)...)
+	rr.mipCuts, rr.layerCuts = w.cuts[n0:n1:n1], w.cuts[n1:len(w.cuts):len(w.cuts)]
+	switch has {
+	case vk.AspectColor:
+		rr.aspects = aspectsColor
+	case vk.AspectDepth:
+		rr.aspects = aspectsDepth
+	case vk.AspectStencil:
+		rr.aspects = aspectsStencil
+	default:
+		rr.aspects = aspectsDepthStencil
 	}
 	ncell := (len(rr.mipCuts) - 1) * (len(rr.layerCuts) - 1) * len(rr.aspects)
 	// Entries per use, aggregated per cell (accesses of one command to one
 	// cell share a layout: Validate's two-layouts rule).
-	rr.entStart = make([]int32, len(us)+1)
-	at := make([]int32, ncell) // at[cell]-1: the current use's entry for cell
-	for k := 0; k < len(accs); {
-		i := accs[k].use
-		first := int32(len(rr.ent))
-		for ; k < len(accs) && accs[k].use == i; k++ {
-			a := accs[k].a
-			rr.cellsOf(accs[k].s, func(cell int32) {
-				if at[cell] > first {
-					e := &rr.ent[at[cell]-1]
+	e0, s0 := len(w.ent), len(w.entStart)
+	w.entStart = append(w.entStart, make([]int32, len(us)+1)...)
+	entStart := w.entStart[s0:]
+	w.at = resize(w.at, ncell) // at[cell]-1: the current use's entry for cell, relative to e0
+	for k := 0; k < len(w.accs); {
+		i := w.accs[k].use
+		first := int32(len(w.ent) - e0)
+		for ; k < len(w.accs) && w.accs[k].use == i; k++ {
+			a := w.accs[k].a
+			rr.cellsOf(w.accs[k].s, func(cell int32) {
+				if w.at[cell] > first {
+					e := &w.ent[e0+int(w.at[cell])-1]
 					e.stages |= a.Stages
 					e.access |= a.Access
 					return
 				}
-				rr.ent = append(rr.ent, cellUse{cell: cell, layout: a.Layout, stages: a.Stages, access: a.Access})
-				at[cell] = int32(len(rr.ent))
+				w.ent = append(w.ent, cellUse{cell: cell, layout: a.Layout, stages: a.Stages, access: a.Access})
+				w.at[cell] = int32(len(w.ent) - e0)
 			})
 		}
-		sortEntries(rr.ent[first:])
-		rr.entStart[i+1] = int32(len(rr.ent))
+		sortEntries(w.ent[e0+int(first):])
+		entStart[i+1] = int32(len(w.ent) - e0)
 	}
 	for i := range us {
-		rr.entStart[i+1] = max(rr.entStart[i+1], rr.entStart[i])
+		entStart[i+1] = max(entStart[i+1], entStart[i])
 	}
-	// The walk in recorded order.
-	cells := make([]cellState, ncell)
+	rr.ent, rr.entStart = w.ent[e0:len(w.ent):len(w.ent)], entStart[:len(us)+1:len(us)+1]
+	// The walk in recorded order. Cells keep their slices' storage from
+	// image to image.
+	if cap(w.cells) < ncell {
+		w.cells = append(w.cells[:cap(w.cells)], make([]cellState, ncell-cap(w.cells))...)
+	}
+	cells := w.cells[:ncell]
 	for k := range cells {
-		cells[k].layout = im.InitialLayout
+		st := &cells[k]
+		*st = cellState{layout: im.InitialLayout, mods: st.mods[:0], readers: st.readers[:0]}
 	}
-	seen := make([]int32, len(us)) // seen[j] == i+1: edge us[j] -> us[i] emitted
-	edge := func(j int32, i int) {
-		if seen[j] != int32(i)+1 {
-			seen[j] = int32(i) + 1
-			rr.from = append(rr.from, us[j].Command)
-			rr.to = append(rr.to, us[i].Command)
-		}
-	}
+	w.seen = resize(w.seen, len(us)) // seen[j] == i+1: edge us[j] -> us[i] emitted
+	f0 := len(w.from)
 	for i := range us {
 		u := &us[i]
 		u.Modifies = false
-		ents := rr.ent[rr.entStart[i]:rr.entStart[i+1]]
+		ents := rr.ent[entStart[i]:entStart[i+1]]
 		for k := range ents {
 			e := &ents[k]
 			st := &cells[e.cell]
@@ -419,30 +493,23 @@ func (c *Compiled) analyseRanged(r ResourceID, rr *ranged) error {
 			switch {
 			case write || e.layout != st.layout:
 				e.modifies = true
-				for _, j := range st.mods {
-					edge(j, i)
-				}
-				for _, j := range st.readers {
-					edge(j, i)
-				}
+				w.edges(us, st.mods, i)
+				w.edges(us, st.readers, i)
 				if write {
-					st.group, st.preds = false, st.preds[:0]
+					st.group, st.preds = false, nil
 				} else {
-					preds := make([]int32, 0, len(st.mods)+len(st.readers))
-					st.group, st.preds = true, append(append(preds, st.mods...), st.readers...)
+					p0 := len(w.pool)
+					w.pool = append(append(w.pool, st.mods...), st.readers...)
+					st.group, st.preds = true, w.pool[p0:len(w.pool):len(w.pool)]
 				}
 				st.layout = e.layout
-				st.mods = append(st.mods[:0:0], int32(i))
+				st.mods = append(st.mods[:0], int32(i))
 				st.readers = st.readers[:0]
 			case st.group:
-				for _, j := range st.preds {
-					edge(j, i)
-				}
+				w.edges(us, st.preds, i)
 				st.mods = append(st.mods, int32(i))
 			default:
-				for _, j := range st.mods {
-					edge(j, i)
-				}
+				w.edges(us, st.mods, i)
 				st.readers = append(st.readers, int32(i))
 			}
 			u.Modifies = u.Modifies || e.modifies
@@ -451,8 +518,9 @@ func (c *Compiled) analyseRanged(r ResourceID, rr *ranged) error {
 			u.Layout, u.PrevLayout = ents[0].layout, ents[0].prevLayout
 		}
 	}
+	rr.from, rr.to = w.from[f0:len(w.from):len(w.from)], w.to[f0:len(w.to):len(w.to)]
 	// Terminal: in the last epoch of every cell it touches.
-	hits := seen // reuse: count of cells where the use is terminal
+	hits := w.seen // reuse: count of cells where the use is terminal
 	clear(hits)
 	for k := range cells {
 		st := &cells[k]
@@ -464,13 +532,44 @@ func (c *Compiled) analyseRanged(r ResourceID, rr *ranged) error {
 			hits[j]++
 		}
 	}
+	t0 := len(w.terminal)
 	for i := range us {
-		if n := rr.entStart[i+1] - rr.entStart[i]; n > 0 && hits[i] == n {
-			rr.terminal = append(rr.terminal, us[i].Command)
+		if n := entStart[i+1] - entStart[i]; n > 0 && hits[i] == n {
+			w.terminal = append(w.terminal, us[i].Command)
 		}
 	}
+	rr.terminal = w.terminal[t0:len(w.terminal):len(w.terminal)]
 	return nil
 }
+
+// edges emits an edge from each of the uses js to use i, once each.
+func (w *rangeWork) edges(us []Use, js []int32, i int) {
+	for _, j := range js {
+		if w.seen[j] != int32(i)+1 {
+			w.seen[j] = int32(i) + 1
+			w.from = append(w.from, us[j].Command)
+			w.to = append(w.to, us[i].Command)
+		}
+	}
+}
+
+// resize returns s with length n, zeroed.
+func resize(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// The aspect bits of cells, per format kind.
+var (
+	aspectsColor        = []vk.Aspect{vk.AspectColor}
+	aspectsDepth        = []vk.Aspect{vk.AspectDepth}
+	aspectsStencil      = []vk.Aspect{vk.AspectStencil}
+	aspectsDepthStencil = []vk.Aspect{vk.AspectDepth, vk.AspectStencil}
+)
 
 // sortEntries sorts one use's entries by cell (insertion sort: cellsOf
 // emits them ascending per access, so runs are already sorted).
