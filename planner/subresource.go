@@ -313,16 +313,16 @@ func (c *Compiled) compileRanges() error {
 // Compile share. Each image's outputs are sub-slices, complete before the
 // next image appends (a reallocation leaves them on the old array).
 type rangeWork struct {
-	accs          []rangeAccess
-	mips, layers  []uint32
-	at, seen      []int32
-	cells         []cellState
-	pool          []int32 // the preds of groups
-	ent           []cellUse
-	entStart      []int32
-	from, to      []CommandID
-	terminal      []CommandID
-	cuts, aspects []uint32
+	accs         []rangeAccess
+	mips, layers []uint32
+	at, seen     []int32
+	cells        []cellState
+	pool         []int32 // the preds of groups
+	ent          []cellUse
+	entStart     []int32
+	from, to     []CommandID
+	terminal     []CommandID
+	cuts         []uint32
 }
 
 // rangeAccess is one access of a ranged image, resolved.
