@@ -49,6 +49,8 @@ func (g *Graph) Reset() { g.Graph.Reset() }
 // and layout that agree with each other (Vulkan's rules, which Plan
 // checks). Stages are the shader stages of the use (vk.StageComputeShader,
 // vk.StageFragmentShader, ...); where a use has one stage, it takes none.
+// Each presets the whole image; WithMips, WithLayers and WithAspects narrow
+// it to a subresource range (g.ColorAttachment(bloom).WithMips(1, 1)).
 
 // ReadBuffer is a storage-buffer read in stages.
 func (g *Graph) ReadBuffer(r ResourceID, stages vk.Stage) Access {

@@ -48,6 +48,11 @@ func FuzzReadGraph(f *testing.F) {
 			cmdDoc("c0", fileWrite, `{"resource": "img", "stages": ["COMPUTE_SHADER"], "access": ["SHADER_STORAGE_WRITE"], "layout": "COLOR_ATTACHMENT_OPTIMAL"}`)),
 		graphDoc(`{"name": "huge", "type": "buffer", "buffer": {"size": 322122547200}}, {"name": "b2", "type": "buffer", "buffer": {"size": 5368709120}}`,
 			cmdDoc("c0", `{"resource": "huge", "stages": ["COMPUTE_SHADER"], "access": ["SHADER_STORAGE_WRITE"]}`, `{"resource": "b2", "stages": ["COMPUTE_SHADER"], "access": ["SHADER_STORAGE_WRITE"]}`)),
+		// Subresource ranges: mips, layers, aspects, disjoint layouts in one command.
+		graphDoc(fileArr+", "+fileDS, cmdDoc("w", arrAccess(false, `, "mips": [0, 1], "layers": [0, 4]`))+", "+
+			cmdDoc("down", arrAccess(true, `, "mips": [0, 1]`), arrAccess(false, `, "mips": [1, 1], "layers": [1, 2]`))+", "+
+			cmdDoc("ds", `{"resource": "ds", "stages": ["EARLY_FRAGMENT_TESTS"], "access": ["DEPTH_STENCIL_ATTACHMENT_WRITE"], "layout": "STENCIL_ATTACHMENT_OPTIMAL", "aspects": ["STENCIL"]}`)),
+		graphDoc(fileArr, cmdDoc("bad", arrAccess(false, `, "mips": [4, 9], "aspects": ["DEPTH", "COLOR"]`))),
 		`{"version": 1}`,
 		`{"version": 1, "resources": [{}], "commands": [{}]}`,
 		`{"version": 2}`,

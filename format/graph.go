@@ -83,6 +83,10 @@ type fileAccess struct {
 	Stages   []string `json:"stages"`
 	Access   []string `json:"access"`
 	Layout   *string  `json:"layout,omitempty"`
+	// A subresource range (images): [base, count] each, count >= 1.
+	Mips    []uint32 `json:"mips,omitempty"`
+	Layers  []uint32 `json:"layers,omitempty"`
+	Aspects []string `json:"aspects,omitempty"`
 }
 
 // ReadGraph reads a graph file (JSON, version 1) and validates the graph.
@@ -93,7 +97,9 @@ type fileAccess struct {
 // image's depth, mipLevels, arrayLayers and samples (1), tiling (OPTIMAL),
 // usage (none), initialLayout (UNDEFINED) and finalLayout (none; imported
 // images only). An access may leave out
-// access (none) and, for a buffer, must leave out layout. Field names match
+// access (none) and, for a buffer, must leave out layout; an image access
+// may name a subresource range (mips and layers as [base, count], aspects;
+// each left out: the whole image). Field names match
 // as encoding/json matches them (case-insensitively below the top level).
 //
 // Every error about the content is a *GraphError with File set, naming the
@@ -555,6 +561,46 @@ func (rd *fileReader) command(g *planner.Graph, c *planner.Command, i int, el el
 			}
 			a.Layout = l
 		}
+		if gerr := rd.accessRange(a, &fa, aw); gerr != nil {
+			return gerr
+		}
+	}
+	return nil
+}
+
+// accessRange reads an access's optional subresource range: mips and
+// layers as [base, count] with count >= 1, aspects by name. Whether the
+// range lies inside the image is Validate's rule.
+func (rd *fileReader) accessRange(a *planner.Access, fa *fileAccess, aw where) *planner.GraphError {
+	pair := func(field string, v []uint32, most uint32) (base, count uint32, gerr *planner.GraphError) {
+		if len(v) != 2 {
+			return 0, 0, rd.fail(aw, field, planner.RuleField, "%s is [base, count], not %d numbers", field, len(v))
+		}
+		if v[1] == 0 || v[0] > most || v[1] > most {
+			return 0, 0, rd.fail(aw, field, planner.RuleSubresourceRange, "%s [%d, %d]: count must be at least 1 and base and count at most %d", field, v[0], v[1], most)
+		}
+		return v[0], v[1], nil
+	}
+	if fa.Mips != nil {
+		b, n, gerr := pair("mips", fa.Mips, 0xfe)
+		if gerr != nil {
+			return gerr
+		}
+		a.Mips = planner.MipRange{Base: uint8(b), Count: uint8(n)}
+	}
+	if fa.Layers != nil {
+		b, n, gerr := pair("layers", fa.Layers, 0xfffe)
+		if gerr != nil {
+			return gerr
+		}
+		a.Layers = planner.LayerRange{Base: uint16(b), Count: uint16(n)}
+	}
+	for _, n := range fa.Aspects {
+		f, ok := vk.ParseAspect(n)
+		if !ok {
+			return rd.fail(aw, "aspects", planner.RuleUnknownName, "unknown aspect name %q", n)
+		}
+		a.Aspects |= f
 	}
 	return nil
 }
@@ -587,8 +633,11 @@ func resourceNames(g *planner.Graph) []string {
 // ReadGraph gives back a graph deeply equal to g when g's slices are nil
 // when empty. Every field is written except imported and dedicated when
 // false, memory when gpu_only, requirements when nil, the
-// prefers/requiresDedicated flags when false, and the layout of buffer
-// accesses; access is written as [] when empty.
+// prefers/requiresDedicated flags when false, the layout of buffer
+// accesses, and an access's mips, layers and aspects when zero (the whole
+// image); access is written as [] when empty. A mip or layer range with
+// count 0 (every level or layer from base on) is written with the image's
+// explicit count, so it reads back with that count.
 //
 // It does not validate g (a graph that breaks a rule can be written and
 // inspected), but it fails with a *GraphError (File empty) on what the
@@ -736,6 +785,35 @@ func writeCommand(fc *fileCommand, g *planner.Graph, i int) error {
 				return fail(ai, res.Name, planner.RuleUnknownName, "layout %s has no name", a.Layout)
 			}
 			fa.Layout = ptr(a.Layout.String())
+		}
+		if err := writeRange(fa, &a, res); err != nil {
+			return fail(ai, res.Name, planner.RuleUnknownName, "%v", err)
+		}
+	}
+	return nil
+}
+
+// writeRange writes an access's subresource range, a count of 0 (every
+// level or layer from base on) as the explicit count of res's image.
+func writeRange(fa *fileAccess, a *planner.Access, res *planner.Resource) error {
+	if a.Mips != (planner.MipRange{}) {
+		n := uint32(a.Mips.Count)
+		if n == 0 && res.Kind == planner.KindImage && res.Image.MipLevels > uint32(a.Mips.Base) {
+			n = res.Image.MipLevels - uint32(a.Mips.Base)
+		}
+		fa.Mips = []uint32{uint32(a.Mips.Base), n}
+	}
+	if a.Layers != (planner.LayerRange{}) {
+		n := uint32(a.Layers.Count)
+		if n == 0 && res.Kind == planner.KindImage && res.Image.ArrayLayers > uint32(a.Layers.Base) {
+			n = res.Image.ArrayLayers - uint32(a.Layers.Base)
+		}
+		fa.Layers = []uint32{uint32(a.Layers.Base), n}
+	}
+	if a.Aspects != 0 {
+		fa.Aspects = a.Aspects.Names()
+		if bad, ok := maskFileNames(fa.Aspects); !ok {
+			return fmt.Errorf("aspect bit %s has no name", bad)
 		}
 	}
 	return nil

@@ -17,6 +17,9 @@ type Use struct {
 	Access  vk.AccessFlags
 	// Layout is the layout the command needs (images only); PrevLayout is
 	// the layout before it: the previous use's, or the initial layout.
+	// Where accesses of the image name subresource ranges, they are those
+	// of the use's first subresource, and Modifies is set when it modifies
+	// any of them.
 	Layout, PrevLayout vk.Layout
 	// Modifies is set when the use writes the resource: a write access flag,
 	// or an image layout transition.
@@ -70,6 +73,8 @@ type Compiled struct {
 	termStart []int32
 	last      []CommandID // per resource, the maximal terminal uses (Before needs only these)
 	lastStart []int32
+
+	ranged []*ranged // per resource: its per-subresource analysis (subresource.go); nil when no access names a partial range
 }
 
 // Compile validates g and analyses it. It does no I/O and needs no device.
@@ -83,6 +88,9 @@ func Compile(g *Graph) (*Compiled, error) {
 	}
 	c := &Compiled{Graph: g}
 	c.aggregate()
+	if err := c.compileRanges(); err != nil { // subresource.go
+		return nil, err
+	}
 	c.buildDAG()
 	c.closure()
 	c.endpoints()
@@ -189,6 +197,10 @@ func (c *Compiled) buildDAG() {
 	// Edges are collected as (from, to) pairs, then bucketed into CSR.
 	var from, to []CommandID
 	for r := range g.Resources {
+		if rr := c.rangedOf(r); rr != nil { // per subresource: subresource.go
+			from, to = append(from, rr.from...), append(to, rr.to...)
+			continue
+		}
 		us := c.uses[c.useStart[r]:c.useStart[r+1]]
 		lastMod := -1
 		readsSince := 0                  // index of the first read after lastMod
@@ -355,7 +367,16 @@ func (c *Compiled) endpoints() {
 	var scratch []uint64 // lazily sized: only long runs of reads need it
 	for r := 0; r < nr; r++ {
 		us := c.uses[c.useStart[r]:c.useStart[r+1]]
-		if len(us) > 0 {
+		if rr := c.rangedOf(r); rr != nil { // per subresource: subresource.go
+			c.initial = c.minimalUses(us, c.initial, &scratch)
+			c.terminal = append(c.terminal, rr.terminal...)
+			// Conservative for Before: the maximal uses of all (each use
+			// is at or before one of them). Place refuses ranged graphs
+			// until barriers serve ranges.
+			c.last = c.maximalUses(us, c.last, &scratch)
+		} else if len(us) > 0 {
+			// Initial: uses before the first modification (inclusive of it when
+			// it is the very first use), minus those some earlier one precedes.
 			firstMod := len(us)
 			for i := range us {
 				if us[i].Modifies {
@@ -544,7 +565,8 @@ func (c *Compiled) Batches() [][]CommandID {
 }
 
 // Initial returns r's initial uses (commands), ascending. Every used
-// transient has exactly one.
+// transient has exactly one, unless accesses name subresource ranges:
+// disjoint first writes may then be unordered.
 func (c *Compiled) Initial(r ResourceID) []CommandID {
 	return c.initial[c.initStart[r]:c.initStart[r+1]]
 }

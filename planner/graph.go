@@ -153,12 +153,24 @@ func (r *Resource) Class() Class {
 }
 
 // Access is one use of a resource by a command.
+//
+// An image access may name a subresource range (Mips, Layers, Aspects:
+// WithMips, WithLayers, WithAspects); their zero values mean the whole
+// image, and a range that covers the whole image costs Compile nothing
+// extra. Ranges are ignored for buffers (Validate rejects one that is set).
 type Access struct {
 	Resource ResourceID
-	Stages   vk.Stage       // != 0
-	Access   vk.AccessFlags // may be 0 (an execution-only dependency)
+	// Layers is the range of array layers accessed (declared here, in the
+	// padding after Resource, so that Access stays 32 bytes).
+	Layers LayerRange
+	Stages vk.Stage       // != 0
+	Access vk.AccessFlags // may be 0 (an execution-only dependency)
 	// Layout is the image layout the command needs; ignored for buffers.
 	Layout vk.Layout
+	// Mips is the range of mip levels accessed.
+	Mips MipRange
+	// Aspects are the aspects accessed; 0 is every aspect of the format.
+	Aspects vk.Aspect
 }
 
 // Command is one unit of recorded GPU work and the resources it touches.

@@ -88,6 +88,9 @@ func validateAccess(g *Graph, cmd *Command, ai int, nr ResourceID) error {
 		return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleStageAccess,
 			Detail: fmt.Sprintf("access %s cannot be performed by stages %s", bad, a.Stages)}
 	}
+	if err := validateRange(cmd, ai, res); err != nil {
+		return err
+	}
 	if res.Kind != KindImage {
 		if rule, detail := checkUsage(res, &a); rule != "" {
 			return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: rule, Detail: detail}
@@ -101,13 +104,13 @@ func validateAccess(g *Graph, cmd *Command, ai int, nr ResourceID) error {
 		return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleNoLayout,
 			Detail: fmt.Sprintf("image access needs a layout a command can use, not %s", a.Layout)}
 	}
-	// One layout per image per command: compare with the earlier
+	// One layout per subresource per command: compare with the earlier
 	// accesses of this command (commands have few accesses).
 	for bi := 0; bi < ai; bi++ {
 		b := cmd.Accesses[bi]
-		if b.Resource == a.Resource && b.Layout != a.Layout {
+		if b.Resource == a.Resource && b.Layout != a.Layout && sameSubresource(&b, &a, res) {
 			return &GraphError{Command: cmd.Name, Access: ai, Resource: res.Name, Rule: RuleTwoLayouts,
-				Detail: fmt.Sprintf("image used in two layouts in one command (%s and %s)", b.Layout, a.Layout)}
+				Detail: fmt.Sprintf("image used in two layouts in one command (%s and %s)%s", b.Layout, a.Layout, twoLayoutsWhere(&b, &a, res))}
 		}
 	}
 	if rule, detail := checkUsage(res, &a); rule != "" {
