@@ -1,9 +1,14 @@
 package exact
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 )
+
+// insertionMax is the longest member list sorted by insertion.
+const insertionMax = 32
 
 // status is the outcome of a search or of one subtree.
 type status uint8
@@ -541,7 +546,20 @@ func (s *search) propagateSection(t int32) bool {
 	return true
 }
 
+// sortByLo sorts by lo, stably. Long lists (a section of a large model
+// has hundreds of members in index order, their lo values in any order)
+// are sorted by (lo, j), which is the same order when r is in ascending j,
+// as propagateSection builds it: O(m log m) instead of O(m²).
 func sortByLo(r []mrec) {
+	if len(r) > insertionMax {
+		slices.SortFunc(r, func(x, y mrec) int {
+			if c := cmp.Compare(x.lo, y.lo); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.j, y.j)
+		})
+		return
+	}
 	for i := 1; i < len(r); i++ {
 		x := r[i]
 		k := i
@@ -552,7 +570,22 @@ func sortByLo(r []mrec) {
 	}
 }
 
+// sortByDue sorts by hi + size, stably. propagateSection calls it on a
+// list sorted by (lo, j), so long lists are sorted by (due, lo, j): the
+// same order.
 func sortByDue(r []mrec) {
+	if len(r) > insertionMax {
+		slices.SortFunc(r, func(x, y mrec) int {
+			if c := cmp.Compare(x.hi+x.size, y.hi+y.size); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(x.lo, y.lo); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.j, y.j)
+		})
+		return
+	}
 	for i := 1; i < len(r); i++ {
 		x := r[i]
 		d := x.hi + x.size
