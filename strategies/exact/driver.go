@@ -43,14 +43,17 @@ type driver struct {
 	comps  []*comp
 	bound  uint64
 	greed  *planner.Solution
+	tooBig bool // some component is beyond the search's size limits
 	now    func() time.Time // the clock (a test may replace it)
 	// stopped says what the budget interrupted ("" when nothing was):
 	// see Result.Stopped.
 	stopped string
+	capa    uint64        // Options.Capacity: 0 minimises the peak
+	greedy  time.Duration // what the greedy start cost
 }
 
 func newDriver(p *planner.Problem, opts Options, now func() time.Time) *driver {
-	d := &driver{p: p, opts: opts, now: now, start: now()}
+	d := &driver{p: p, opts: opts, now: now, start: now(), capa: opts.Capacity}
 	d.lastP = d.start
 	switch {
 	case opts.NodeLimit > 0:
@@ -141,9 +144,12 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 
 	// The first incumbent: the better greedy (first fit is the default
 	// strategy, so the result is never worse than it).
+	// Under a time limit that first fit alone has used up, best fit is
+	// skipped: the limit cannot interrupt either, and first fit is the
+	// default strategy's answer. (Under a node limit both always run.)
 	ff, err := firstfit.New().Place(p)
 	var bf *planner.Solution
-	if err == nil {
+	if err == nil && !d.expired() {
 		bf, err = bestfit.New().Place(p)
 	}
 	if boundDone != nil {
@@ -153,10 +159,22 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 		return nil, Result{}, err
 	}
 	d.greed = ff
-	if bf.Peak() < ff.Peak() {
+	if bf != nil && bf.Peak() < ff.Peak() {
 		d.greed = bf
 	}
-	if d.greed.Peak() <= d.bound || !d.searchable() {
+	d.greedy = d.now().Sub(d.start)
+	if d.greed.Peak() <= d.bound || d.answered(d.greed.Peak()) {
+		return d.greed, d.result(d.greed.Peak()), nil
+	}
+	if bf == nil {
+		d.stopped = "greedy"
+		return d.greed, d.result(d.greed.Peak()), nil
+	}
+	if !d.searchable() {
+		d.stopped = "size"
+		if p.MaxPoolSize != 0 && d.bound > p.MaxPoolSize {
+			d.stopped = "pools"
+		}
 		return d.greed, d.result(d.greed.Peak()), nil
 	}
 
@@ -195,7 +213,9 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 				c.peak = max(c.peak, c.best[mi]+m.size[mi])
 			}
 		}
-		if !m.big && m.spans <= maxSearchSpans && len(m.size) <= maxSearchItems {
+		if m.big || m.spans > maxSearchSpans || len(m.size) > maxSearchItems {
+			d.tooBig = true
+		} else {
 			// Member lists and their size order: charged before.
 			if mt.tick(2 * m.spans) {
 				d.comps = nil
@@ -220,6 +240,9 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 	// The component solutions share one pool.
 	top := d.peak()
 	if top >= d.greed.Peak() || (p.MaxPoolSize != 0 && top > p.MaxPoolSize) {
+		if d.stopped == "" && p.MaxPoolSize != 0 && top > p.MaxPoolSize {
+			d.stopped = "pools"
+		}
 		return d.greed, d.result(d.greed.Peak()), nil
 	}
 	sol := &planner.Solution{Pool: make([]int32, n), Offset: make([]uint64, n), PoolSizes: []uint64{top}}
@@ -247,15 +270,31 @@ func (d *driver) searchable() bool {
 }
 
 func (d *driver) result(peak uint64) Result {
-	r := Result{Peak: peak, Bound: min(d.lower(), peak), Nodes: d.nodes(), Elapsed: d.now().Sub(d.start)}
+	r := Result{Peak: peak, Bound: min(d.lower(), peak), Nodes: d.nodes(), Elapsed: d.now().Sub(d.start), Greedy: d.greedy}
 	r.Optimal = r.Peak == r.Bound
-	if !r.Optimal {
+	if d.capa > 0 {
+		switch {
+		case peak <= d.capa:
+			r.Verdict = Fits
+		case d.lower() > d.capa:
+			r.Verdict = DoesNotFit
+		default:
+			r.Verdict = Unknown
+		}
+	}
+	if !r.Optimal && (r.Verdict == NotAsked || r.Verdict == Unknown) {
 		r.Stopped = d.stopped
 		if r.Stopped == "" {
 			r.Stopped = "search"
 		}
 	}
 	return r
+}
+
+// answered reports whether the capacity question (if any) is settled by
+// a placement of peak best and the bounds proven so far.
+func (d *driver) answered(best uint64) bool {
+	return d.capa > 0 && (best <= d.capa || d.lower() > d.capa)
 }
 
 // dive gives every interval component a greedy placement by canonical
@@ -319,13 +358,20 @@ func diveOrders(m *model) []func(a, b int32) bool {
 func (d *driver) improve() {
 	for k := 1; ; k++ {
 		L, U := d.lower(), d.peak()
-		if L >= U || d.out() {
+		if L >= U || d.answered(U) || d.out() {
 			return
 		}
 		// Mostly try to reach the bound; every fourth restart aims halfway
 		// between, which improves the incumbent when the bound is out of
-		// reach.
+		// reach. A capacity question asks only about its capacity.
 		C := L
+		if d.capa > 0 {
+			// Every fourth aims halfway between the capacity and the
+			// incumbent, as below: a better incumbent when the answer is
+			// unknown, and most searches at C run from better orders.
+			L = d.capa
+			C = L
+		}
 		if k%4 == 0 && U-L > 1 {
 			// Peaks are multiples of every component's granularity.
 			C = max(L, alignDown(L+(U-L)/2, d.gran()))
@@ -363,7 +409,13 @@ func (d *driver) improve() {
 			}
 			c.s.setOrder(c.order())
 			c.round++
-			st := c.s.run(C, budget)
+			cc := C
+			if d.capa > 0 {
+				// Canonical peaks are multiples of the granularity
+				// (Lemma 3): one fits within C iff one fits within cc.
+				cc = alignDown(C, c.m.gran)
+			}
+			st := c.s.run(cc, budget)
 			if st == found {
 				c.take()
 				continue
@@ -371,12 +423,16 @@ func (d *driver) improve() {
 			if st == exhausted {
 				// Every capacity below need fails the same way.
 				// Peaks are multiples of the granularity.
-				c.lower = max(c.lower, min(roundUp(max(c.s.need, satAdd(C, 1)), c.m.gran), c.peak))
+				c.lower = max(c.lower, min(roundUp(max(c.s.need, satAdd(cc, 1)), c.m.gran), c.peak))
 			}
 			break // the component does not fit C (yet): C is out of reach
 		}
 		if !searched {
-			return // only components that cannot be searched are above C
+			// Only components that cannot be searched are above C.
+			if d.tooBig {
+				d.stopped = "size"
+			}
+			return
 		}
 	}
 }
