@@ -43,7 +43,7 @@ type driver struct {
 	comps  []*comp
 	bound  uint64
 	greed  *planner.Solution
-	tooBig bool // some component is beyond the search's size limits
+	tooBig bool             // some component is beyond the search's size limits
 	now    func() time.Time // the clock (a test may replace it)
 	// stopped says what the budget interrupted ("" when nothing was):
 	// see Result.Stopped.
