@@ -127,3 +127,50 @@ func TestStoppedReasons(t *testing.T) {
 		t.Errorf("%v: want stopped for pools, not by a limit", res)
 	}
 }
+
+// TestBandImproves: band searches from a greedy placement of a generated
+// slack instance produce valid placements only (each checked against the
+// problem), and at least one lowers the peak.
+func TestBandImproves(t *testing.T) {
+	p := slackProblem(1, 1000, 0.2)
+	parts := components(p, nil)
+	ff, _ := firstfit.New().Place(p)
+	improved := 0
+	for _, items := range parts {
+		if len(items) < bandItems {
+			continue
+		}
+		m := buildModel(p, items, true, nil)
+		c := &comp{m: m, s: newSearch(m), best: make([]uint64, len(m.size))}
+		for mi, pi := range m.orig {
+			c.best[mi] = ff.Offset[pi]
+			c.peak = max(c.peak, c.best[mi]+m.size[mi])
+		}
+		start := c.peak
+		for k := 0; k < 40; k++ {
+			if c.band(m.maxLoad, 4000) == found {
+				c.take()
+			}
+			// The best placement is valid for the component's items.
+			sol := &planner.Solution{Pool: make([]int32, len(p.Items)), Offset: make([]uint64, len(p.Items)), PoolSizes: []uint64{1 << 40}}
+			for mi, pi := range m.orig {
+				sol.Offset[pi] = c.best[mi]
+			}
+			for a := range m.orig {
+				for b := a + 1; b < len(m.orig); b++ {
+					pa, pb := int(m.orig[a]), int(m.orig[b])
+					if p.Interferes(pa, pb) && sol.Offset[pa] < sol.Offset[pb]+m.size[b] && sol.Offset[pb] < sol.Offset[pa]+m.size[a] {
+						t.Fatalf("band %d: items %d and %d overlap", k, pa, pb)
+					}
+				}
+			}
+		}
+		t.Logf("component of %d items: %d -> %d (bound %d)", len(items), start, c.peak, m.maxLoad)
+		if c.peak < start {
+			improved++
+		}
+	}
+	if improved == 0 {
+		t.Error("no band search improved a greedy placement")
+	}
+}

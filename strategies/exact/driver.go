@@ -1,8 +1,10 @@
 package exact
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"time"
 
@@ -30,6 +32,12 @@ type comp struct {
 	peak  uint64 // max end of best; MaxUint64 while best is nil
 	round int    // restarts so far
 	shake *shaker
+	// Band searches (lns): how far below the best peak the next one aims,
+	// and how many ran.
+	step  uint64
+	bands int
+	guide []uint64 // scratch: the placement a band search starts from
+	tops  []int32  // scratch
 }
 
 type driver struct {
@@ -415,7 +423,17 @@ func (d *driver) improve() {
 				// (Lemma 3): one fits within C iff one fits within cc.
 				cc = alignDown(C, c.m.gran)
 			}
-			st := c.s.run(cc, budget)
+			var st status
+			if c.banded(k) {
+				st = c.band(C, budget)
+				if st == found {
+					c.take()
+				}
+				// A band search proves nothing; the other components are
+				// not searched this restart.
+				break
+			}
+			st = c.s.run(cc, budget)
 			if st == found {
 				c.take()
 				continue
@@ -435,6 +453,128 @@ func (d *driver) improve() {
 			return
 		}
 	}
+}
+
+// Band searches (large-neighbourhood search) start on components of at
+// least bandItems items, from restart bandFrom on, every other restart.
+const (
+	bandItems = 200
+	bandFrom  = 8
+	bandEarly = 1000
+)
+
+// banded reports whether restart k of c is a band search.
+func (c *comp) banded(k int) bool {
+	n := len(c.m.size)
+	if n < bandItems || c.best == nil || c.peak == math.MaxUint64 {
+		return false
+	}
+	if n >= bandEarly {
+		// A complete run takes seconds here: bands from the second
+		// restart on.
+		return k >= 2 && k%2 == 1
+	}
+	return k >= bandFrom && k%2 == 1
+}
+
+// band is one step of the improvement phase for problems the complete
+// search does not finish (large-neighbourhood search): from the best
+// placement (or its mirror image, every other call) it keeps every item
+// but a freed set and searches the freed items again, exactly, at a
+// capacity a step below the best peak (search.runFrom). The freed set is
+// a band of offsets at the top: the items of the highest ends. Found
+// lowers the peak and doubles the step; anything else halves it and
+// proves nothing, so no bound comes from a band. The band's size comes
+// from a generator seeded by the call count, so under a node limit the
+// result stays a function of the problem and the limit.
+func (c *comp) band(C uint64, budget int64) status {
+	m := c.m
+	n := len(m.size)
+	g := m.gran
+	c.bands++
+	rng := rand.New(rand.NewPCG(uint64(c.bands), 0xba2d))
+	U := c.peak
+	if c.step == 0 {
+		c.step = max(g, (U-C)/32)
+	}
+	target := max(C, alignDown(U-min(c.step, U), g))
+	if target >= U {
+		return aborted
+	}
+	off := append(c.guide[:0], c.best...)
+	c.guide = off
+	if c.bands%2 == 0 {
+		// The mirror image: the same items upside down is a placement too
+		// (interference is symmetric), when every offset stays aligned.
+		ok := true
+		for i := range off {
+			o := U - off[i] - m.size[i]
+			if o%m.align[i] != 0 {
+				ok = false
+				break
+			}
+			off[i] = o
+		}
+		if !ok {
+			copy(off, c.best)
+		}
+	}
+	// Twins in index order (the search requires it of every placement;
+	// twins are interchangeable, so their offsets may be permuted).
+	for i := 0; i < n; {
+		k := i + 1
+		for k < n && m.twin[k] == int32(k-1) {
+			k++
+		}
+		if k-i > 1 {
+			slices.Sort(off[i:k])
+		}
+		i = k
+	}
+	// The freed items: those of the highest ends, between 50 and 550 of
+	// them and at least every item that ends above the target. The kept
+	// ones all end by some y and the freed ones after it, so no freed
+	// item lies below a kept one it interferes with (it would end lower).
+	above := 0
+	for i := 0; i < n; i++ {
+		if off[i]+m.size[i] > target {
+			above++
+		}
+	}
+	free := min(n-1, max(above, 50+rng.IntN(min(n, 500))))
+	tops := c.tops[:0]
+	for i := 0; i < n; i++ {
+		tops = append(tops, int32(i))
+	}
+	c.tops = tops
+	slices.SortFunc(tops, func(a, b int32) int {
+		if x, y := off[a]+m.size[a], off[b]+m.size[b]; x != y {
+			return cmp.Compare(x, y)
+		}
+		return cmp.Compare(a, b)
+	})
+	keep := n - free
+	y := off[tops[keep-1]] + m.size[tops[keep-1]]
+	for keep > 0 && off[tops[keep-1]]+m.size[tops[keep-1]] == y && keep < n && off[tops[keep]]+m.size[tops[keep]] == y {
+		keep-- // items ending at y stay together
+	}
+	if keep == 0 {
+		return aborted
+	}
+	prefix := tops[:keep]
+	slices.SortFunc(prefix, func(a, b int32) int {
+		if off[a] != off[b] {
+			return cmp.Compare(off[a], off[b])
+		}
+		return cmp.Compare(a, b)
+	})
+	st := c.s.runFrom(target, min(budget, int64(2*free+64)), prefix, off)
+	if st == found {
+		c.step *= 2
+	} else {
+		c.step = max(g, c.step/2)
+	}
+	return st
 }
 
 // shakeAll runs randomized first fits on every graph component still

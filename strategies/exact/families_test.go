@@ -116,3 +116,47 @@ func TestFamiliesNodes(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFamilies solves the generated slack and zero-waste families at
+// n = 500 … 3000 (seeds 1–2 of each) under a node limit (so every run does
+// the same work) and reports how many reach the capacity they were cut
+// from (solved) and the mean gap to the lower bound (gap-%).
+// ALIASPLAN_FAMILIES_LIMIT (a duration) replaces the node limit by a time
+// limit: docs/exact.md's tables come from it.
+func BenchmarkFamilies(b *testing.B) {
+	opts := Options{NodeLimit: 20_000}
+	if v := os.Getenv("ALIASPLAN_FAMILIES_LIMIT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts = Options{TimeLimit: d}
+	}
+	for _, n := range []int{500, 1000, 2000, 3000} {
+		fs := families(n, 2)
+		for _, kind := range []string{"slack", "perfect"} {
+			b.Run(fmt.Sprintf("%s/n=%d", kind, n), func(b *testing.B) {
+				var solved, runs int
+				var gap float64
+				for b.Loop() {
+					for _, f := range fs {
+						if f.name[:len(kind)] != kind {
+							continue
+						}
+						_, res, err := New(opts).Solve(f.p)
+						if err != nil {
+							b.Fatal(err)
+						}
+						runs++
+						if res.Peak <= f.c {
+							solved++
+						}
+						gap += 100 * res.Gap()
+					}
+				}
+				b.ReportMetric(float64(solved)/float64(b.N), "solved")
+				b.ReportMetric(gap/float64(runs), "gap-%")
+			})
+		}
+	}
+}
