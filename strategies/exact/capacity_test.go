@@ -129,10 +129,10 @@ func TestStoppedReasons(t *testing.T) {
 }
 
 // TestBandImproves: band searches from a greedy placement of a generated
-// slack instance produce valid placements only (each checked against the
-// problem), and at least one lowers the peak.
+// slack instance produce a valid placement (checked against the problem)
+// and lower the peak.
 func TestBandImproves(t *testing.T) {
-	p := slackProblem(1, 1000, 0.2)
+	p := slackProblem(1, 600, 0.2)
 	parts := components(p, nil)
 	ff, _ := firstfit.New().Place(p)
 	improved := 0
@@ -147,21 +147,16 @@ func TestBandImproves(t *testing.T) {
 			c.peak = max(c.peak, c.best[mi]+m.size[mi])
 		}
 		start := c.peak
-		for k := 0; k < 40; k++ {
-			if c.band(m.maxLoad, 4000) == found {
+		for k := 0; k < 6; k++ {
+			if c.band(m.maxLoad, 2000) == found {
 				c.take()
 			}
-			// The best placement is valid for the component's items.
-			sol := &planner.Solution{Pool: make([]int32, len(p.Items)), Offset: make([]uint64, len(p.Items)), PoolSizes: []uint64{1 << 40}}
-			for mi, pi := range m.orig {
-				sol.Offset[pi] = c.best[mi]
-			}
-			for a := range m.orig {
-				for b := a + 1; b < len(m.orig); b++ {
-					pa, pb := int(m.orig[a]), int(m.orig[b])
-					if p.Interferes(pa, pb) && sol.Offset[pa] < sol.Offset[pb]+m.size[b] && sol.Offset[pb] < sol.Offset[pa]+m.size[a] {
-						t.Fatalf("band %d: items %d and %d overlap", k, pa, pb)
-					}
+		}
+		for a := range m.orig {
+			for b := a + 1; b < len(m.orig); b++ {
+				pa, pb := int(m.orig[a]), int(m.orig[b])
+				if p.Interferes(pa, pb) && c.best[a] < c.best[b]+m.size[b] && c.best[b] < c.best[a]+m.size[a] {
+					t.Fatalf("items %d and %d overlap", pa, pb)
 				}
 			}
 		}
