@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/strategies/exact"
 )
 
 const benchHelp = `Usage: aliasplan bench [flags] FILES...
@@ -30,10 +31,16 @@ Flags:
                          (default 5; a run over a second is not repeated)
   --format text|csv|markdown
                          table format (default text)
-  --time-limit DURATION  exact: search at most this long, per pool group of a
-                         graph (default 10s; 0: no limit)
+  --time-limit DURATION  exact: at most this long per pool group (default 10s;
+                         0: no limit): a graph of k groups may take k times as
+                         long, and the greedy start of each group (first fit,
+                         best fit) comes on top; the text output says how many
+                         groups each graph has
   --node-limit N         exact: at most N search nodes, per pool group of a
                          graph (default 0: no limit)
+  --capacity SIZE        exact: answer "does each pool group fit in SIZE bytes?"
+                         instead of minimising; the last column then says
+                         fits, no (proven) or unknown
   --max-pool-size SIZE   graphs: cap each pool (default 0: no cap)
   --dedicated-threshold SIZE
                          graphs: dedicate resources this large (default 64MiB)
@@ -52,7 +59,8 @@ type benchRow struct {
 	gapBound       uint64 // the bound of the order used, for the gap
 	median         time.Duration
 	runs           int
-	optimal        string // "yes", "no" (exact stopped by a limit) or "-" (not known)
+	optimal        string // "yes", "no" (exact stopped by a limit) or "-" (not known); under --capacity: fits, no, unknown
+	groups         int    // pool groups exact placed (graphs: one Solve each)
 }
 
 // benchArgs are bench's flags.
@@ -60,6 +68,7 @@ type benchArgs struct {
 	list, format       string
 	runs               int
 	maxPool, threshold sizeValue
+	capacity           sizeValue
 	src                sourceFlags
 	ex                 exactFlags
 	ord                orderFlags
@@ -74,6 +83,7 @@ func benchCommand() *command {
 	fs.StringVar(&a.format, "format", "text", "")
 	fs.Var(&a.maxPool, "max-pool-size", "")
 	fs.Var(&a.threshold, "dedicated-threshold", "")
+	fs.Var(&a.capacity, "capacity", "")
 	a.src.register(fs, false)
 	a.ex.register(fs, 10*time.Second)
 	a.ord.register(fs)
@@ -83,6 +93,7 @@ func benchCommand() *command {
 
 func (a *benchArgs) run(files []string, stdout, stderr io.Writer) error {
 	list, format, runs, src, ex := a.list, a.format, a.runs, a.src, a.ex
+	ex.capacity = uint64(a.capacity)
 	if len(files) == 0 {
 		return usageErrorf("bench", "want at least one file")
 	}
@@ -185,6 +196,10 @@ func (a *benchArgs) run(files []string, stdout, stderr io.Writer) error {
 					if e.optimal() {
 						row.optimal = "yes"
 					}
+					row.groups = len(e.results)
+					if ex.capacity != 0 {
+						row.optimal = verdictOf(e.results)
+					}
 				}
 				if d > time.Second {
 					break
@@ -198,15 +213,42 @@ func (a *benchArgs) run(files []string, stdout, stderr io.Writer) error {
 			rows = append(rows, row)
 		}
 	}
+	last := "optimal" // the last column's name
+	if ex.capacity != 0 {
+		last = "fits " + formatSize(ex.capacity)
+	}
 	switch format {
 	case "csv":
-		return benchCSV(stdout, rows)
+		if ex.capacity != 0 {
+			last = "fits_" + strconv.FormatUint(ex.capacity, 10)
+		}
+		return benchCSV(stdout, rows, last)
 	case "markdown":
-		benchMarkdown(stdout, rows)
+		benchMarkdown(stdout, rows, last)
 	default:
-		benchText(stdout, rows)
+		benchText(stdout, rows, last)
+		for _, r := range rows {
+			if r.groups > 1 {
+				fmt.Fprintf(stderr, "note: %s: exact placed %d pool groups, each under its own limit\n", r.file, r.groups)
+			}
+		}
 	}
 	return nil
+}
+
+// verdictOf combines the groups' answers to --capacity: fits when every
+// group fits, no when one is proven not to, else unknown.
+func verdictOf(rs []exact.Result) string {
+	v := "fits"
+	for _, r := range rs {
+		switch r.Verdict {
+		case exact.DoesNotFit:
+			return "no"
+		case exact.Unknown:
+			v = "unknown"
+		}
+	}
+	return v
 }
 
 func (r *benchRow) gap() float64 {
@@ -216,8 +258,8 @@ func (r *benchRow) gap() float64 {
 	return 100 * (float64(r.peak) - float64(r.gapBound)) / float64(r.gapBound)
 }
 
-func benchText(w io.Writer, rows []benchRow) {
-	table := [][]string{{"file", "strategy", "peak", "lower bound", "exec bound", "gap", "median time", "runs", "optimal"}}
+func benchText(w io.Writer, rows []benchRow, last string) {
+	table := [][]string{{"file", "strategy", "peak", "lower bound", "exec bound", "gap", "median time", "runs", last}}
 	for _, r := range rows {
 		table = append(table, []string{r.file, r.strategy, commas(r.peak), commas(r.bound), commas(r.execBound), fmt.Sprintf("%.2f%%", r.gap()),
 			duration(r.median.Seconds()), strconv.Itoa(r.runs), r.optimal})
@@ -246,8 +288,8 @@ func benchText(w io.Writer, rows []benchRow) {
 	}
 }
 
-func benchMarkdown(w io.Writer, rows []benchRow) {
-	fmt.Fprintf(w, "| file | strategy | peak (bytes) | lower bound (bytes) | exec bound (bytes) | gap | median time | runs | optimal |\n")
+func benchMarkdown(w io.Writer, rows []benchRow, last string) {
+	fmt.Fprintf(w, "| file | strategy | peak (bytes) | lower bound (bytes) | exec bound (bytes) | gap | median time | runs | %s |\n", last)
 	fmt.Fprintf(w, "|---|---|---:|---:|---:|---:|---:|---:|---|\n")
 	for _, r := range rows {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.2f%% | %s | %d | %s |\n",
@@ -255,9 +297,9 @@ func benchMarkdown(w io.Writer, rows []benchRow) {
 	}
 }
 
-func benchCSV(w io.Writer, rows []benchRow) error {
+func benchCSV(w io.Writer, rows []benchRow, last string) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"file", "strategy", "peak", "lower_bound", "execution_bound", "gap_percent", "median_seconds", "runs", "optimal"})
+	cw.Write([]string{"file", "strategy", "peak", "lower_bound", "execution_bound", "gap_percent", "median_seconds", "runs", last})
 	for _, r := range rows {
 		cw.Write([]string{r.file, r.strategy, strconv.FormatUint(r.peak, 10), strconv.FormatUint(r.bound, 10), strconv.FormatUint(r.execBound, 10),
 			strconv.FormatFloat(r.gap(), 'f', 4, 64), strconv.FormatFloat(r.median.Seconds(), 'f', 6, 64), strconv.Itoa(r.runs), r.optimal})

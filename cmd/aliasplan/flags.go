@@ -187,6 +187,7 @@ func mib(n uint64) string { return picture.MiB(n) }
 type exactFlags struct {
 	timeLimit time.Duration
 	nodeLimit int64
+	capacity  uint64 // solve and bench --capacity: exact answers "fits in C?"
 }
 
 func (e *exactFlags) register(fs *flag.FlagSet, defaultTime time.Duration) {

@@ -22,6 +22,7 @@ const (
 	exitOK         = 0
 	exitViolations = 1 // check: the plan breaks a rule; replay: digests differ or validation reported
 	exitBadInput   = 2 // bad input, bad usage, or any other failure
+	exitUnknown    = 3 // solve --capacity: neither fits nor proven not to, within the limit
 )
 
 const usage = `aliasplan plans transient GPU memory aliasing for Vulkan render graphs.
@@ -42,7 +43,8 @@ Usage:
 
 Strategies: firstfit (default), bestfit, exact.
 Run 'aliasplan COMMAND -h' for a command's flags.
-Exit status: 0 ok, 1 check found violations, 2 bad input or usage.
+Exit status: 0 ok, 1 check found violations (solve --capacity: proven not
+to fit), 2 bad input or usage, 3 solve --capacity: unknown within the limit.
 File formats and exit statuses in full: docs/formats.md.
 `
 
@@ -106,9 +108,12 @@ func report(err error, stderr io.Writer) int {
 	var ue *usageError
 	var ve *violationsError
 	var rf *replayFailedError
+	var ce *capacityError
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &ce):
+		return ce.status // solve printed its summary
 	case errors.As(err, &rf):
 		fmt.Fprintf(stderr, "aliasplan: %s\n", rf.msg)
 		return exitViolations

@@ -39,7 +39,7 @@ type exactRun struct {
 }
 
 func newExact(ex exactFlags, progress io.Writer) *exactRun {
-	opts := exact.Options{TimeLimit: ex.timeLimit, NodeLimit: ex.nodeLimit}
+	opts := exact.Options{TimeLimit: ex.timeLimit, NodeLimit: ex.nodeLimit, Capacity: ex.capacity}
 	if opts.TimeLimit == 0 && opts.NodeLimit == 0 {
 		// The help promises no limit; the library's zero options mean its
 		// default node budget instead.

@@ -30,6 +30,13 @@
 // spent. docs/exact.md describes every rule and why none of them removes
 // every optimal solution.
 //
+// On components of 200 items or more some restarts are band searches
+// instead: the bottom band of the best placement is kept and the items
+// above it searched again below the best peak; they only ever improve
+// the placement, never the bound. Options.Capacity turns the question
+// into "does it fit in C?": Solve stops at the first placement within C
+// or a proof that none exists, and Result.Verdict says which.
+//
 // The lower bound is the larger of planner.LowerBound (the heaviest set of
 // pairwise interfering items) and what exhausted searches proved.
 //

@@ -1,8 +1,10 @@
 package exact
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"time"
 
@@ -30,6 +32,12 @@ type comp struct {
 	peak  uint64 // max end of best; MaxUint64 while best is nil
 	round int    // restarts so far
 	shake *shaker
+	// Band searches (lns): how far below the best peak the next one aims,
+	// and how many ran.
+	step  uint64
+	bands int
+	guide []uint64 // scratch: the placement a band search starts from
+	tops  []int32  // scratch
 }
 
 type driver struct {
@@ -43,14 +51,17 @@ type driver struct {
 	comps  []*comp
 	bound  uint64
 	greed  *planner.Solution
+	tooBig bool             // some component is beyond the search's size limits
 	now    func() time.Time // the clock (a test may replace it)
 	// stopped says what the budget interrupted ("" when nothing was):
 	// see Result.Stopped.
 	stopped string
+	capa    uint64        // Options.Capacity: 0 minimises the peak
+	greedy  time.Duration // what the greedy start cost
 }
 
 func newDriver(p *planner.Problem, opts Options, now func() time.Time) *driver {
-	d := &driver{p: p, opts: opts, now: now, start: now()}
+	d := &driver{p: p, opts: opts, now: now, start: now(), capa: opts.Capacity}
 	d.lastP = d.start
 	switch {
 	case opts.NodeLimit > 0:
@@ -141,9 +152,12 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 
 	// The first incumbent: the better greedy (first fit is the default
 	// strategy, so the result is never worse than it).
+	// Under a time limit that first fit alone has used up, best fit is
+	// skipped: the limit cannot interrupt either, and first fit is the
+	// default strategy's answer. (Under a node limit both always run.)
 	ff, err := firstfit.New().Place(p)
 	var bf *planner.Solution
-	if err == nil {
+	if err == nil && !d.expired() {
 		bf, err = bestfit.New().Place(p)
 	}
 	if boundDone != nil {
@@ -153,10 +167,22 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 		return nil, Result{}, err
 	}
 	d.greed = ff
-	if bf.Peak() < ff.Peak() {
+	if bf != nil && bf.Peak() < ff.Peak() {
 		d.greed = bf
 	}
-	if d.greed.Peak() <= d.bound || !d.searchable() {
+	d.greedy = d.now().Sub(d.start)
+	if d.greed.Peak() <= d.bound || d.answered(d.greed.Peak()) {
+		return d.greed, d.result(d.greed.Peak()), nil
+	}
+	if bf == nil {
+		d.stopped = "greedy"
+		return d.greed, d.result(d.greed.Peak()), nil
+	}
+	if !d.searchable() {
+		d.stopped = "size"
+		if p.MaxPoolSize != 0 && d.bound > p.MaxPoolSize {
+			d.stopped = "pools"
+		}
 		return d.greed, d.result(d.greed.Peak()), nil
 	}
 
@@ -195,7 +221,9 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 				c.peak = max(c.peak, c.best[mi]+m.size[mi])
 			}
 		}
-		if !m.big && m.spans <= maxSearchSpans && len(m.size) <= maxSearchItems {
+		if m.big || m.spans > maxSearchSpans || len(m.size) > maxSearchItems {
+			d.tooBig = true
+		} else {
 			// Member lists and their size order: charged before.
 			if mt.tick(2 * m.spans) {
 				d.comps = nil
@@ -220,6 +248,9 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 	// The component solutions share one pool.
 	top := d.peak()
 	if top >= d.greed.Peak() || (p.MaxPoolSize != 0 && top > p.MaxPoolSize) {
+		if d.stopped == "" && p.MaxPoolSize != 0 && top > p.MaxPoolSize {
+			d.stopped = "pools"
+		}
 		return d.greed, d.result(d.greed.Peak()), nil
 	}
 	sol := &planner.Solution{Pool: make([]int32, n), Offset: make([]uint64, n), PoolSizes: []uint64{top}}
@@ -247,15 +278,31 @@ func (d *driver) searchable() bool {
 }
 
 func (d *driver) result(peak uint64) Result {
-	r := Result{Peak: peak, Bound: min(d.lower(), peak), Nodes: d.nodes(), Elapsed: d.now().Sub(d.start)}
+	r := Result{Peak: peak, Bound: min(d.lower(), peak), Nodes: d.nodes(), Elapsed: d.now().Sub(d.start), Greedy: d.greedy}
 	r.Optimal = r.Peak == r.Bound
-	if !r.Optimal {
+	if d.capa > 0 {
+		switch {
+		case peak <= d.capa:
+			r.Verdict = Fits
+		case d.lower() > d.capa:
+			r.Verdict = DoesNotFit
+		default:
+			r.Verdict = Unknown
+		}
+	}
+	if !r.Optimal && (r.Verdict == NotAsked || r.Verdict == Unknown) {
 		r.Stopped = d.stopped
 		if r.Stopped == "" {
 			r.Stopped = "search"
 		}
 	}
 	return r
+}
+
+// answered reports whether the capacity question (if any) is settled by
+// a placement of peak best and the bounds proven so far.
+func (d *driver) answered(best uint64) bool {
+	return d.capa > 0 && (best <= d.capa || d.lower() > d.capa)
 }
 
 // dive gives every interval component a greedy placement by canonical
@@ -319,13 +366,20 @@ func diveOrders(m *model) []func(a, b int32) bool {
 func (d *driver) improve() {
 	for k := 1; ; k++ {
 		L, U := d.lower(), d.peak()
-		if L >= U || d.out() {
+		if L >= U || d.answered(U) || d.out() {
 			return
 		}
 		// Mostly try to reach the bound; every fourth restart aims halfway
 		// between, which improves the incumbent when the bound is out of
-		// reach.
+		// reach. A capacity question asks only about its capacity.
 		C := L
+		if d.capa > 0 {
+			// Every fourth aims halfway between the capacity and the
+			// incumbent, as below: a better incumbent when the answer is
+			// unknown, and most searches at C run from better orders.
+			L = d.capa
+			C = L
+		}
 		if k%4 == 0 && U-L > 1 {
 			// Peaks are multiples of every component's granularity.
 			C = max(L, alignDown(L+(U-L)/2, d.gran()))
@@ -363,7 +417,23 @@ func (d *driver) improve() {
 			}
 			c.s.setOrder(c.order())
 			c.round++
-			st := c.s.run(C, budget)
+			cc := C
+			if d.capa > 0 {
+				// Canonical peaks are multiples of the granularity
+				// (Lemma 3): one fits within C iff one fits within cc.
+				cc = alignDown(C, c.m.gran)
+			}
+			var st status
+			if c.banded(k) {
+				st = c.band(C, budget)
+				if st == found {
+					c.take()
+				}
+				// A band search proves nothing; the other components are
+				// not searched this restart.
+				break
+			}
+			st = c.s.run(cc, budget)
 			if st == found {
 				c.take()
 				continue
@@ -371,14 +441,140 @@ func (d *driver) improve() {
 			if st == exhausted {
 				// Every capacity below need fails the same way.
 				// Peaks are multiples of the granularity.
-				c.lower = max(c.lower, min(roundUp(max(c.s.need, satAdd(C, 1)), c.m.gran), c.peak))
+				c.lower = max(c.lower, min(roundUp(max(c.s.need, satAdd(cc, 1)), c.m.gran), c.peak))
 			}
 			break // the component does not fit C (yet): C is out of reach
 		}
 		if !searched {
-			return // only components that cannot be searched are above C
+			// Only components that cannot be searched are above C.
+			if d.tooBig {
+				d.stopped = "size"
+			}
+			return
 		}
 	}
+}
+
+// Band searches (large-neighbourhood search) start on components of at
+// least bandItems items, from restart bandFrom on, every other restart.
+const (
+	bandItems = 200
+	bandFrom  = 8
+	bandEarly = 1000
+)
+
+// banded reports whether restart k of c is a band search.
+func (c *comp) banded(k int) bool {
+	n := len(c.m.size)
+	if n < bandItems || c.best == nil || c.peak == math.MaxUint64 {
+		return false
+	}
+	if n >= bandEarly {
+		// A complete run takes seconds here: bands from the second
+		// restart on.
+		return k >= 2 && k%2 == 1
+	}
+	return k >= bandFrom && k%2 == 1
+}
+
+// band is one step of the improvement phase for problems the complete
+// search does not finish (large-neighbourhood search): from the best
+// placement (or its mirror image, every other call) it keeps every item
+// but a freed set and searches the freed items again, exactly, at a
+// capacity a step below the best peak (search.runFrom). The freed set is
+// a band of offsets at the top: the items of the highest ends. Found
+// lowers the peak and doubles the step; anything else halves it and
+// proves nothing, so no bound comes from a band. The band's size comes
+// from a generator seeded by the call count, so under a node limit the
+// result stays a function of the problem and the limit.
+func (c *comp) band(C uint64, budget int64) status {
+	m := c.m
+	n := len(m.size)
+	g := m.gran
+	c.bands++
+	rng := rand.New(rand.NewPCG(uint64(c.bands), 0xba2d))
+	U := c.peak
+	if c.step == 0 {
+		c.step = max(g, (U-C)/32)
+	}
+	target := max(C, alignDown(U-min(c.step, U), g))
+	if target >= U {
+		return aborted
+	}
+	off := append(c.guide[:0], c.best...)
+	c.guide = off
+	if c.bands%2 == 0 {
+		// The mirror image: the same items upside down is a placement too
+		// (interference is symmetric), when every offset stays aligned.
+		ok := true
+		for i := range off {
+			o := U - off[i] - m.size[i]
+			if o%m.align[i] != 0 {
+				ok = false
+				break
+			}
+			off[i] = o
+		}
+		if !ok {
+			copy(off, c.best)
+		}
+	}
+	// Twins in index order (the search requires it of every placement;
+	// twins are interchangeable, so their offsets may be permuted).
+	for i := 0; i < n; {
+		k := i + 1
+		for k < n && m.twin[k] == int32(k-1) {
+			k++
+		}
+		if k-i > 1 {
+			slices.Sort(off[i:k])
+		}
+		i = k
+	}
+	// The freed items: those of the highest ends, between 50 and 550 of
+	// them and at least every item that ends above the target. The kept
+	// ones all end by some y and the freed ones after it, so no freed
+	// item lies below a kept one it interferes with (it would end lower).
+	above := 0
+	for i := 0; i < n; i++ {
+		if off[i]+m.size[i] > target {
+			above++
+		}
+	}
+	free := min(n-1, max(above, 50+rng.IntN(min(n, 500))))
+	tops := c.tops[:0]
+	for i := 0; i < n; i++ {
+		tops = append(tops, int32(i))
+	}
+	c.tops = tops
+	slices.SortFunc(tops, func(a, b int32) int {
+		if x, y := off[a]+m.size[a], off[b]+m.size[b]; x != y {
+			return cmp.Compare(x, y)
+		}
+		return cmp.Compare(a, b)
+	})
+	keep := n - free
+	y := off[tops[keep-1]] + m.size[tops[keep-1]]
+	for keep > 0 && off[tops[keep-1]]+m.size[tops[keep-1]] == y && keep < n && off[tops[keep]]+m.size[tops[keep]] == y {
+		keep-- // items ending at y stay together
+	}
+	if keep == 0 {
+		return aborted
+	}
+	prefix := tops[:keep]
+	slices.SortFunc(prefix, func(a, b int32) int {
+		if off[a] != off[b] {
+			return cmp.Compare(off[a], off[b])
+		}
+		return cmp.Compare(a, b)
+	})
+	st := c.s.runFrom(target, min(budget, int64(2*free+64)), prefix, off)
+	if st == found {
+		c.step *= 2
+	} else {
+		c.step = max(g, c.step/2)
+	}
+	return st
 }
 
 // shakeAll runs randomized first fits on every graph component still

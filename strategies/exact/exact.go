@@ -21,9 +21,34 @@ type Options struct {
 	// NodeLimit stops the search after this many search nodes. When it is
 	// set the result depends on nothing but the problem and the limit.
 	NodeLimit int64
+	// Capacity, when not 0, asks a decision question instead of the
+	// smallest peak: is there a placement whose peak is at most Capacity
+	// bytes? Solve stops at the first such placement or when it proves
+	// that none exists; Result.Verdict says which, or that the limit came
+	// first. The solution returned is the best found either way. It
+	// applies to each Solve call, so to each pool group of a graph.
+	Capacity uint64
 	// Progress, when set, is called from Solve's goroutine at most once a
 	// second while the search runs.
 	Progress func(Progress)
+}
+
+// Verdict answers Options.Capacity.
+type Verdict uint8
+
+const (
+	// NotAsked: Options.Capacity was 0 (the peak was minimised).
+	NotAsked Verdict = iota
+	// Fits: the solution's peak is at most the capacity.
+	Fits
+	// DoesNotFit: proven, the bound exceeds the capacity.
+	DoesNotFit
+	// Unknown: neither within the limits.
+	Unknown
+)
+
+func (v Verdict) String() string {
+	return [...]string{"not asked", "fits", "does not fit", "unknown"}[v]
 }
 
 // Progress reports a running search.
@@ -41,14 +66,37 @@ type Result struct {
 	// Optimal is true only when proven: Peak == Bound, or the search
 	// showed that nothing smaller fits.
 	Optimal bool
-	// Stopped says, when the peak is not proven optimal, what the budget
-	// (time or nodes) interrupted: "model" (finding components and
-	// building the search's model: the peak is the greedy incumbent's),
-	// "dives" (the greedy dives of interval components), or "search".
-	// Empty when Optimal.
+	// Stopped says why the peak is not proven optimal. What the budget
+	// (time or nodes) interrupted: "greedy" (first fit alone used the
+	// whole time limit: the peak is its solution's), "model" (finding
+	// components and building the search's model: the peak is the greedy
+	// incumbent's), "dives" (the greedy dives of interval components), or
+	// "search". Or no limit but a reason of the problem's: "size" (a
+	// component is beyond the search's size limits, see the package
+	// documentation, and keeps its greedy and dive placements) or "pools"
+	// (the placement needs more than one pool of Problem.MaxPoolSize; the
+	// search places one pool, so the greedy solution stands). Empty when
+	// Optimal, and when a capacity question is answered (Verdict Fits or
+	// DoesNotFit).
 	Stopped string
+	// Verdict answers Options.Capacity (NotAsked without one).
+	Verdict Verdict
 	Nodes   int64
-	Elapsed time.Duration
+	// Elapsed is the whole of Solve; Greedy the part the greedy start
+	// took (first fit, best fit and the planner's lower bound), which a
+	// time limit cannot interrupt.
+	Elapsed, Greedy time.Duration
+}
+
+// Limited reports whether a time or node limit, rather than the problem,
+// kept the result from being proven optimal (or a capacity question from
+// being answered).
+func (r Result) Limited() bool {
+	switch r.Stopped {
+	case "greedy", "model", "dives", "search":
+		return true
+	}
+	return false
 }
 
 // Gap returns (Peak-Bound)/Bound, 0 when Bound is 0.
@@ -64,8 +112,13 @@ func (r Result) String() string {
 	switch {
 	case r.Optimal:
 		opt = ", optimal"
-	case r.Stopped != "":
+	case r.Limited():
 		opt = ", stopped in " + r.Stopped
+	case r.Stopped != "":
+		opt = ", not searched (" + r.Stopped + ")"
+	}
+	if r.Verdict != NotAsked {
+		opt += ", " + r.Verdict.String()
 	}
 	return fmt.Sprintf("peak %d, bound %d, gap %.4f%%%s, %d nodes, %v",
 		r.Peak, r.Bound, 100*r.Gap(), opt, r.Nodes, r.Elapsed.Round(time.Microsecond))

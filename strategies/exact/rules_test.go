@@ -198,12 +198,12 @@ func TestMeterStopsModel(t *testing.T) {
 	sol, res, err := New(Options{NodeLimit: 1}).Solve(p)
 	check("node limit 1", sol, res, err)
 
-	// A clock that jumps far past the deadline at its second reading (the
-	// first is the start).
+	// A clock that jumps far past the deadline at its fourth reading (the
+	// first is the start, then two after the greedy strategies).
 	readings := 0
 	clock := func() time.Time {
 		readings++
-		if readings == 1 {
+		if readings <= 3 {
 			return time.Unix(0, 0)
 		}
 		return time.Unix(3600, 0)

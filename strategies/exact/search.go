@@ -1,10 +1,15 @@
 package exact
 
 import (
+	"cmp"
 	"github.com/aliasplan/aliasplan/internal/invariants"
 	"math"
+	"slices"
 	"sort"
 )
+
+// insertionMax is the longest member list sorted by insertion.
+const insertionMax = 32
 
 // status is the outcome of a search or of one subtree.
 type status uint8
@@ -144,6 +149,58 @@ func (s *search) run(c uint64, budget int64) status {
 	if st == exhausted && s.halted {
 		// A failure seen after the stop may be the stop itself.
 		st = aborted
+	}
+	return st
+}
+
+// runFrom searches at capacity c with at most budget more nodes, from the
+// node in which the items of prefix sit at their offsets in off (prefix in
+// (offset, index) order, each below every remaining item it interferes
+// with: the bottom band of a placement). A prefix item outside its domain
+// ends the prefix there; when propagation rejects the prefix, the run is
+// aborted.
+// The run explores a subtree only: found is a placement within c (checked
+// like any other), exhausted proves nothing, and the caller must treat it
+// as aborted.
+func (s *search) runFrom(c uint64, budget int64, prefix []int32, off []uint64) status {
+	s.limit = s.nodes + budget
+	s.reset(c)
+	if s.rootC == c && s.rootLo != nil {
+		copy(s.lo, s.rootLo)
+		copy(s.hi, s.rootHi)
+		copy(s.ef, s.rootEf)
+	} else {
+		if st := s.root(c); st != found {
+			return st
+		}
+		s.rootC = c
+		s.rootLo = append(s.rootLo[:0], s.lo...)
+		s.rootHi = append(s.rootHi[:0], s.hi...)
+		s.rootEf = append(s.rootEf[:0], s.ef...)
+		s.trail = s.trail[:0]
+	}
+	// The prefix is placed without propagating between items (one
+	// propagation per item costs milliseconds on a large model): placing
+	// an item only raises lo of the items it interferes with to its end,
+	// which no later prefix item (higher or disjoint in time) is below.
+	for _, j := range prefix {
+		o := off[j]
+		if s.lo[j] > o || s.hi[j] < o {
+			break
+		}
+		s.nodes++
+		if !s.place(j, o) {
+			return aborted
+		}
+	}
+	if !s.propagate() || s.halted {
+		return aborted
+	}
+	// The prefix counts one node an item, on top of the search's budget.
+	s.limit = s.nodes + budget
+	st := s.dfs(0, int32(s.m.ntime))
+	if st == exhausted {
+		st = aborted // a subtree: nothing is proven
 	}
 	return st
 }
@@ -356,6 +413,8 @@ func (s *search) propagateSection(t int32) bool {
 	c := s.c
 	recs := s.recs[:0]
 	e := uint64(math.MaxUint64)
+	var maxLo uint64
+	minDue := uint64(math.MaxUint64)
 	for _, j := range m.members(int(t)) {
 		if s.placed[j] {
 			continue
@@ -366,6 +425,8 @@ func (s *search) propagateSection(t int32) bool {
 		}
 		recs = append(recs, mrec{s.lo[j], s.hi[j], m.size[j], j})
 		e = min(e, s.lo[j])
+		maxLo = max(maxLo, s.lo[j])
+		minDue = min(minDue, s.hi[j]+m.size[j])
 	}
 	s.recs = recs
 	e = max(e, s.floor[t])
@@ -381,6 +442,12 @@ func (s *search) propagateSection(t int32) bool {
 		return true // a lone member's domain already says it all
 	}
 	slack := c - e - rem
+	if maxLo-e <= slack && c-minDue <= slack {
+		// Rules 2–4 cannot fire: each needs a release date more than
+		// slack above e (x - e > slack) or a due date more than slack
+		// below c (c - y > slack). Skipping them saves the sorts.
+		return s.compulsory(recs, e, slack)
+	}
 
 	// Release dates: sorted by lo, the members released before x must fill
 	// [e, x) but for the slack.
@@ -470,6 +537,13 @@ func (s *search) propagateSection(t int32) bool {
 		}
 	}
 
+	return s.compulsory(recs, e, slack)
+}
+
+// compulsory applies rules 5 and 6 of propagateSection to its members
+// recs (any order): compulsory parts, and gaps between fixed members.
+func (s *search) compulsory(recs []mrec, e, slack uint64) bool {
+	c := s.c
 	// Compulsory parts: [hi, lo+size) of a member is occupied whatever its
 	// offset; no other member may overlap it.
 	ncp, nfixed := 0, 0
@@ -542,7 +616,20 @@ func (s *search) propagateSection(t int32) bool {
 	return true
 }
 
+// sortByLo sorts by lo, stably. Long lists (a section of a large model
+// has hundreds of members in index order, their lo values in any order)
+// are sorted by (lo, j), which is the same order when r is in ascending j,
+// as propagateSection builds it: O(m log m) instead of O(m²).
 func sortByLo(r []mrec) {
+	if len(r) > insertionMax {
+		slices.SortFunc(r, func(x, y mrec) int {
+			if c := cmp.Compare(x.lo, y.lo); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.j, y.j)
+		})
+		return
+	}
 	for i := 1; i < len(r); i++ {
 		x := r[i]
 		k := i
@@ -553,7 +640,22 @@ func sortByLo(r []mrec) {
 	}
 }
 
+// sortByDue sorts by hi + size, stably. propagateSection calls it on a
+// list sorted by (lo, j), so long lists are sorted by (due, lo, j): the
+// same order.
 func sortByDue(r []mrec) {
+	if len(r) > insertionMax {
+		slices.SortFunc(r, func(x, y mrec) int {
+			if c := cmp.Compare(x.hi+x.size, y.hi+y.size); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(x.lo, y.lo); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.j, y.j)
+		})
+		return
+	}
 	for i := 1; i < len(r); i++ {
 		x := r[i]
 		d := x.hi + x.size

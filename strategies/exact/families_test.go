@@ -1,0 +1,162 @@
+package exact
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/aliasplan/aliasplan/planner"
+)
+
+// perfectProblem is an instance of the zero-waste family of
+// ../shared/data/perfect: the rectangle [0, T) time × [0, C) bytes cut by
+// random guillotine cuts (no grid) into n rectangles, each a buffer. Its
+// optimum is C, the lower bound.
+func perfectProblem(seed uint64, n int, T, C int64) *planner.Problem {
+	rng := rand.New(rand.NewPCG(seed, 0x9e7f))
+	type rect struct{ t0, t1, m0, m1 int64 }
+	rs := make([]rect, 1, n)
+	rs[0] = rect{0, T, 0, C}
+	for len(rs) < n {
+		k := rng.IntN(len(rs))
+		r := rs[k]
+		if rng.IntN(2) == 0 && r.t1-r.t0 > 1 {
+			cut := r.t0 + 1 + rng.Int64N(r.t1-r.t0-1)
+			rs[k].t1 = cut
+			rs = append(rs, rect{cut, r.t1, r.m0, r.m1})
+		} else if r.m1-r.m0 > 1 {
+			cut := r.m0 + 1 + rng.Int64N(r.m1-r.m0-1)
+			rs[k].m1 = cut
+			rs = append(rs, rect{r.t0, r.t1, cut, r.m1})
+		}
+	}
+	items := make([]planner.Item, n)
+	for i, r := range rs {
+		items[i] = planner.Item{Size: uint64(r.m1 - r.m0), Alignment: 1, Start: r.t0, End: r.t1}
+	}
+	p, err := planner.NewIntervalProblem(items, 0)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// family is one generated instance with the capacity it was cut from.
+type family struct {
+	name string
+	p    *planner.Problem
+	c    uint64
+}
+
+// families returns the generated instances of both families at size n:
+// slack (5–30% removed) and zero-waste.
+func families(n int, seeds int) []family {
+	var out []family
+	for s := 1; s <= seeds; s++ {
+		frac := []float64{0.05, 0.15, 0.3, 0.2}[(s-1)%4]
+		out = append(out, family{fmt.Sprintf("slack/n=%d/seed=%d", n, s), slackProblem(uint64(s), n, frac), 1 << 20})
+	}
+	for s := 1; s <= seeds; s++ {
+		out = append(out, family{fmt.Sprintf("perfect/n=%d/seed=%d", n, s), perfectProblem(uint64(s), n, 100_000, 1<<22), 1 << 22})
+	}
+	return out
+}
+
+// TestFamiliesReport (ALIASPLAN_FAMILIES=seconds) solves the generated
+// families at n = 500 … 3000 under a time limit and logs peak, bound and
+// gap to the capacity. It asserts nothing: it is a measurement.
+func TestFamiliesReport(t *testing.T) {
+	secs := os.Getenv("ALIASPLAN_FAMILIES")
+	if secs == "" {
+		t.Skip("ALIASPLAN_FAMILIES unset")
+	}
+	lim, err := time.ParseDuration(secs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := []int{500, 1000, 2000, 3000}
+	seeds := 2
+	for _, n := range sizes {
+		for _, f := range families(n, seeds) {
+			if pat := os.Getenv("ALIASPLAN_FAMILY"); pat != "" {
+				if ok, _ := filepath.Match(pat, f.name); !ok {
+					continue
+				}
+			}
+			_, res, err := New(Options{TimeLimit: lim}).Solve(f.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%-26s n=%d peak %d target %d (%+.2f%%) bound %d %v", f.name, len(f.p.Items), res.Peak, f.c,
+				100*(float64(res.Peak)/float64(f.c)-1), res.Bound, res)
+		}
+	}
+}
+
+// TestFamiliesNodes (ALIASPLAN_FAMILIES_NODES=N) logs node-limited results:
+// a fingerprint to compare two versions of the search.
+func TestFamiliesNodes(t *testing.T) {
+	lim := os.Getenv("ALIASPLAN_FAMILIES_NODES")
+	if lim == "" {
+		t.Skip("ALIASPLAN_FAMILIES_NODES unset")
+	}
+	var nodes int64
+	fmt.Sscan(lim, &nodes)
+	for _, n := range []int{300, 1000} {
+		for _, f := range families(n, 2) {
+			_, res, err := New(Options{NodeLimit: nodes}).Solve(f.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Elapsed = 0
+			t.Logf("%-26s %v", f.name, res)
+		}
+	}
+}
+
+// BenchmarkFamilies solves the generated slack and zero-waste families at
+// n = 500 … 3000 (seeds 1–2 of each) under a node limit (so every run does
+// the same work) and reports how many reach the capacity they were cut
+// from (solved) and the mean gap to the lower bound (gap-%).
+// ALIASPLAN_FAMILIES_LIMIT (a duration) replaces the node limit by a time
+// limit: docs/exact.md's tables come from it.
+func BenchmarkFamilies(b *testing.B) {
+	opts := Options{NodeLimit: 20_000}
+	if v := os.Getenv("ALIASPLAN_FAMILIES_LIMIT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts = Options{TimeLimit: d}
+	}
+	for _, n := range []int{500, 1000, 2000, 3000} {
+		fs := families(n, 2)
+		for _, kind := range []string{"slack", "perfect"} {
+			b.Run(fmt.Sprintf("%s/n=%d", kind, n), func(b *testing.B) {
+				var solved, runs int
+				var gap float64
+				for b.Loop() {
+					for _, f := range fs {
+						if f.name[:len(kind)] != kind {
+							continue
+						}
+						_, res, err := New(opts).Solve(f.p)
+						if err != nil {
+							b.Fatal(err)
+						}
+						runs++
+						if res.Peak <= f.c {
+							solved++
+						}
+						gap += 100 * res.Gap()
+					}
+				}
+				b.ReportMetric(float64(solved)/float64(b.N), "solved")
+				b.ReportMetric(gap/float64(runs), "gap-%")
+			})
+		}
+	}
+}
