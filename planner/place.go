@@ -325,6 +325,7 @@ func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Op
 		return nil, nil, 0, &PlacementError{Detail: "building the placement problem", Err: err}
 	}
 	prob.adj = c.groupInterference(members)
+	prob.order = c.beforeOrder(members)
 	// The lower bound needs only the problem: on a large enough group it
 	// runs beside the strategy, on another core when there is one, and is
 	// joined before the group's results are used.

@@ -42,6 +42,10 @@ type Problem struct {
 
 	intervals bool
 	adj       bitMatrix // graph problems: row i holds bit j when i and j interfere (i ≠ j)
+	// order, when set (by Place), is the order whose incomparable pairs
+	// are adj, given by the compiled DAG: LowerBound's network follows it
+	// instead of linking item pairs (bound.go).
+	order *beforeOrder
 }
 
 // NewGraphProblem builds a problem whose interference is given by a
