@@ -128,3 +128,35 @@ func tokenPasses(n int) (g *Graph, sizeA, sizeB uint64) {
 	g.AddCommand("b", append(b, Access{Resource: tok, Stages: StageComputeShader, Access: AccessShaderStorageRead})...)
 	return g, sizeA, sizeB + 256
 }
+
+// BenchmarkLowerBoundNetwork compares the two networks on the problems
+// Place builds: net=dag follows the DAG, net=pairs links item pairs (the
+// construction before issue 19, still used for problems without a DAG).
+func BenchmarkLowerBoundNetwork(b *testing.B) {
+	tokens, _, _ := tokenPasses(1000)
+	for _, tc := range []struct {
+		name string
+		g    *Graph
+	}{
+		{"tokens/n=1000", tokens},
+		{"random/commands=2000", randomGraph(rand.New(rand.NewPCG(19, 4)), 2000, 1.5)},
+	} {
+		c, err := Compile(tc.g)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, _ := groupProblem(b, c, rand.New(rand.NewPCG(1, 2)))
+		for _, net := range []string{"dag", "pairs"} {
+			q := p
+			if net == "pairs" {
+				q = withoutOrder(p)
+			}
+			b.Run(tc.name+"/net="+net, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					LowerBound(q)
+				}
+			})
+		}
+	}
+}
