@@ -357,8 +357,13 @@ func checkIntervalOverlaps(p *Problem, s *Solution) error {
 		rank[i] = int32(r)
 	}
 	starts, ends := slices.Clone(byOffset), slices.Clone(byOffset)
-	slices.SortStableFunc(starts, func(i, j int32) int { return cmp.Compare(p.Items[i].Start, p.Items[j].Start) })
-	slices.SortStableFunc(ends, func(i, j int32) int { return cmp.Compare(p.Items[i].End, p.Items[j].End) })
+	slices.SortFunc(starts, func(i, j int32) int {
+		if c := cmp.Compare(p.Items[i].Start, p.Items[j].Start); c != 0 {
+			return c
+		}
+		return cmp.Compare(i, j)
+	})
+	slices.SortFunc(ends, func(i, j int32) int { return cmp.Compare(p.Items[i].End, p.Items[j].End) })
 	live := newFenwick(n)
 	overlap := func(a, b int32) error {
 		return &OverlapError{A: int(a), B: int(b), Pool: int(s.Pool[a]),
