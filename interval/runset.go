@@ -100,8 +100,9 @@ func (s *runSet) endBefore(x uint64) uint64 {
 }
 
 // insert adds r's positions, merging the runs it overlaps or touches.
-// scratch and free are the owner's, shared by its sets.
-func (s *runSet) insert(r Range, scratch *[]Range, free *btree.FreeListG[Range]) {
+// scratch, free and slab are the owner's, shared by its sets: an empty
+// set's first runs are carved from slab (see takeSlab).
+func (s *runSet) insert(r Range, scratch *[]Range, free *btree.FreeListG[Range], slab *[]Range) {
 	if r.Empty() {
 		return
 	}
@@ -127,6 +128,9 @@ func (s *runSet) insert(r Range, scratch *[]Range, free *btree.FreeListG[Range])
 	if j > i {
 		m.Start, m.End = min(m.Start, s.small[i].Start), max(m.End, s.small[j-1].End)
 	}
+	if cap(s.small) == 0 {
+		s.small = takeSlab(slab)
+	}
 	s.small = slices.Replace(s.small, i, j, m)
 	if invariants.Enabled {
 		for k := 1; k < len(s.small); k++ {
@@ -142,6 +146,25 @@ func (s *runSet) insert(r Range, scratch *[]Range, free *btree.FreeListG[Range])
 		}
 		s.small = nil
 	}
+}
+
+// slabRuns is the capacity takeSlab gives a set, and slabSize the runs
+// of one slab allocation.
+const slabRuns, slabSize = 2, 4096
+
+// takeSlab returns an empty slice of capacity slabRuns carved from *slab,
+// refilled when spent. Most of a Timeline's run sets never hold more than
+// a run or two (a million buffers with disjoint lifetimes make millions of
+// such sets), so one allocation serves thousands of them instead of one
+// each; a set that grows past slabRuns moves to its own array, as any
+// slice does.
+func takeSlab(slab *[]Range) []Range {
+	if cap(*slab) < slabRuns {
+		*slab = make([]Range, slabSize)
+	}
+	s := (*slab)[:0:slabRuns]
+	*slab = (*slab)[slabRuns:]
+	return s
 }
 
 // union is the source of the union of several cursors, for BestFit's walk

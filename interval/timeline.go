@@ -34,6 +34,7 @@ type Timeline struct {
 	u       union
 	free    *btree.FreeListG[Range] // shared by the run sets' trees
 	scratch []Range
+	slab    []Range // the run sets' first runs (takeSlab)
 }
 
 // node holds the runs of the rectangles stored at a node (cover) and of
@@ -132,9 +133,9 @@ func (t *Timeline) Insert(life, r Range) {
 	t.visit(life, func(v int, canonical bool) {
 		nd := t.mut(v)
 		if canonical {
-			nd.cover.insert(r, &t.scratch, t.free)
+			nd.cover.insert(r, &t.scratch, t.free, &t.slab)
 		}
-		nd.sub.insert(r, &t.scratch, t.free)
+		nd.sub.insert(r, &t.scratch, t.free, &t.slab)
 	})
 }
 

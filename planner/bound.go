@@ -21,12 +21,16 @@ import (
 // earlier), and "entirely before" is a strict partial order whose
 // incomparable pairs are exactly the interfering pairs. A clique is then an
 // antichain, and the bound is a maximum-weight antichain, computed exactly
-// with one maximum flow (see maxAntichain). Cost O(n²/64 + r·n/64) word
+// with one maximum flow (see maxAntichain). For the problems Place builds,
+// the network follows the compiled DAG (beforeOrder): 2n + 2V + 2 nodes
+// and about 5n + V + E arcs for V commands and E stored edges, however
+// many pairs the order relates. For other graph problems it links a
+// generating set of r pairs of the order: O(n²/64 + r·n/64) word
 // operations (each successor row is the complement of an interference
-// row) and O(n²/64) memory to find a generating set of r pairs of the
-// order, then Dinic's algorithm on a network of 2n+2 nodes and 3n + r
-// arcs, r ≤ the number of comparable pairs (about 8 per item on
-// render-graph-like problems).
+// row) and O(n²/64) memory, then a network of 2n+2 nodes and 3n + r arcs,
+// r ≤ the number of comparable pairs (about 8 per item on
+// render-graph-like problems, n² on two passes ordered by one token).
+// Then Dinic's algorithm.
 //
 // The result is never more than the true maximum clique, whatever the
 // problem: when the non-interfering pairs of a graph problem are not a
@@ -170,21 +174,26 @@ func maxAntichain(p *Problem) (uint64, []int32) {
 	// succ row r, indexed by item: bit j is set when j ranks after r and
 	// j, order[r] do not interfere (j is a ≺-successor of order[r]). Each
 	// row is the complement of the item's interference row within the
-	// items not yet ranked: word operations, O(n²/64) in all.
+	// items not yet ranked: word operations, O(n²/64) in all. A problem
+	// that carries its DAG (p.order) needs none of this: its network
+	// follows the DAG's edges.
 	words := (n + 63) / 64
-	succ := make([]uint64, n*words)
-	later := make([]uint64, words)
-	for j := 0; j < n; j++ {
-		later[j>>6] |= 1 << (uint(j) & 63)
-	}
-	comparable := false
-	for r, i := range order {
-		later[i>>6] &^= 1 << (uint(i) & 63)
-		row := succ[r*words : (r+1)*words]
-		adj := p.Row(int(i))
-		for x := range row {
-			row[x] = later[x] &^ adj[x]
-			comparable = comparable || row[x] != 0
+	var succ []uint64
+	comparable := p.order != nil
+	if p.order == nil {
+		succ = make([]uint64, n*words)
+		later := make([]uint64, words)
+		for j := 0; j < n; j++ {
+			later[j>>6] |= 1 << (uint(j) & 63)
+		}
+		for r, i := range order {
+			later[i>>6] &^= 1 << (uint(i) & 63)
+			row := succ[r*words : (r+1)*words]
+			adj := p.Row(int(i))
+			for x := range row {
+				row[x] = later[x] &^ adj[x]
+				comparable = comparable || row[x] != 0
+			}
 		}
 	}
 
@@ -215,7 +224,11 @@ func maxAntichain(p *Problem) (uint64, []int32) {
 		}
 	}
 
-	net := newFlowNetwork(2*n+2, 4*n)
+	nodes, arcs := 2*n+2, 4*n
+	if p.order != nil {
+		nodes, arcs = nodes+2*p.order.commands(), arcs+p.order.arcs()
+	}
+	net := newFlowNetwork(nodes, arcs)
 	const src, sink = 0, 1
 	left := func(r int) int32 { return int32(2 + 2*r) }
 	right := func(r int) int32 { return int32(3 + 2*r) }
@@ -224,22 +237,10 @@ func maxAntichain(p *Problem) (uint64, []int32) {
 		net.addArc(right(r), sink, w[r])
 		net.addArc(right(r), left(r), infCap)
 	}
-	covered := make([]uint64, words)
-	for r := n - 1; r >= 0; r-- {
-		clear(covered)
-		row := succ[r*words : (r+1)*words]
-		for x := range row {
-			for cand := row[x] &^ covered[x]; cand != 0; cand = row[x] &^ covered[x] & cand {
-				b := bits.TrailingZeros64(cand)
-				q := int(rank[x<<6|b])
-				cand &^= 1 << uint(b)
-				net.addArc(left(r), right(q), infCap)
-				other := succ[q*words : (q+1)*words]
-				for y := range covered {
-					covered[y] |= other[y]
-				}
-			}
-		}
+	if p.order != nil {
+		p.order.link(net, rank, 2+2*int32(n))
+	} else {
+		linkPairs(net, succ, rank, words)
 	}
 	net.build()
 	net.maxFlow(src, sink)
@@ -261,6 +262,145 @@ func maxAntichain(p *Problem) (uint64, []int32) {
 		return math.MaxUint64, items
 	}
 	return sum, items
+}
+
+// linkPairs adds the item-to-item arcs L_r → R_q of a generating set of
+// the order (see maxAntichain), from the successor rows by rank.
+func linkPairs(net *flowNetwork, succ []uint64, rank []int32, words int) {
+	n := len(rank)
+	left := func(r int) int32 { return int32(2 + 2*r) }
+	right := func(r int) int32 { return int32(3 + 2*r) }
+	covered := make([]uint64, words)
+	for r := n - 1; r >= 0; r-- {
+		clear(covered)
+		row := succ[r*words : (r+1)*words]
+		for x := range row {
+			for cand := row[x] &^ covered[x]; cand != 0; cand = row[x] &^ covered[x] & cand {
+				b := bits.TrailingZeros64(cand)
+				q := int(rank[x<<6|b])
+				cand &^= 1 << uint(b)
+				net.addArc(left(r), right(q), infCap)
+				other := succ[q*words : (q+1)*words]
+				for y := range covered {
+					covered[y] |= other[y]
+				}
+			}
+		}
+	}
+}
+
+// beforeOrder is a graph problem's "entirely before" order given by the
+// compiled DAG instead of by item pairs, for the lower bound's network.
+// Item i is before item j exactly when j's one initial command is in
+// A_i, the commands that every terminal use of i happens-before (the
+// rule Compiled.Before and groupInterference apply). A_i is closed
+// upwards in the DAG, so the network reaches it through two nodes per
+// command, In(c) ("c or later") and Out(c) ("strictly after c"):
+//
+//	In(c) → Out(c)          ∞, every command
+//	Out(c) → In(d)          ∞, every stored DAG edge c → d
+//	In(init_j) → R_j        ∞, every item
+//	L_i → Out(t)            ∞, an item with one terminal use t: A_i = reach(t)
+//	L_i → In(m)             ∞, an item with several terminal uses, for each m
+//	                          of M_i, the minimal commands of A_i among the
+//	                          items' initial commands
+//
+// so that an ∞ path leads from L_i to R_j exactly when i is before j, as
+// maxAntichain's cut argument needs. Memory is O(V + E + n + Σ|M_i|): near
+// the DAG's edges, whatever the number of pairs the order relates. (Two
+// passes of n buffers ordered by one token relate n² pairs, all of them
+// covering pairs, and take one DAG edge here.) Each m ∈ M_i is the initial
+// command of items that cover i in the order (nothing lies between), so
+// Σ|M_i| never exceeds the pair-linking network's arc count.
+type beforeOrder struct {
+	succ      []CommandID // the stored DAG: succ[succStart[c]:succStart[c+1]]
+	succStart []int32
+	init      []CommandID // per item: its initial command
+	terminal  []CommandID // per item: its one terminal command, or -1
+	links     []CommandID // items with several terminal uses: M_i = links[linkStart[i]:linkStart[i+1]]
+	linkStart []int32
+}
+
+func (o *beforeOrder) commands() int { return len(o.succStart) - 1 }
+
+// arcs is the number of arcs link adds.
+func (o *beforeOrder) arcs() int { return o.commands() + len(o.succ) + 2*len(o.init) + len(o.links) }
+
+// link adds the order's arcs to net; item nodes are by rank as in
+// maxAntichain, command nodes start at base.
+func (o *beforeOrder) link(net *flowNetwork, rank []int32, base int32) {
+	left := func(i int) int32 { return 2 + 2*rank[i] }
+	right := func(i int) int32 { return 3 + 2*rank[i] }
+	in := func(c CommandID) int32 { return base + 2*int32(c) }
+	out := func(c CommandID) int32 { return base + 2*int32(c) + 1 }
+	for c := range o.commands() {
+		net.addArc(in(CommandID(c)), out(CommandID(c)), infCap)
+		for _, d := range o.succ[o.succStart[c]:o.succStart[c+1]] {
+			net.addArc(out(CommandID(c)), in(d), infCap)
+		}
+	}
+	for i, c := range o.init {
+		net.addArc(in(c), right(i), infCap)
+		if t := o.terminal[i]; t >= 0 {
+			net.addArc(left(i), out(t), infCap)
+			continue
+		}
+		for _, m := range o.links[o.linkStart[i]:o.linkStart[i+1]] {
+			net.addArc(left(i), in(m), infCap)
+		}
+	}
+}
+
+// beforeOrder returns the DAG form of the order among a pool group's
+// members (item i is members[i]), or nil when some member does not have
+// exactly one initial use (not a transient as Compile guarantees them;
+// LowerBound then links item pairs). Cost O(n + V + E) for the members
+// with one terminal use; a member with several costs the intersection of
+// their closure rows and one closure row union per element of M_i,
+// O((T + 1 + |M_i|)·V/64) word operations.
+func (c *Compiled) beforeOrder(members []ResourceID) *beforeOrder {
+	nc := len(c.Graph.Commands)
+	words := (nc + 63) / 64
+	o := &beforeOrder{succ: c.succ, succStart: c.succStart,
+		init: make([]CommandID, len(members)), terminal: make([]CommandID, len(members)),
+		linkStart: make([]int32, len(members)+1)}
+	inits := make([]uint64, words) // the members' initial commands
+	for i, r := range members {
+		in := c.Initial(r)
+		if len(in) != 1 {
+			return nil
+		}
+		o.init[i] = in[0]
+		inits[in[0]>>6] |= 1 << (uint(in[0]) & 63)
+	}
+	var scratch, covered []uint64
+	for i, r := range members {
+		o.linkStart[i] = int32(len(o.links))
+		ts := c.Terminal(r)
+		if len(ts) == 1 {
+			o.terminal[i] = ts[0]
+			continue
+		}
+		o.terminal[i] = -1
+		// M_i: walk A_i ∩ inits upwards (command order is topological);
+		// a command is minimal unless an earlier pick happens-before it.
+		after := c.after(r, &scratch)
+		covered = c.scratchRow(&covered)
+		for x := range words {
+			for cand := after[x] & inits[x] &^ covered[x]; cand != 0; cand &^= covered[x] {
+				b := bits.TrailingZeros64(cand)
+				cand &^= 1 << uint(b)
+				m := CommandID(x<<6 | b)
+				o.links = append(o.links, m)
+				// Edges point forward: reach(m) holds only later commands.
+				for y, z := range c.reach[m].Words()[x:] {
+					covered[x+y] |= z
+				}
+			}
+		}
+	}
+	o.linkStart[len(members)] = int32(len(o.links))
+	return o
 }
 
 // infCap is the capacity of an arc that is never cut. Flows stay below

@@ -357,6 +357,7 @@ func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Op
 		return nil, nil, 0, &PlacementError{Detail: "building the placement problem", Err: err}
 	}
 	prob.adj = c.groupInterference(members)
+	prob.order = c.beforeOrder(members)
 	// The lower bound needs only the problem: on a large enough group it
 	// runs beside the strategy, on another core when there is one, and is
 	// joined before the group's results are used.
@@ -577,19 +578,37 @@ func (c *Compiled) groupInterference(members []ResourceID) bitMatrix {
 	for x, i := range byInit {
 		inOrder = inOrder && int(i) == x
 	}
+	// In order, init is non-decreasing: each word of 64 members is a few
+	// runs of members sharing an initial command (runs[runStart[w]:
+	// runStart[w+1]]), one bit test each. Two passes of many resources
+	// (one command each) make whole words one run.
+	var runs []initRun
+	var runStart []int32
+	if inOrder {
+		runStart = make([]int32, (n+63)/64+1)
+		for j := 0; j < n; j++ {
+			if k := len(runs) - 1; j&63 != 0 && runs[k].cmd == init[j] {
+				runs[k].mask |= 1 << (uint(j) & 63)
+			} else {
+				runs = append(runs, initRun{cmd: init[j], mask: 1 << (uint(j) & 63)})
+			}
+			runStart[j>>6+1] = int32(len(runs))
+		}
+	}
 	for x, i := range byInit {
 		after := c.after(members[i], &scratch)
 		row := m.row(int(i))
 		if inOrder {
 			// j = i+1, i+2, ...: build each row word in a register.
-			for j := x + 1; j < n; {
+			for w := (x + 1) >> 6; w < len(row); w++ {
 				var word uint64
-				base := j &^ 63
-				for ; j < n && j < base+64; j++ {
-					b := init[j]
-					word |= (^after[b>>6] >> (uint(b) & 63) & 1) << (uint(j) & 63)
+				for _, r := range runs[runStart[w]:runStart[w+1]] {
+					word |= r.mask & -(^after[r.cmd>>6] >> (uint(r.cmd) & 63) & 1)
 				}
-				row[base>>6] |= word
+				if w == (x+1)>>6 {
+					word &^= 1<<(uint(x+1)&63) - 1 // members up to x are not later
+				}
+				row[w] |= word
 			}
 			continue
 		}
@@ -602,6 +621,13 @@ func (c *Compiled) groupInterference(members []ResourceID) bitMatrix {
 	}
 	m.mirror()
 	return m
+}
+
+// initRun is a run of consecutive members (bits of one row word) whose
+// initial command is cmd.
+type initRun struct {
+	cmd  CommandID
+	mask uint64
 }
 
 // after returns the commands that every terminal use of r happens-before:

@@ -142,17 +142,8 @@ func (gs *graphState) fitWalk(i int32) (uint64, int, bool) {
 			if !s.ok {
 				return 0, k, false // i fits in no pool, not even an empty one
 			}
-			seen := false // whether pool k holds a neighbour of i
-			rs := list.rs[:len(list.items)]
-			for x, j := range list.items {
-				if row[j>>6]&(1<<(j&63)) == 0 {
-					continue
-				}
-				seen = true
-				if q := rs[x]; q.End > s.x && (q.Start >= s.x+s.size || s.skip(q.End)) {
-					break
-				}
-			}
+			var seen bool // whether pool k holds a neighbour of i
+			s.x, s.ok, seen = walkFirst(list, row, s.x, s.size, s.align, s.w)
 			if s.ok || !seen {
 				return s.x, k, s.ok
 			}
@@ -170,6 +161,45 @@ func (gs *graphState) fitWalk(i int32) (uint64, int, bool) {
 			}
 		}
 	}
+}
+
+// walkFirst is first fit over a pool's list: from x (aligned, and
+// [x, x+size) within w), the lowest aligned offset that the list's items
+// in row leave free (ok false: none within w), and whether the list holds
+// any item of row. It is lowestScan over the neighbours, without a branch
+// on whether an item is one: about half of them are in dense problems, a
+// branch the processor cannot predict. A non-neighbour's End counts as 0,
+// which never blocks x; a neighbour ending at or below x moves x to at
+// most x (x is aligned), so x only ever becomes max(x, alignUp(End)). The
+// branches left are taken once per walk: a neighbour above the gap (x is
+// final: the list is sorted by Start), or x leaving the window.
+func walkFirst(list poolList, row []uint64, x, size, align uint64, w interval.Range) (uint64, bool, bool) {
+	limit := w.End - size // x fits while x <= limit
+	mask := align - 1
+	var any uint64
+	rs := list.rs[:len(list.items)]
+	for k, j := range list.items {
+		nb := -(row[j>>6] >> (uint(j) & 63) & 1) // all ones for a neighbour
+		any |= nb
+		q := rs[k]
+		e := q.End & nb
+		var blocks, past uint64
+		if e > x {
+			blocks = 1
+		}
+		if q.Start >= x+size {
+			past = 1
+		}
+		if blocks&past != 0 {
+			break // a neighbour starting above the gap [x, x+size)
+		}
+		y, carry := bits.Add64(e, mask, 0)
+		x = max(x, y&^mask)
+		if carry != 0 || x > limit {
+			return x, false, true // only a neighbour moves x
+		}
+	}
+	return x, true, any != 0
 }
 
 // appendRun appends r to runs, sorted by offset, merging it with the last

@@ -133,22 +133,29 @@ func newEngine(name string, p *planner.Problem, fit Fit) *engine {
 }
 
 // compress maps the lifetimes of an interval problem's items to ranges of
-// elementary time slots (the spans between consecutive distinct times).
-// Lifetimes overlap exactly when their slot ranges do. O(n log n).
+// time slots: slot k runs from the k-th distinct Start to the next one, an
+// item's range starts at its Start's slot and ends before the first Start
+// at or after its End. Two half-open lifetimes overlap exactly when one
+// starts before the other ends, and a Start is before an End exactly when
+// its slot is below the End's count of earlier Starts, so lifetimes
+// overlap exactly when their slot ranges do (and what is live during a
+// slot is what is live at its Start). Counting Starts only, not Ends,
+// makes at most n slots: n buffers with disjoint lifetimes get n, not 2n−1.
+// O(n log n).
 func compress(p *planner.Problem) (life []interval.Range, slots int) {
-	ts := make([]int64, 0, 2*len(p.Items))
+	ts := make([]int64, 0, len(p.Items))
 	for _, it := range p.Items {
-		ts = append(ts, it.Start, it.End)
+		ts = append(ts, it.Start)
 	}
 	slices.Sort(ts)
 	ts = slices.Compact(ts)
 	life = make([]interval.Range, len(p.Items))
 	for i, it := range p.Items {
 		s, _ := slices.BinarySearch(ts, it.Start)
-		e, _ := slices.BinarySearch(ts, it.End)
+		e, _ := slices.BinarySearch(ts, it.End) // the Starts before End
 		life[i] = interval.Range{Start: uint64(s), End: uint64(e)}
 	}
-	return life, len(ts) - 1
+	return life, len(ts)
 }
 
 // run places the items in order, each in the lowest-numbered pool where it
