@@ -177,6 +177,7 @@ type Access struct {
 type Command struct {
 	Name     string // unique among commands, non-empty
 	Accesses []Access
+	Queue    Queue // the queue it runs on; graphics when left zero
 }
 
 // Graph is a frame: resources and commands in recorded order. The zero

@@ -208,7 +208,13 @@ type Plan struct {
 	// Serializations lists the aliased pairs the DAG leaves unordered
 	// (execution and budget orders only), ascending by (First, Second).
 	Serializations []Serialization
-	Stats          Stats
+	// Submissions groups the commands into per-queue batches, in
+	// submission order, with the semaphores between them; nil when every
+	// command runs on the graphics queue (one queue, no semaphores).
+	// Semaphores is the number of binary semaphores they use.
+	Submissions []Submission
+	Semaphores  int
+	Stats       Stats
 	// Warnings lists what the plan does as asked but the caller likely
 	// did not mean (an imported image left in another layout than it
 	// arrived in), by resource.
