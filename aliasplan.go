@@ -307,7 +307,7 @@ func equalGraphs(a, b *planner.Graph) bool {
 	}
 	for i := range a.Commands {
 		x, y := &a.Commands[i], &b.Commands[i]
-		if !equalNames(x.Name, y.Name) || !slices.Equal(x.Accesses, y.Accesses) {
+		if !equalNames(x.Name, y.Name) || x.Queue != y.Queue || !slices.Equal(x.Accesses, y.Accesses) {
 			return false
 		}
 	}

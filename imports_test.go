@@ -17,13 +17,13 @@ func TestPureCoreImports(t *testing.T) {
 		"vk":                         {mod + "internal/suggest"},
 		"interval":                   {"github.com/google/btree", mod + "internal/invariants"},
 		"planner":                    {"github.com/bits-and-blooms/bitset", mod + "interval", mod + "vk", mod + "internal/invariants"},
-		"verify":                     {mod + "planner", mod + "vk"},
+		"verify":                     {mod + "planner", mod + "interval", mod + "vk"},
 		"strategies/internal/greedy": {mod + "planner", mod + "interval", "github.com/google/btree", mod + "internal/invariants"},
 		"strategies/firstfit":        {mod + "planner", mod + "strategies/internal/greedy"},
 		"strategies/bestfit":         {mod + "planner", mod + "strategies/internal/greedy"},
 		"strategies/exact":           {mod + "planner", mod + "interval", mod + "strategies/firstfit", mod + "strategies/bestfit", mod + "internal/invariants"},
 		"strategies/strategytest":    {mod + "planner"},
-		"barriers":                   {mod + "planner", mod + "vk"},
+		"barriers":                   {mod + "planner", mod + "interval", mod + "vk"},
 		"format":                     {mod + "planner", mod + "vk", mod + "internal/suggest"},
 	}
 	for pkg, ok := range allowed {

@@ -209,7 +209,7 @@ func TestReuseConcurrent(t *testing.T) {
 func TestEqualGraphsFields(t *testing.T) {
 	known := map[reflect.Type][]string{
 		reflect.TypeFor[planner.Resource](): {"Name", "Kind", "Buffer", "Image", "Imported", "Memory", "Dedicated", "Requirements"},
-		reflect.TypeFor[planner.Command]():  {"Name", "Accesses"},
+		reflect.TypeFor[planner.Command]():  {"Name", "Accesses", "Queue"},
 		reflect.TypeFor[planner.Graph]():    {"Resources", "Commands"},
 	}
 	for typ, fields := range known {

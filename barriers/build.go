@@ -3,9 +3,11 @@ package barriers
 import (
 	"cmp"
 	"fmt"
-	"github.com/aliasplan/aliasplan/vk"
 	"slices"
 	"sort"
+
+	"github.com/aliasplan/aliasplan/interval"
+	"github.com/aliasplan/aliasplan/vk"
 
 	"github.com/aliasplan/aliasplan/planner"
 )
@@ -134,44 +136,18 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 		}
 	}
 	place := func(r planner.ResourceID) *planner.Placement { return &p.Resources[r].Placement }
-	slices.SortFunc(pooled, func(a, b planner.ResourceID) int {
-		x, y := place(a), place(b)
-		if x.Pool != y.Pool {
-			return cmp.Compare(x.Pool, y.Pool)
-		}
-		if x.Offset != y.Offset {
-			return cmp.Compare(x.Offset, y.Offset)
-		}
-		return cmp.Compare(a, b)
-	})
 	old := make([][]planner.ResourceID, len(g.Resources))
-	// Sweep each pool by offset: active holds the earlier ranges that may
-	// still reach the current one.
-	var active []planner.ResourceID
-	for k, r := range pooled {
-		pr := place(r)
-		if k > 0 && place(pooled[k-1]).Pool != pr.Pool {
-			active = active[:0]
+	for ko, kr := range interval.Overlaps(len(pooled), p.PlacedAt(pooled)) {
+		o, r := pooled[ko], pooled[kr]
+		switch {
+		case ao.Before(o, r):
+			old[r] = append(old[r], o)
+		case ao.Before(r, o):
+			old[o] = append(old[o], r)
+		default:
+			return nil, fmt.Errorf("barriers: resources %q and %q share bytes in pool %d but interfere (an invalid placement)",
+				g.Resources[o].Name, g.Resources[r].Name, place(r).Pool)
 		}
-		w := 0
-		for _, o := range active {
-			po := place(o)
-			if po.Offset+po.Size <= pr.Offset {
-				continue
-			}
-			active[w] = o
-			w++
-			switch {
-			case ao.Before(o, r):
-				old[r] = append(old[r], o)
-			case ao.Before(r, o):
-				old[o] = append(old[o], r)
-			default:
-				return nil, fmt.Errorf("barriers: resources %q and %q share bytes in pool %d but interfere (an invalid placement)",
-					g.Resources[o].Name, g.Resources[r].Name, pr.Pool)
-			}
-		}
-		active = append(active[:w], r)
 	}
 	for b := range old {
 		if len(old[b]) > 0 {
@@ -206,12 +182,13 @@ func prune(c *planner.Compiled, ao *planner.AliasOrder, p *planner.Plan, pos []i
 		return cmp.Compare(a, b)
 	})
 	pb := &p.Resources[b].Placement
-	clip := func(r planner.ResourceID) span {
+	rb := interval.Range{Start: pb.Offset, End: pb.Offset + pb.Size}
+	clip := func(r planner.ResourceID) interval.Range {
 		pr := &p.Resources[r].Placement
-		return span{max(pr.Offset, pb.Offset), min(pr.Offset+pr.Size, pb.Offset+pb.Size)}
+		return interval.Range{Start: pr.Offset, End: pr.Offset + pr.Size}.Intersect(rb)
 	}
 	keep := olds[:0:0]
-	var cover []span
+	var cover []interval.Range
 	for i, a := range olds {
 		// The nearest later occupants first: on long chains (ping-pong
 		// buffers) the next one usually covers a alone, which keeps this
@@ -224,35 +201,15 @@ func prune(c *planner.Compiled, ao *planner.AliasOrder, p *planner.Plan, pos []i
 			if c.Graph.Resources[later].Kind == planner.KindBuffer && ao.Before(a, later) {
 				sp := clip(later)
 				cover = append(cover, sp)
-				covered = sp.lo <= want.lo && sp.hi >= want.hi
+				covered = sp.Covers(want)
 			}
 		}
-		if !covered && !covers(cover, want) {
+		if !covered && !interval.UnionCovers(cover, want) {
 			keep = append(keep, a)
 		}
 	}
 	slices.Sort(keep)
 	return keep
-}
-
-// span is a half-open byte range [lo, hi).
-type span struct{ lo, hi uint64 }
-
-// covers reports whether the union of spans includes all of want. It sorts
-// spans.
-func covers(spans []span, want span) bool {
-	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
-	at := want.lo
-	for _, s := range spans {
-		if at >= want.hi {
-			break
-		}
-		if s.lo > at {
-			return false
-		}
-		at = max(at, s.hi)
-	}
-	return at >= want.hi
 }
 
 // hazardSource is the source scope of the hazard barrier before one use:

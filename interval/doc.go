@@ -21,6 +21,13 @@
 //     ranges), with the same fit queries: for one-off searches among a
 //     handful of ranges, where building a tree costs more than sorting.
 //
+// And one sweep: Overlaps yields the pairs of placed items (a group and a
+// range each) whose ranges share a position. Every "which resources share
+// a byte" question in the project asks it (CheckSolution, Verify, the
+// alias barriers, serializations, the picture, the exact strategy's time
+// sections), so they cannot disagree. UnionCovers asks whether a set of
+// ranges covers another.
+//
 // Fit queries (LowestFit, BestFit) take a size > 0, a power-of-two
 // alignment and a window w: the block must lie within w. Use Everything
 // for no bound, Range{0, limit} for a pool capped at limit bytes.

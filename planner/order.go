@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/bits"
 	"sort"
+
+	"github.com/aliasplan/aliasplan/interval"
 )
 
 // Ordering modes (SPEC §2). Under OrderDAG two resources may share bytes
@@ -204,47 +206,24 @@ func findSerializations(c *Compiled, p *Plan, pos []int64) ([]Serialization, err
 		}
 	}
 	place := func(r ResourceID) *Placement { return &p.Resources[r].Placement }
-	sort.Slice(pooled, func(a, b int) bool {
-		x, y := place(pooled[a]), place(pooled[b])
-		if x.Pool != y.Pool {
-			return x.Pool < y.Pool
-		}
-		if x.Offset != y.Offset {
-			return x.Offset < y.Offset
-		}
-		return pooled[a] < pooled[b]
-	})
 	var out []Serialization
-	var active []ResourceID
-	for k, r := range pooled {
-		pr := place(r)
-		if k > 0 && place(pooled[k-1]).Pool != pr.Pool {
-			active = active[:0]
+	for ko, kr := range interval.Overlaps(len(pooled), p.PlacedAt(pooled)) {
+		o, r := pooled[ko], pooled[kr]
+		po, pr := place(o), place(r)
+		if c.Before(o, r) || c.Before(r, o) {
+			continue
 		}
-		w := 0
-		for _, o := range active {
-			po := place(o)
-			if po.Offset+po.Size <= pr.Offset {
-				continue
-			}
-			active[w] = o
-			w++
-			if c.Before(o, r) || c.Before(r, o) {
-				continue
-			}
-			first, second := o, r
-			if pos[c.Initial(r)[0]] < pos[c.Initial(o)[0]] {
-				first, second = r, o
-			}
-			last, next := lastUse(c, first, pos), c.Initial(second)[0]
-			if pos[last] >= pos[next] {
-				return nil, fmt.Errorf("planner: resources %q and %q share bytes in pool %d but their uses interleave in execution order (a bug)",
-					c.Graph.Resources[first].Name, c.Graph.Resources[second].Name, pr.Pool)
-			}
-			shared := min(po.Offset+po.Size, pr.Offset+pr.Size) - max(po.Offset, pr.Offset)
-			out = append(out, Serialization{First: first, Second: second, Last: last, Next: next, Bytes: shared})
+		first, second := o, r
+		if pos[c.Initial(r)[0]] < pos[c.Initial(o)[0]] {
+			first, second = r, o
 		}
-		active = append(active[:w], r)
+		last, next := lastUse(c, first, pos), c.Initial(second)[0]
+		if pos[last] >= pos[next] {
+			return nil, fmt.Errorf("planner: resources %q and %q share bytes in pool %d but their uses interleave in execution order (a bug)",
+				c.Graph.Resources[first].Name, c.Graph.Resources[second].Name, pr.Pool)
+		}
+		shared := min(po.Offset+po.Size, pr.Offset+pr.Size) - max(po.Offset, pr.Offset)
+		out = append(out, Serialization{First: first, Second: second, Last: last, Next: next, Bytes: shared})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].First != out[j].First {

@@ -1,7 +1,11 @@
 package planner
 
-import "github.com/aliasplan/aliasplan/vk"
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/aliasplan/aliasplan/interval"
+	"github.com/aliasplan/aliasplan/vk"
+)
 
 // Status says how a resource's memory is provided.
 type Status uint8
@@ -219,4 +223,13 @@ type Plan struct {
 	// did not mean (an imported image left in another layout than it
 	// arrived in), by resource.
 	Warnings []Warning
+}
+
+// PlacedAt returns, for an overlap sweep (interval.Overlaps) over the
+// pooled resources ids, the pool and byte range of ids[i].
+func (p *Plan) PlacedAt(ids []ResourceID) func(i int) interval.Placed {
+	return func(i int) interval.Placed {
+		pl := &p.Resources[ids[i]].Placement
+		return interval.Placed{Group: pl.Pool, Range: interval.Range{Start: pl.Offset, End: pl.Offset + pl.Size}}
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+
+	"github.com/aliasplan/aliasplan/interval"
 )
 
 // Item is one resource to place: a block of Size bytes at an offset that is
@@ -298,38 +300,15 @@ func CheckSolution(p *Problem, s *Solution) error {
 	if p.intervals {
 		return checkIntervalOverlaps(p, s)
 	}
-	// Sweep each pool by offset; any pair whose byte ranges overlap must not
-	// interfere.
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
+	// Any pair whose byte ranges overlap in a pool must not interfere.
+	at := func(i int) interval.Placed {
+		return interval.Placed{Group: int(s.Pool[i]), Range: interval.Range{Start: s.Offset[i], End: s.Offset[i] + p.Items[i].Size}}
 	}
-	slices.SortFunc(order, func(i, j int32) int {
-		if s.Pool[i] != s.Pool[j] {
-			return cmp.Compare(s.Pool[i], s.Pool[j])
+	for j, i := range interval.Overlaps(n, at) {
+		if p.Interferes(i, j) {
+			return &OverlapError{A: j, B: i, Pool: int(s.Pool[i]),
+				OffsetA: s.Offset[j], SizeA: p.Items[j].Size, OffsetB: s.Offset[i], SizeB: p.Items[i].Size}
 		}
-		if s.Offset[i] != s.Offset[j] {
-			return cmp.Compare(s.Offset[i], s.Offset[j])
-		}
-		return cmp.Compare(i, j)
-	})
-	var active []int32 // items of the current pool whose range is still open
-	for x, i := range order {
-		if x > 0 && s.Pool[order[x-1]] != s.Pool[i] {
-			active = active[:0]
-		}
-		w := 0
-		for _, j := range active {
-			if s.Offset[j]+p.Items[j].Size > s.Offset[i] {
-				active[w] = j
-				w++
-				if p.Interferes(int(i), int(j)) {
-					return &OverlapError{A: int(j), B: int(i), Pool: int(s.Pool[i]),
-						OffsetA: s.Offset[j], SizeA: p.Items[j].Size, OffsetB: s.Offset[i], SizeB: p.Items[i].Size}
-				}
-			}
-		}
-		active = append(active[:w], i)
 	}
 	return nil
 }

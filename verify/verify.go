@@ -1,13 +1,14 @@
 package verify
 
 import (
-	"cmp"
 	"fmt"
-	"github.com/aliasplan/aliasplan/planner"
-	"github.com/aliasplan/aliasplan/vk"
 	"math/bits"
 	"slices"
 	"strings"
+
+	"github.com/aliasplan/aliasplan/interval"
+	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vk"
 )
 
 // Error reports a plan that breaks a rule other than an overlap.
@@ -235,42 +236,23 @@ func verifyPlacement(c *planner.Compiled, p *planner.Plan, errs *errList) {
 			}
 		}
 	}
-	// Sweep each pool by offset: every pair sharing a byte must not
-	// interfere, and exactly those resources are Aliased.
-	slices.SortFunc(pooled, func(a, b int) int {
-		x, y := &p.Resources[a].Placement, &p.Resources[b].Placement
-		if x.Pool != y.Pool {
-			return cmp.Compare(x.Pool, y.Pool)
-		}
-		if x.Offset != y.Offset {
-			return cmp.Compare(x.Offset, y.Offset)
-		}
-		return cmp.Compare(a, b)
-	})
+	// Every pair sharing a byte must not interfere, and exactly those
+	// resources are Aliased.
 	aliased := make([]bool, len(g.Resources))
-	var active []int
-	for k, r := range pooled {
-		pl := &p.Resources[r].Placement
-		if k > 0 && p.Resources[pooled[k-1]].Placement.Pool != pl.Pool {
-			active = active[:0]
-		}
-		w := 0
-		for _, o := range active {
-			opl := &p.Resources[o].Placement
-			if opl.Offset+opl.Size <= pl.Offset {
-				continue
+	at := func(k int) interval.Placed {
+		pl := &p.Resources[pooled[k]].Placement
+		return interval.Placed{Group: pl.Pool, Range: interval.Range{Start: pl.Offset, End: pl.Offset + pl.Size}}
+	}
+	for ko, kr := range interval.Overlaps(len(pooled), at) {
+		o, r := pooled[ko], pooled[kr]
+		opl, pl := &p.Resources[o].Placement, &p.Resources[r].Placement
+		if !ao.Before(planner.ResourceID(o), planner.ResourceID(r)) && !ao.Before(planner.ResourceID(r), planner.ResourceID(o)) {
+			if errs.add(&planner.OverlapError{A: o, B: r, NameA: g.Resources[o].Name, NameB: g.Resources[r].Name, Pool: pl.Pool,
+				OffsetA: opl.Offset, SizeA: opl.Size, OffsetB: pl.Offset, SizeB: pl.Size}) {
+				return
 			}
-			active[w] = o
-			w++
-			if !ao.Before(planner.ResourceID(o), planner.ResourceID(r)) && !ao.Before(planner.ResourceID(r), planner.ResourceID(o)) {
-				if errs.add(&planner.OverlapError{A: o, B: r, NameA: g.Resources[o].Name, NameB: g.Resources[r].Name, Pool: pl.Pool,
-					OffsetA: opl.Offset, SizeA: opl.Size, OffsetB: pl.Offset, SizeB: pl.Size}) {
-					return
-				}
-			}
-			aliased[o], aliased[r] = true, true
 		}
-		active = append(active[:w], r)
+		aliased[o], aliased[r] = true, true
 	}
 	for _, r := range pooled {
 		if p.Resources[r].Placement.Aliased != aliased[r] {

@@ -3,10 +3,12 @@ package verify
 import (
 	"cmp"
 	"fmt"
-	"github.com/aliasplan/aliasplan/planner"
-	"github.com/aliasplan/aliasplan/vk"
 	"slices"
 	"sort"
+
+	"github.com/aliasplan/aliasplan/interval"
+	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vk"
 )
 
 func subStages(a, b vk.Stage) bool { return a&b == a }
@@ -602,44 +604,20 @@ func (v *barrierCheck) aliases() {
 		}
 		pooled = append(pooled, planner.ResourceID(r))
 	}
-	place := func(r planner.ResourceID) *planner.Placement { return &p.Resources[r].Placement }
-	slices.SortFunc(pooled, func(a, b planner.ResourceID) int {
-		x, y := place(a), place(b)
-		if x.Pool != y.Pool {
-			return cmp.Compare(x.Pool, y.Pool)
-		}
-		if x.Offset != y.Offset {
-			return cmp.Compare(x.Offset, y.Offset)
-		}
-		return cmp.Compare(a, b)
-	})
 	old := make([][]planner.ResourceID, len(g.Resources))
-	var active []planner.ResourceID
-	for k, r := range pooled {
-		pr := place(r)
-		if k > 0 && place(pooled[k-1]).Pool != pr.Pool {
-			active = active[:0]
-		}
-		w := 0
-		for _, o := range active {
-			if po := place(o); po.Offset+po.Size <= pr.Offset {
-				continue
-			}
-			active[w] = o
-			w++
-			switch {
-			case v.ao.Before(o, r):
-				old[r] = append(old[r], o)
-			case v.ao.Before(r, o):
-				old[o] = append(old[o], r)
-			default:
-				if v.errs.add(&planner.BarrierError{Resource: g.Resources[r].Name, Previous: g.Resources[o].Name, Barrier: -1, Rule: planner.RuleAliasBarrier,
-					Detail: "the two share bytes but neither is entirely before the other"}) {
-					return
-				}
+	for ko, kr := range interval.Overlaps(len(pooled), p.PlacedAt(pooled)) {
+		o, r := pooled[ko], pooled[kr]
+		switch {
+		case v.ao.Before(o, r):
+			old[r] = append(old[r], o)
+		case v.ao.Before(r, o):
+			old[o] = append(old[o], r)
+		default:
+			if v.errs.add(&planner.BarrierError{Resource: g.Resources[r].Name, Previous: g.Resources[o].Name, Barrier: -1, Rule: planner.RuleAliasBarrier,
+				Detail: "the two share bytes but neither is entirely before the other"}) {
+				return
 			}
 		}
-		active = append(active[:w], r)
 	}
 	for b := range old {
 		if v.aliasPairs(planner.ResourceID(b), old[b]) {
@@ -679,15 +657,16 @@ func (v *barrierCheck) aliasPairs(b planner.ResourceID, olds []planner.ResourceI
 	sb, ab := useStages(ub.Stages), ub.Access.Expand()
 	image := g.Resources[b].Kind == planner.KindImage
 	pb := &p.Resources[b].Placement
-	clip := func(r planner.ResourceID) byteSpan {
+	rb := interval.Range{Start: pb.Offset, End: pb.Offset + pb.Size}
+	clip := func(r planner.ResourceID) interval.Range {
 		pr := &p.Resources[r].Placement
-		return byteSpan{max(pr.Offset, pb.Offset), min(pr.Offset+pr.Size, pb.Offset+pb.Size)}
+		return interval.Range{Start: pr.Offset, End: pr.Offset + pr.Size}.Intersect(rb)
 	}
 	// dstOK: barrier k's second scope includes b's first use.
 	dstOK := func(sc *scope) bool {
 		return subStages(sb, sc.dstExec) && subStages(sb, sc.dstAcc) && subAccess(ab, sc.dstMask)
 	}
-	var cover []byteSpan
+	var cover []interval.Range
 	for i, a := range olds {
 		tn := v.terminalNeed(a)
 		ts, tw := tn.stages, tn.writes
@@ -753,10 +732,10 @@ func (v *barrierCheck) aliasPairs(b planner.ResourceID, olds []planner.ResourceI
 			if g.Resources[later].Kind == planner.KindBuffer && v.ao.Before(a, later) {
 				sp := clip(later)
 				cover = append(cover, sp)
-				covered = sp.lo <= want.lo && sp.hi >= want.hi
+				covered = sp.Covers(want)
 			}
 		}
-		if covered || spansCover(cover, want) {
+		if covered || interval.UnionCovers(cover, want) {
 			continue
 		}
 		e := &planner.BarrierError{Before: v.cmdName(ub.Command), Resource: g.Resources[b].Name, Previous: g.Resources[a].Name, Barrier: -1, Rule: planner.RuleAliasBarrier}
@@ -830,23 +809,6 @@ func containsResource(rs []planner.ResourceID, r planner.ResourceID) bool {
 		}
 	}
 	return false
-}
-
-// byteSpan is a half-open byte range [lo, hi).
-type byteSpan struct{ lo, hi uint64 }
-
-// spansCover reports whether the union of spans includes all of want. It
-// sorts spans.
-func spansCover(spans []byteSpan, want byteSpan) bool {
-	slices.SortFunc(spans, func(a, b byteSpan) int { return cmp.Compare(a.lo, b.lo) })
-	at := want.lo
-	for _, s := range spans {
-		if at >= want.hi || s.lo > at {
-			break
-		}
-		at = max(at, s.hi)
-	}
-	return at >= want.hi
 }
 
 // carveLists returns one empty list per resource, with room for the

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/aliasplan/aliasplan/interval"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -156,31 +157,15 @@ func windowsValid(p *planner.Problem, items []int32, mt *meter) bool {
 	if mt.tick(nlogn(len(items))) {
 		return false
 	}
-	idx := append([]int32(nil), items...)
-	sort.Slice(idx, func(a, b int) bool {
-		x, y := &p.Items[idx[a]], &p.Items[idx[b]]
-		if x.Start != y.Start {
-			return x.Start < y.Start
-		}
-		return idx[a] < idx[b]
-	})
-	var active []int32
-	for _, i := range idx {
-		it := &p.Items[i]
-		if mt.tick(int64(len(active)) + 1) {
+	at := func(k int) interval.Placed {
+		it := &p.Items[items[k]]
+		// Flipping the sign bit keeps the order of signed times.
+		return interval.Placed{Range: interval.Range{Start: uint64(it.Start) ^ 1<<63, End: uint64(it.End) ^ 1<<63}}
+	}
+	for a, b := range interval.Overlaps(len(items), at) {
+		if mt.tick(1) || !p.Interferes(int(items[a]), int(items[b])) {
 			return false
 		}
-		w := 0
-		for _, j := range active {
-			if p.Items[j].End > it.Start {
-				active[w] = j
-				w++
-				if !p.Interferes(int(i), int(j)) {
-					return false
-				}
-			}
-		}
-		active = append(active[:w], i)
 	}
 	return true
 }

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"github.com/aliasplan/aliasplan/interval"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -19,10 +20,8 @@ type shaker struct {
 	weight []float64
 	off    []uint64
 	placed []bool
-	ranges []span
+	ranges []interval.Range
 }
-
-type span struct{ a, b uint64 }
 
 func newShaker(p *planner.Problem, m *model) *shaker {
 	n := len(m.size)
@@ -59,18 +58,18 @@ func (sh *shaker) run(rng *rand.Rand, stop func() bool) (peak uint64, ok bool) {
 		rs := sh.ranges[:0]
 		for _, j := range sh.adj[i] {
 			if sh.placed[j] {
-				rs = append(rs, span{sh.off[j], sh.off[j] + m.size[j]})
+				rs = append(rs, interval.Range{Start: sh.off[j], End: sh.off[j] + m.size[j]})
 			}
 		}
-		sort.Slice(rs, func(a, b int) bool { return rs[a].a < rs[b].a })
+		sort.Slice(rs, func(a, b int) bool { return rs[a].Start < rs[b].Start })
 		sh.ranges = rs
 		var x uint64
 		for _, r := range rs {
-			if x+m.size[i] <= r.a {
+			if x+m.size[i] <= r.Start {
 				break
 			}
-			if r.b > x {
-				x = alignUp(r.b, m.align[i])
+			if r.End > x {
+				x = alignUp(r.End, m.align[i])
 			}
 		}
 		sh.off[i] = x

@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aliasplan/aliasplan/interval"
 	"github.com/aliasplan/aliasplan/planner"
 )
 
@@ -209,35 +210,10 @@ func (m *model) aliasSets() {
 			idx = append(idx, planner.ResourceID(r))
 		}
 	}
-	pl := func(r planner.ResourceID) *planner.Placement { return &m.p.Resources[r].Placement }
-	slices.SortFunc(idx, func(a, b planner.ResourceID) int {
-		x, y := pl(a), pl(b)
-		if x.Pool != y.Pool {
-			return x.Pool - y.Pool
-		}
-		if x.Offset != y.Offset {
-			if x.Offset < y.Offset {
-				return -1
-			}
-			return 1
-		}
-		return int(a - b)
-	})
-	var active []planner.ResourceID
-	for k, r := range idx {
-		if k > 0 && pl(idx[k-1]).Pool != pl(r).Pool {
-			active = active[:0]
-		}
-		w := 0
-		for _, o := range active {
-			if pl(o).Offset+pl(o).Size > pl(r).Offset {
-				active[w] = o
-				w++
-				m.alias[o] = append(m.alias[o], r)
-				m.alias[r] = append(m.alias[r], o)
-			}
-		}
-		active = append(active[:w], r)
+	for ko, kr := range interval.Overlaps(len(idx), m.p.PlacedAt(idx)) {
+		o, r := idx[ko], idx[kr]
+		m.alias[o] = append(m.alias[o], r)
+		m.alias[r] = append(m.alias[r], o)
 	}
 	for r := range m.alias {
 		slices.Sort(m.alias[r])
