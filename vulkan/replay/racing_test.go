@@ -92,7 +92,10 @@ func TestRacingControl(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(r.Close)
-			plan, err := aliasplan.New(aliasplan.Options{Source: r.Source(), MaxPoolSize: d.Info().MaxMemoryAllocationSize, Order: p.OrderExecution}).
+			// No dedicated threshold: the 64 MiB configuration (a few
+			// bytes above 64 MiB on the H200) must alias too.
+			plan, err := aliasplan.New(aliasplan.Options{Source: r.Source(), MaxPoolSize: d.Info().MaxMemoryAllocationSize, Order: p.OrderExecution,
+				DedicatedThreshold: aliasplan.NoDedicatedThreshold}).
 				Plan(&aliasplan.Graph{Graph: *g})
 			if err != nil {
 				t.Fatal(err)
