@@ -98,6 +98,9 @@ func useIndex(c *planner.Compiled, r planner.ResourceID, cmd planner.CommandID) 
 // TOP_OF_PIPE or BOTTOM_OF_PIPE) counts as the stages the barrier before
 // it waits in (effective), so that the scope chains with that barrier.
 func (b *builder) terminalScope(r planner.ResourceID) (vk.Stage, vk.AccessFlags) {
+	if b.ranged(r) {
+		return b.rangedTerminalScope(r) // ranges.go
+	}
 	var s vk.Stage
 	var w vk.AccessFlags
 	us := b.c.Uses(r)
@@ -237,6 +240,7 @@ type builder struct {
 	onRes   [][]int32   // per resource, indices of its emitted hazard barriers, in order
 	memory  []int32     // indices of the emitted memory barriers, in order
 	batch   []candidate // the barriers one command needs
+	rg      rangedBuild // ranged images (ranges.go)
 }
 
 // candidate is a barrier a command needs, before merging.
@@ -315,6 +319,7 @@ func (b *builder) hazardSources() {
 	b.gStages = make([]vk.Stage, n)
 	b.gAccess = make([]vk.AccessFlags, n)
 	b.stageScopes()
+	b.initRanged() // ranges.go
 	for r := range g.Resources {
 		us := b.c.Uses(planner.ResourceID(r))
 		base := b.useBase[r]
@@ -393,6 +398,10 @@ func (b *builder) build(out []planner.Barrier) []planner.Barrier {
 	for _, cmd := range b.p.Order {
 		b.batch = b.batch[:0]
 		for _, ref := range b.c.CommandUses(cmd) {
+			if b.ranged(ref.Resource) {
+				b.needRanged(out, cmd, ref) // ranges.go
+				continue
+			}
 			b.need(cmd, ref)
 		}
 		// Call 0 first: the barriers of call 1 chain after them.
@@ -404,6 +413,9 @@ func (b *builder) build(out []planner.Barrier) []planner.Barrier {
 				}
 				out = append(out, x.Barrier)
 				k := int32(len(out) - 1)
+				if x.last < -1 {
+					b.rangedAppended(int(-2-x.last), k) // ranges.go
+				}
 				switch {
 				case x.Type == planner.MemoryBarrier:
 					b.memory = append(b.memory, k)

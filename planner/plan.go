@@ -183,6 +183,12 @@ type Barrier struct {
 	// OldLayout and NewLayout are set for image barriers (equal when the
 	// barrier changes no layout).
 	OldLayout, NewLayout vk.Layout
+	// Mips, Layers and Aspects are an image barrier's subresource range
+	// (SPEC §5); the zero values are the whole image. Barriers on images
+	// that some access names only part of carry the range that needs them.
+	Mips    MipRange
+	Layers  LayerRange
+	Aspects vk.Aspect
 	// Call is the vkCmdPipelineBarrier2 of its command that records it:
 	// 0, or 1 for an image's alias barrier that chains after the memory
 	// barrier (call 0) making its old occupants' writes available (SPEC §4).

@@ -144,7 +144,7 @@ func verifyBarriersAll(c *planner.Compiled, p *planner.Plan, errs *errList) {
 		errs.add(err)
 		return
 	}
-	if v.layouts() || v.hazards() {
+	if v.layouts() || v.hazards() || v.ranges() { // ranges.go: per cell for ranged images
 		return
 	}
 	v.aliases()
@@ -272,9 +272,9 @@ func (v *barrierCheck) aliasStructure(k int, fail func(int, planner.Rule, string
 		return fail(k, planner.RuleBarrier, "an image's alias memory barrier is recorded in call 0")
 	case x.Type == planner.ImageBarrier && x.OldLayout != vk.LayoutUndefined:
 		return fail(k, planner.RuleBarrier, "an image's alias barrier must transition from UNDEFINED, not %s", x.OldLayout)
-	case x.Before != v.c.Initial(b)[0]:
+	case x.Before != v.firstUse(b):
 		return fail(k, planner.RuleBarrier, "alias barrier before command %q, not before the resource's initial use %q",
-			g.Commands[x.Before].Name, g.Commands[v.c.Initial(b)[0]].Name)
+			g.Commands[x.Before].Name, g.Commands[v.firstUse(b)].Name)
 	case len(x.Previous) == 0:
 		return fail(k, planner.RuleBarrier, "alias barrier without old occupants")
 	}
@@ -313,7 +313,7 @@ func (v *barrierCheck) layouts() bool {
 	for q, cmd := range p.Order {
 		for k := v.start[q]; k < v.start[q+1]; k++ {
 			x := &p.Barriers[k]
-			if x.Type != planner.ImageBarrier {
+			if x.Type != planner.ImageBarrier || c.Ranged(x.Resource) {
 				continue
 			}
 			r := x.Resource
@@ -375,7 +375,7 @@ func (v *barrierCheck) layouts() bool {
 		}
 		for _, ref := range c.CommandUses(cmd) {
 			r := ref.Resource
-			if g.Resources[r].Kind != planner.KindImage {
+			if g.Resources[r].Kind != planner.KindImage || c.Ranged(r) {
 				continue
 			}
 			if u := c.Use(ref); cur[r] != u.Layout {
@@ -408,6 +408,9 @@ func (v *barrierCheck) useOf(cmd planner.CommandID, r planner.ResourceID) (plann
 func (v *barrierCheck) hazards() bool {
 	for r := range v.c.Graph.Resources {
 		rid := planner.ResourceID(r)
+		if v.c.Ranged(rid) {
+			continue // per cell: ranges.go
+		}
 		us := v.c.Uses(rid)
 		lastMod, readsSince := -1, 0
 		group, gLast, gFrom := -1, -1, 0
@@ -653,7 +656,7 @@ func (v *barrierCheck) aliasPairs(b planner.ResourceID, olds []planner.ResourceI
 		}
 		return cmp.Compare(a, b)
 	})
-	ub := c.Uses(b)[0]
+	ub := c.Uses(b)[v.firstUseIndex(b)]
 	sb, ab := useStages(ub.Stages), ub.Access.Expand()
 	image := g.Resources[b].Kind == planner.KindImage
 	pb := &p.Resources[b].Placement
