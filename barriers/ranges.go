@@ -107,10 +107,18 @@ func (b *builder) needRanged(out []planner.Barrier, cmd planner.CommandID, ref p
 	base := b.useBase[r]
 	i := int(ref.Index)
 	u := b.c.Uses(r)[i]
-	E, D, A := b.eff[base+int32(i)], b.dst[base+int32(i)], u.Access
 	ents := b.c.CellUses(r, i)
+	// Per cell, the use's own stages and access on it (a stageless one
+	// stands for what stageScopes gives the use).
+	cellScope := func(e *planner.CellUse) (E, D vk.Stage, A vk.AccessFlags) {
+		if s := e.Stages(); !stageless(s) {
+			return s, s, e.Access()
+		}
+		return b.eff[base+int32(i)], b.dst[base+int32(i)], e.Access()
+	}
+	D := b.dst[base+int32(i)]
 	b.rg.protos = b.rg.protos[:0]
-	tmpl := planner.Barrier{Before: cmd, Kind: planner.Hazard, Type: planner.ImageBarrier, Resource: r, DstStages: D, DstAccess: A}
+	tmpl := planner.Barrier{Before: cmd, Kind: planner.Hazard, Type: planner.ImageBarrier, Resource: r, DstStages: D, DstAccess: u.Access}
 	if !b.rg.begun[r] {
 		b.rg.begun[r] = true
 		if res.Imported {
@@ -118,7 +126,7 @@ func (b *builder) needRanged(out []planner.Barrier, cmd planner.CommandID, ref p
 				cells[k] = cellState{layout: res.Image.InitialLayout, open: -1}
 			}
 		} else {
-			b.rangedFirst(cmd, r, tmpl, ents, E, D)
+			b.rangedFirst(cmd, r, tmpl, ents, cellScope)
 			return
 		}
 	}
@@ -127,6 +135,8 @@ func (b *builder) needRanged(out []planner.Barrier, cmd planner.CommandID, ref p
 		st := &cells[e.Cell()]
 		L, w := e.Layout(), e.Access().Writes()
 		write := w != 0
+		E, D, A := cellScope(e)
+		tmpl.DstStages, tmpl.DstAccess = D, A
 		switch {
 		case L != st.layout:
 			x := tmpl
@@ -176,7 +186,9 @@ func (b *builder) needRanged(out []planner.Barrier, cmd planner.CommandID, ref p
 
 // rangedFirst makes the first-use (or alias) barrier of a transient ranged
 // image: the whole image from UNDEFINED, in pieces per layout.
-func (b *builder) rangedFirst(cmd planner.CommandID, r planner.ResourceID, x planner.Barrier, ents []planner.CellUse, E, D vk.Stage) {
+func (b *builder) rangedFirst(cmd planner.CommandID, r planner.ResourceID, x planner.Barrier, ents []planner.CellUse,
+	cellScope func(*planner.CellUse) (E, D vk.Stage, A vk.AccessFlags)) {
+	D := x.DstStages // the whole use's: every piece's destination
 	cells := b.rg.cells[r]
 	x.OldLayout = vk.LayoutUndefined
 	if prev := b.prev[r]; len(prev) > 0 {
@@ -204,6 +216,7 @@ func (b *builder) rangedFirst(cmd planner.CommandID, r planner.ResourceID, x pla
 		e := &ents[k]
 		st := &cells[e.Cell()]
 		st.layout, st.fresh, st.modS = e.Layout(), false, 0
+		E, _, _ := cellScope(e)
 		if w := e.Access().Writes(); w != 0 {
 			st.modS, st.modW = E, w
 		} else {
