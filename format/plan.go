@@ -134,7 +134,10 @@ type planBarrier struct {
 	DstAccess []string `json:"dstAccess"`
 	OldLayout *string  `json:"oldLayout,omitempty"`
 	NewLayout *string  `json:"newLayout,omitempty"`
-	Call      *uint8   `json:"call,omitempty"` // absent: 0
+	Call      *uint8   `json:"call,omitempty"`   // absent: 0
+	Mips      []uint32 `json:"mips,omitempty"`   // image barriers: [base, count]; absent: every level
+	Layers    []uint32 `json:"layers,omitempty"` // image barriers: [base, count]; absent: every layer
+	Aspects   []string `json:"aspects,omitempty"`
 }
 
 type planStats struct {
@@ -371,6 +374,9 @@ func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 			}
 			oldL, newL := x.OldLayout.String(), x.NewLayout.String()
 			fb.OldLayout, fb.NewLayout = &oldL, &newL
+			if err := writeBarrierRange(fb, x); err != nil { // ranges.go
+				return nil, fail("barrier %d: %v", k, err)
+			}
 		}
 		if x.Call > 1 {
 			return nil, fail("barrier %d: call %d (0 or 1)", k, x.Call)
@@ -608,7 +614,7 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 		fb := &pf.Barriers[k]
 		item := fmt.Sprintf("barriers[%d]", k)
 		x := &p.Barriers[k]
-		if err := readBarrier(x, fb, false, cmds, ress, func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError {
+		if err := readBarrier(x, fb, false, g, cmds, ress, func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError {
 			e := fail(item+field, rule, format, args...)
 			if fb.Before != nil {
 				e.Command = *fb.Before
@@ -627,7 +633,7 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 		fb := &pf.FinalBarriers[k]
 		item := fmt.Sprintf("finalBarriers[%d]", k)
 		var x planner.Barrier
-		if err := readBarrier(&x, fb, true, cmds, ress, func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError {
+		if err := readBarrier(&x, fb, true, g, cmds, ress, func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError {
 			e := fail(item+field, rule, format, args...)
 			if fb.Resource != nil {
 				e.Resource = *fb.Resource
@@ -694,7 +700,7 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 	return p, nil
 }
 
-func readBarrier(x *planner.Barrier, fb *planBarrier, final bool, cmds map[string]planner.CommandID, ress map[string]planner.ResourceID,
+func readBarrier(x *planner.Barrier, fb *planBarrier, final bool, g *planner.Graph, cmds map[string]planner.CommandID, ress map[string]planner.ResourceID,
 	fail func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError) error {
 	switch {
 	case fb.Before == nil && !final:
@@ -775,7 +781,14 @@ func readBarrier(x *planner.Barrier, fb *planBarrier, final bool, cmds map[strin
 		if fb.OldLayout != nil || fb.NewLayout != nil {
 			return fail(".oldLayout", planner.RuleField, "only image barriers have layouts")
 		}
-		return nil
+		return readBarrierRange(x, fb, nil, fail) // ranges.go: none
+	}
+	var im *planner.ImageDesc
+	if g.Resources[x.Resource].Kind == planner.KindImage {
+		im = &g.Resources[x.Resource].Image
+	}
+	if err := readBarrierRange(x, fb, im, fail); err != nil { // ranges.go
+		return err
 	}
 	for _, l := range []struct {
 		field string

@@ -93,3 +93,28 @@ func TestRangedTamper(t *testing.T) {
 	}
 	t.Logf("%d tampered plans, all rejected", total)
 }
+
+// TestWholeImageBarrierNarrowed: a range on a barrier of an image that no
+// access names part of (the per-resource checks take its barriers for the
+// whole image) is rejected when it is less than the whole image.
+func TestWholeImageBarrierNarrowed(t *testing.T) {
+	for _, f := range RangeFrames(true) { // the GENERAL twins: whole-image accesses
+		pl := aliasplan.New(aliasplan.Options{})
+		c, p, err := pl.PlanCompiled(&aliasplan.Graph{Graph: *f.Graph})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range p.Barriers {
+			x := &p.Barriers[k]
+			if x.Type != planner.ImageBarrier || f.Graph.Resources[x.Resource].Image.MipLevels < 2 {
+				continue
+			}
+			q := *p
+			q.Barriers = slices.Clone(p.Barriers)
+			q.Barriers[k].Mips = planner.MipRange{Base: 0, Count: 1}
+			if err := verify.Plan(c, &q); err == nil {
+				t.Errorf("%s: barrier %d narrowed to mip 0 is accepted", f.Name, k)
+			}
+		}
+	}
+}

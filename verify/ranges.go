@@ -84,6 +84,35 @@ func (v *barrierCheck) firstUse(b planner.ResourceID) planner.CommandID {
 // ranges checks every ranged image; it reports whether the error cap is
 // reached.
 func (v *barrierCheck) ranges() bool {
+	g := v.c.Graph
+	for _, list := range [][]planner.Barrier{v.p.Barriers, v.p.FinalBarriers} {
+		for k := range list {
+			x := &list[k]
+			if x.Mips == (planner.MipRange{}) && x.Layers == (planner.LayerRange{}) && x.Aspects == 0 {
+				continue
+			}
+			if x.Resource < 0 || int(x.Resource) >= len(g.Resources) {
+				continue // reported by structure or verifyFinal
+			}
+			res := &g.Resources[x.Resource]
+			msg := ""
+			switch im := &res.Image; {
+			case x.Type != planner.ImageBarrier || res.Kind != planner.KindImage:
+				msg = fmt.Sprintf("a %s barrier on %s with a subresource range: only image barriers have one", x.Type, describe(res))
+			case uint32(x.Mips.Base) >= im.MipLevels || uint32(x.Mips.Base)+uint32(x.Mips.Count) > im.MipLevels,
+				uint32(x.Layers.Base) >= im.ArrayLayers || uint32(x.Layers.Base)+uint32(x.Layers.Count) > im.ArrayLayers:
+				msg = fmt.Sprintf("mips %v layers %v are not inside the image's %d mip levels and %d layers", x.Mips, x.Layers, im.MipLevels, im.ArrayLayers)
+			case x.Aspects&^im.Format.Aspects() != 0:
+				msg = fmt.Sprintf("aspects %s: format %s has only %s", x.Aspects, im.Format, im.Format.Aspects())
+			case !v.c.Ranged(x.Resource) && !planner.BarrierRange(x, im).Covers(planner.BarrierRange(&planner.Barrier{}, im)):
+				// The per-resource checks take a barrier for the whole image.
+				msg = fmt.Sprintf("mips %v layers %v aspects %s: less than the whole image, which no access names part of", x.Mips, x.Layers, x.Aspects)
+			}
+			if msg != "" && v.errs.add(&planner.BarrierError{Resource: res.Name, Barrier: k, Rule: planner.RuleBarrier, Detail: msg}) {
+				return true
+			}
+		}
+	}
 	for r := range v.c.Graph.Resources {
 		if id := planner.ResourceID(r); v.c.Ranged(id) && v.rangedImage(id) {
 			return true
