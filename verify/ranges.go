@@ -2,6 +2,8 @@ package verify
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/vk"
@@ -128,7 +130,9 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID) bool {
 	n := c.NumCells(r)
 	cells := make([]rcell, n)
 	spans := make([]planner.SubresourceRange, n)
+	arena := make([]tracked, 4*n) // each cell's first accesses
 	for k := range cells {
+		cells[k].acc = arena[4*k : 4*k : 4*k+4]
 		m, l, a := c.CellRange(r, int32(k))
 		spans[k] = planner.SubresourceRange{Mips: m, Layers: l, Aspects: a}
 		if res.Imported {
@@ -144,10 +148,28 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID) bool {
 			Detail: fmt.Sprintf("on %s: ", where(k)) + fmt.Sprintf(format, args...)})
 	}
 	us := c.Uses(r)
-	useAt := make([]int, len(g.Commands)) // use index+1 of each command
+	// The positions where something happens to r: its uses, its barriers
+	// and the memory barriers (the others leave its cells alone).
+	qs := make([]int32, 0, len(us)+len(v.onRes[r])+len(v.mem))
 	for i := range us {
-		useAt[us[i].Command] = i + 1
+		qs = append(qs, v.pos[us[i].Command])
 	}
+	for _, list := range [][]int32{v.onRes[r], v.mem} {
+		for _, k := range list {
+			qs = append(qs, v.pos[p.Barriers[k].Before])
+		}
+	}
+	slices.Sort(qs)
+	qs = slices.Compact(qs)
+	useOf := func(cmd planner.CommandID) int {
+		i := sort.Search(len(us), func(i int) bool { return us[i].Command >= cmd })
+		if i < len(us) && us[i].Command == cmd {
+			return i
+		}
+		return -1
+	}
+	stamp := make([]int32, n) // per cell: the slot+1 of its last transition
+	slots := int32(0)
 	first := v.firstUse(r)
 	hit := make([]int8, n) // per cell: 0 no, 1 yes, 2 cut
 	reach := func(x *planner.Barrier) {
@@ -172,34 +194,35 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID) bool {
 	type effect struct {
 		k     int
 		bar   int
-		sc    scope
+		sc    *scope
 		trans bool
 		x     *planner.Barrier
 	}
 	var effs []effect
+	type upd struct {
+		k, i  int
+		chain vk.Stage
+		vis   vk.AccessFlags
+		visS  vk.Stage
+		avail bool
+	}
+	var upds []upd
 	// slot applies one call's barriers (effs) to the cells, from the state
 	// before the call.
 	slot := func(before string) bool {
-		seen := map[int]bool{}
+		slots++
 		for _, e := range effs {
 			if e.trans {
-				if seen[e.k] {
+				if stamp[e.k] == slots {
 					if fail(before, e.k, e.bar, planner.RuleLayoutBarrier, "two layout transitions of one subresource in one call") {
 						return true
 					}
 				}
-				seen[e.k] = true
+				stamp[e.k] = slots
 			}
 		}
 		// Chains and visibility from the state before the call.
-		type upd struct {
-			k, i  int
-			chain vk.Stage
-			vis   vk.AccessFlags
-			visS  vk.Stage
-			avail bool
-		}
-		var ups []upd
+		ups := upds[:0]
 		for _, e := range effs {
 			st := &cells[e.k]
 			for i := range st.acc {
@@ -257,15 +280,16 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID) bool {
 				st.acc = append(st.acc[:0], tracked{write: true, trans: true, chain: e.sc.dstExec, avail: true, vis: e.sc.dstMask, visStages: e.sc.dstAcc, cmd: planner.EndOfFrame})
 			}
 		}
-		effs = effs[:0]
+		effs, upds = effs[:0], ups[:0]
 		return false
 	}
 	// apply gathers barrier k's effects on the cells.
-	apply := func(before string, bar int, x *planner.Barrier, sc scope) bool {
+	apply := func(before string, bar int, x *planner.Barrier, sc *scope) bool {
 		if x.Type != planner.MemoryBarrier && x.Resource != r {
 			return false
 		}
 		reach(x)
+		trans := x.Type == planner.ImageBarrier && x.OldLayout != x.NewLayout
 		for k := range hit {
 			switch hit[k] {
 			case 2:
@@ -273,12 +297,13 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID) bool {
 					return true
 				}
 			case 1:
-				effs = append(effs, effect{k: k, bar: bar, sc: sc, trans: x.Type == planner.ImageBarrier && x.OldLayout != x.NewLayout, x: x})
+				effs = append(effs, effect{k: k, bar: bar, sc: sc, trans: trans, x: x})
 			}
 		}
 		return false
 	}
-	for q, cmd := range p.Order {
+	for _, q := range qs {
+		cmd := p.Order[q]
 		name := g.Commands[cmd].Name
 		lo, hi := v.start[q], v.start[q+1]
 		var firsts []int32
@@ -291,7 +316,7 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID) bool {
 				if x.Resource == r && x.Type == planner.ImageBarrier && cmd == first && !res.Imported && x.OldLayout == vk.LayoutUndefined {
 					firsts = append(firsts, k)
 				}
-				if apply(name, int(k), x, v.sc[k]) {
+				if apply(name, int(k), x, &v.sc[k]) {
 					return true
 				}
 			}
@@ -302,7 +327,7 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID) bool {
 		if cmd == first && !res.Imported && v.firstCover(r, firsts, fail, name) {
 			return true
 		}
-		i := useAt[cmd] - 1
+		i := useOf(cmd)
 		if i < 0 {
 			continue
 		}
@@ -366,7 +391,8 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID) bool {
 				}
 				continue
 			}
-			if apply("end of frame", -1, x, scopeOf(x)) {
+			sc := scopeOf(x)
+			if apply("end of frame", -1, x, &sc) {
 				return true
 			}
 		}
