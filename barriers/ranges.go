@@ -75,16 +75,20 @@ func (b *builder) ranged(r planner.ResourceID) bool {
 // initRanged sizes the cell states of the ranged images (none: no work).
 func (b *builder) initRanged() {
 	g := b.c.Graph
+	total := 0
 	for r := range g.Resources {
-		n := b.c.NumCells(planner.ResourceID(r))
-		if n == 0 {
-			continue
+		total += b.c.NumCells(planner.ResourceID(r))
+	}
+	if total == 0 {
+		return
+	}
+	store := make([]cellState, total)
+	b.rg.cells = make([][]cellState, len(g.Resources))
+	b.rg.begun = make([]bool, len(g.Resources))
+	for r := range g.Resources {
+		if n := b.c.NumCells(planner.ResourceID(r)); n > 0 {
+			b.rg.cells[r], store = store[:n:n], store[n:]
 		}
-		if b.rg.cells == nil {
-			b.rg.cells = make([][]cellState, len(g.Resources))
-			b.rg.begun = make([]bool, len(g.Resources))
-		}
-		b.rg.cells[r] = make([]cellState, n)
 	}
 }
 
@@ -378,4 +382,27 @@ func (b *builder) rangedFinal(out []planner.Barrier, warn []planner.Warning, r p
 	}
 	b.batch = b.batch[:0]
 	return out, warn
+}
+
+// SubresourceRangeOf is the VkImageSubresourceRange of image barrier x on
+// image im: its range (SPEC §5), the whole image where it names none (the
+// format's aspects, VK_REMAINING_MIP_LEVELS, VK_REMAINING_ARRAY_LAYERS).
+func SubresourceRangeOf(x *planner.Barrier, im *planner.ImageDesc) ImageSubresourceRange {
+	sr := ImageSubresourceRange{AspectMask: AspectOf(im.Format), LevelCount: RemainingMipLevels, LayerCount: RemainingArrayLayers}
+	if x.Aspects != 0 {
+		sr.AspectMask = ImageAspect(x.Aspects) // the same bits as VK_IMAGE_ASPECT_*
+	}
+	if x.Mips != (planner.MipRange{}) {
+		sr.BaseMipLevel, sr.LevelCount = uint32(x.Mips.Base), uint32(x.Mips.Count)
+		if x.Mips.Count == 0 {
+			sr.LevelCount = RemainingMipLevels
+		}
+	}
+	if x.Layers != (planner.LayerRange{}) {
+		sr.BaseArrayLayer, sr.LayerCount = uint32(x.Layers.Base), uint32(x.Layers.Count)
+		if x.Layers.Count == 0 {
+			sr.LayerCount = RemainingArrayLayers
+		}
+	}
+	return sr
 }

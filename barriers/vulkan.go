@@ -208,7 +208,7 @@ func Dependencies(g *planner.Graph, p *planner.Plan) []Batch {
 					}
 				case planner.ImageBarrier:
 					img = append(img, ImageMemoryBarrier2{x.SrcStages, x.SrcAccess, x.DstStages, x.DstAccess, x.OldLayout, x.NewLayout, x.Resource,
-						ImageSubresourceRange{AspectOf(g.Resources[x.Resource].Image.Format), 0, RemainingMipLevels, 0, RemainingArrayLayers}})
+						SubresourceRangeOf(x, &g.Resources[x.Resource].Image)}) // ranges.go
 				}
 			}
 			d := DependencyInfo{

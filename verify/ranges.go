@@ -55,6 +55,46 @@ type tracked struct {
 	cmd       planner.CommandID // EndOfFrame for none
 }
 
+// effect is one barrier's effect on one cell, applied with its call.
+type effect struct {
+	k     int
+	bar   int
+	sc    *scope
+	trans bool
+	x     *planner.Barrier
+}
+
+// upd is a chain or visibility update of one tracked access.
+type upd struct {
+	k, i  int
+	chain vk.Stage
+	vis   vk.AccessFlags
+	visS  vk.Stage
+	avail bool
+}
+
+// rangeWork is the scratch the ranged images of one check share.
+type rangeWork struct {
+	cells []rcell
+	spans []planner.SubresourceRange
+	arena []tracked
+	qs    []int32
+	stamp []int32
+	hit   []int8
+	effs  []effect
+	upds  []upd
+}
+
+// grow returns s with length n and zeroed elements, reusing its storage.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
 // rcell is one cell's state.
 type rcell struct {
 	layout vk.Layout
@@ -115,22 +155,22 @@ func (v *barrierCheck) ranges() bool {
 			}
 		}
 	}
+	var w rangeWork
 	for r := range v.c.Graph.Resources {
-		if id := planner.ResourceID(r); v.c.Ranged(id) && v.rangedImage(id) {
+		if id := planner.ResourceID(r); v.c.Ranged(id) && v.rangedImage(id, &w) {
 			return true
 		}
 	}
 	return false
 }
 
-func (v *barrierCheck) rangedImage(r planner.ResourceID) bool {
+func (v *barrierCheck) rangedImage(r planner.ResourceID, w *rangeWork) bool {
 	c, g, p := v.c, v.c.Graph, v.p
 	res := &g.Resources[r]
 	im := &res.Image
 	n := c.NumCells(r)
-	cells := make([]rcell, n)
-	spans := make([]planner.SubresourceRange, n)
-	arena := make([]tracked, 4*n) // each cell's first accesses
+	w.cells, w.spans, w.arena = grow(w.cells, n), grow(w.spans, n), grow(w.arena, 4*n) // arena: each cell's first accesses
+	cells, spans, arena := w.cells, w.spans, w.arena
 	for k := range cells {
 		cells[k].acc = arena[4*k : 4*k : 4*k+4]
 		m, l, a := c.CellRange(r, int32(k))
@@ -150,7 +190,8 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID) bool {
 	us := c.Uses(r)
 	// The positions where something happens to r: its uses, its barriers
 	// and the memory barriers (the others leave its cells alone).
-	qs := make([]int32, 0, len(us)+len(v.onRes[r])+len(v.mem))
+	qs := w.qs[:0]
+	defer func() { w.qs = qs[:0] }()
 	for i := range us {
 		qs = append(qs, v.pos[us[i].Command])
 	}
@@ -168,10 +209,12 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID) bool {
 		}
 		return -1
 	}
-	stamp := make([]int32, n) // per cell: the slot+1 of its last transition
+	w.stamp = grow(w.stamp, n) // per cell: the slot+1 of its last transition
+	stamp := w.stamp
 	slots := int32(0)
 	first := v.firstUse(r)
-	hit := make([]int8, n) // per cell: 0 no, 1 yes, 2 cut
+	w.hit = grow(w.hit, n) // per cell: 0 no, 1 yes, 2 cut
+	hit := w.hit
 	reach := func(x *planner.Barrier) {
 		if x.Type == planner.MemoryBarrier {
 			for k := range hit {
@@ -191,22 +234,8 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID) bool {
 			}
 		}
 	}
-	type effect struct {
-		k     int
-		bar   int
-		sc    *scope
-		trans bool
-		x     *planner.Barrier
-	}
-	var effs []effect
-	type upd struct {
-		k, i  int
-		chain vk.Stage
-		vis   vk.AccessFlags
-		visS  vk.Stage
-		avail bool
-	}
-	var upds []upd
+	effs, upds := w.effs[:0], w.upds[:0]
+	defer func() { w.effs, w.upds = effs[:0], upds[:0] }()
 	// slot applies one call's barriers (effs) to the cells, from the state
 	// before the call.
 	slot := func(before string) bool {
