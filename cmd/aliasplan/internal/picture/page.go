@@ -168,10 +168,11 @@ func newPageData(c *planner.Compiled, plans []*planner.Plan, names []string, opt
 			imported = 1
 		}
 		d.RInfo = append(d.RInfo, st.id(describe(res)), category(c, planner.ResourceID(r)), int(res.Kind), imported)
-		for _, u := range c.Uses(planner.ResourceID(r)) {
+		for i, u := range c.Uses(planner.ResourceID(r)) {
 			layout, prev := -1, -1
 			if res.Kind == planner.KindImage {
-				layout, prev = st.id(u.Layout.String()), st.id(u.PrevLayout.String())
+				l, p := useLayouts(c, planner.ResourceID(r), i) // ranges.go: per cell for a ranged image
+				layout, prev = st.id(l), st.id(p)
 			}
 			d.Uses = append(d.Uses, int(u.Command), st.id(u.Stages.String()), st.id(u.Access.String()), layout, prev)
 		}
@@ -224,7 +225,8 @@ func newPageData(c *planner.Compiled, plans []*planner.Plan, names []string, opt
 			br := &p.Barriers[i]
 			oldL, newL := -1, -1
 			if br.Type == planner.ImageBarrier {
-				oldL, newL = st.id(br.OldLayout.String()), st.id(br.NewLayout.String())
+				o, n := barrierLayouts(br) // ranges.go: with the barrier's range
+				oldL, newL = st.id(o), st.id(n)
 			}
 			pd.Bar = append(pd.Bar, int(br.Before), int(br.Kind), int(br.Type), int(br.Resource),
 				st.id(br.SrcStages.String()), st.id(br.SrcAccess.String()), st.id(br.DstStages.String()), st.id(br.DstAccess.String()),

@@ -270,7 +270,8 @@ func (m *model) barrierTitle(br *planner.Barrier) string {
 		br.Type, m.pos[br.Before], g.Commands[br.Before].Name, g.Resources[br.Resource].Name, strings.Join(prev, ", "),
 		br.SrcStages, br.SrcAccess, br.DstStages, br.DstAccess)
 	if br.Type == planner.ImageBarrier {
-		s += fmt.Sprintf("\nlayout %s → %s", br.OldLayout, br.NewLayout)
+		o, n := barrierLayouts(br) // ranges.go
+		s += fmt.Sprintf("\nlayout %s → %s", o, n)
 	}
 	return s
 }
