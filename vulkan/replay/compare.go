@@ -377,7 +377,8 @@ func LayerQuirk(m vulkan.Message) string {
 	}
 	switch {
 	case strings.Contains(m.Text, "prior_usage: SYNC_COPY_TRANSFER_WRITE") && strings.Contains(m.Text, "command: vkCmdFillBuffer"),
-		strings.Contains(m.Text, "vkCmdFillBuffer: Hazard") && strings.Contains(m.Text, "(usage: SYNC_COPY_TRANSFER_WRITE,"):
+		strings.Contains(m.Text, "vkCmdFillBuffer: Hazard") && strings.Contains(m.Text, "(usage: SYNC_COPY_TRANSFER_WRITE,"),
+		strings.Contains(m.Text, "recorded_usage: SYNC_COPY_TRANSFER_WRITE, command: vkCmdFillBuffer,"): // the submit-time form (QUEUE_SUBMIT validation)
 		return "fill-as-copy"
 	case strings.HasPrefix(m.ID, "SYNC-HAZARD-READ-AFTER-WRITE") && strings.Contains(m.Text, "(usage: SYNC_VERTEX_ATTRIBUTE_INPUT_VERTEX_ATTRIBUTE_READ,") &&
 		strings.Contains(m.Text, "write_barriers: ") && !strings.Contains(m.Text, "|SYNC_VERTEX_ATTRIBUTE_INPUT_VERTEX_ATTRIBUTE_READ") &&
