@@ -208,7 +208,10 @@ func (c *Compiled) buildDAG() {
 		for i := range us {
 			u := &us[i]
 			u.Transition = -1
-			if group >= 0 && !u.Modifies {
+			// A reader on another queue than the transition never shares
+			// it: the transition's barrier cannot reach that queue, so the
+			// reader depends on it (a semaphore) like any later read.
+			if group >= 0 && !u.Modifies && g.Commands[u.Command].Queue == g.Commands[us[group].Command].Queue {
 				u.Transition = int32(group)
 				if gLast >= 0 {
 					from = append(from, us[gLast].Command)
