@@ -340,7 +340,7 @@ func (b *builder) hazardSources() {
 				h.writes |= us[k].Access.Writes()
 				h.last = max(h.last, b.pos[us[k].Command])
 			}
-			if lastMod >= 0 && (!(u.Modifies && readsSince < i) || us[lastMod].Transition == int32(lastMod)) {
+			if lastMod >= 0 && (!(u.Modifies && readsSince < i) || us[lastMod].Transition == int32(lastMod) || b.crossReads(us[readsSince:i], u.Command)) {
 				add(lastMod)
 			}
 			if u.Modifies {

@@ -119,3 +119,19 @@ func (b *builder) submissions() error {
 	p.Submissions, p.Semaphores = subs, n
 	return nil
 }
+
+// crossReads reports whether one of the reads is on another queue than
+// cmd: a write after them then waits for the last modification itself
+// (a barrier on its queue, or a semaphore) instead of relying on the reads
+// to chain it across queues.
+func (b *builder) crossReads(reads []planner.Use, cmd planner.CommandID) bool {
+	if !b.multi {
+		return false
+	}
+	for _, r := range reads {
+		if b.otherQueue(r.Command, cmd) {
+			return true
+		}
+	}
+	return false
+}

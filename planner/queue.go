@@ -190,3 +190,11 @@ func validateQueue(g *Graph, cmd *Command) error {
 	}
 	return nil
 }
+
+// CanRunOn reports whether command cmd's accesses name only stages and
+// layouts that queue q can execute (what Validate asks of its own queue).
+func (g *Graph) CanRunOn(cmd CommandID, q Queue) bool {
+	c := g.Commands[cmd]
+	c.Queue = q
+	return validateQueue(g, &c) == nil
+}

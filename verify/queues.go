@@ -231,7 +231,11 @@ func (v *barrierCheck) queues() {
 	}
 	// Coverage.
 	need := func(a planner.CommandID, sa vk.Stage, b planner.CommandID, sb vk.Stage, meet vk.Stage, res, what string) bool {
-		if qc.covered(p, a, needStages(sa), b, needStages(sb), meet) {
+		want := needStages(sb)
+		if meet != 0 {
+			want = 0 // the image barrier chains after the wait and covers b (its destination is checked by the caller)
+		}
+		if qc.covered(p, a, needStages(sa), b, want, meet) {
 			return false
 		}
 		detail := fmt.Sprintf("%s: no semaphore signalled after %q (signal mask holding %s) and waited before %q (wait mask holding %s)",
@@ -251,6 +255,18 @@ func (v *barrierCheck) queues() {
 			// it, and the barrier chain after the wait.
 			if bx := &p.Barriers[x]; bx.OldLayout != bx.NewLayout && v.pos[bx.Before] > v.pos[ui.Command] && !v.otherQueue(bx.Before, uj.Command) {
 				b, meet = bx.Before, v.sc[x].srcExec
+				if !stageless(uj.Stages) && !subStages(useStages(uj.Stages), v.sc[x].dstExec) {
+					if fail(uj.Command, v.resName(e.R), "the layout transition (barrier %d) that orders it after %q on another queue does not include its stages %s in its destination", x, v.cmdName(ui.Command), uj.Stages) {
+						return
+					}
+					continue
+				}
+				if meet == 0 {
+					if fail(uj.Command, v.resName(e.R), "the layout transition (barrier %d) after %q on another queue has no source stage: it cannot chain after the semaphore wait", x, v.cmdName(ui.Command)) {
+						return
+					}
+					continue
+				}
 			}
 		}
 		if need(ui.Command, ui.Stages, b, uj.Stages, meet, v.resName(e.R), "dependency across queues") {
