@@ -41,10 +41,12 @@ func Build(c *planner.Compiled, p *planner.Plan) error {
 		return err
 	}
 	b := builder{c: c, p: p, pos: pos, prev: prev}
+	b.multi = g.MultiQueue()
 	b.hazardSources()
 	p.Barriers = b.build(p.Barriers[:0])
 	p.FinalBarriers, p.Warnings = b.finalBarriers(p.FinalBarriers[:0], p.Warnings)
-	return nil
+	return b.submissions() // queues.go
+
 }
 
 // executionOrder sets p.Order to the recorded order when it is nil, checks
@@ -219,6 +221,7 @@ type hazardSource struct {
 	stages vk.Stage
 	writes vk.AccessFlags
 	last   int32
+	cross  bool // a predecessor is on another queue: a semaphore orders it (queues.go)
 }
 
 type builder struct {
@@ -237,6 +240,7 @@ type builder struct {
 	onRes   [][]int32   // per resource, indices of its emitted hazard barriers, in order
 	memory  []int32     // indices of the emitted memory barriers, in order
 	batch   []candidate // the barriers one command needs
+	multi   bool        // some command is not on graphics (queues.go)
 }
 
 // candidate is a barrier a command needs, before merging.
@@ -328,11 +332,15 @@ func (b *builder) hazardSources() {
 			}
 			h := hazardSource{last: -1}
 			add := func(k int) {
+				if b.otherQueue(us[k].Command, u.Command) {
+					h.cross = true
+					return
+				}
 				h.stages |= b.eff[base+int32(k)]
 				h.writes |= us[k].Access.Writes()
 				h.last = max(h.last, b.pos[us[k].Command])
 			}
-			if lastMod >= 0 && (!(u.Modifies && readsSince < i) || us[lastMod].Transition == int32(lastMod)) {
+			if lastMod >= 0 && (!(u.Modifies && readsSince < i) || us[lastMod].Transition == int32(lastMod) || b.crossReads(us[readsSince:i], u.Command)) {
 				add(lastMod)
 			}
 			if u.Modifies {
@@ -443,11 +451,13 @@ func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) {
 	}
 	if t > 0 {
 		h := b.src[base+t]
-		if h.last < 0 {
-			return // no predecessor: a read that changes no layout
+		if h.last < 0 && (!h.cross || !image || ut.PrevLayout == ut.Layout) {
+			return // no predecessor on this queue: a read that changes no layout, or the semaphore orders it
 		}
 		x.SrcStages, x.SrcAccess = h.stages, h.writes
-		if !image || ut.PrevLayout == ut.Layout {
+		if h.cross && image && ut.PrevLayout != ut.Layout {
+			x.SrcStages |= dstS // the transition chains after the semaphore wait (queues.go)
+		} else if !image || ut.PrevLayout == ut.Layout {
 			x.last = h.last
 		}
 		b.batch = append(b.batch, x)
@@ -474,10 +484,21 @@ func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) {
 		return
 	}
 	x.Kind, x.Previous = planner.Alias, prev
+	cross := false
 	for _, a := range prev {
-		s, w := b.terminalScope(a)
+		s, w, cr := b.terminalScopeOn(a, cmd)
 		x.SrcStages |= s
 		x.SrcAccess |= w
+		cross = cross || cr
+	}
+	if cross { // an old occupant's terminal use on another queue: a semaphore orders it (queues.go)
+		if !image {
+			if x.SrcStages == 0 {
+				return
+			}
+		} else {
+			x.SrcStages |= dstS
+		}
 	}
 	switch {
 	case !image:
@@ -513,6 +534,9 @@ func (b *builder) implied(out []planner.Barrier, x *candidate) bool {
 			y := &out[list[k]]
 			if b.pos[y.Before] <= x.last {
 				break // recorded before a predecessor: it orders nothing of x
+			}
+			if b.otherQueue(y.Before, x.Before) {
+				continue // a barrier of another queue orders nothing there
 			}
 			if includes(y, &x.Barrier) {
 				return true

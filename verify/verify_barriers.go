@@ -71,6 +71,9 @@ type barrierCheck struct {
 	trans   []int32         // per use, the barrier that moves the image into its layout before it, or -1
 
 	errs *errList // where violations go
+
+	multi bool        // some command is not on graphics (queues.go)
+	cross []crossEdge // the hazard edges across queues, for queues.go
 }
 
 // verifyBarriers checks the execution order and barriers of p against c,
@@ -139,7 +142,7 @@ func verifyBarriers(c *planner.Compiled, p *planner.Plan) error {
 // checks stop at its cap. Layouts, hazards and aliases run only when the
 // structure holds.
 func verifyBarriersAll(c *planner.Compiled, p *planner.Plan, errs *errList) {
-	v := &barrierCheck{c: c, p: p, errs: errs, ao: planner.NewAliasOrder(c, p)}
+	v := &barrierCheck{c: c, p: p, errs: errs, ao: planner.NewAliasOrder(c, p), multi: c.Graph.MultiQueue()}
 	if err := v.structure(); err != nil {
 		errs.add(err)
 		return
@@ -148,6 +151,7 @@ func verifyBarriersAll(c *planner.Compiled, p *planner.Plan, errs *errList) {
 		return
 	}
 	v.aliases()
+	v.queues() // queues.go
 }
 
 func (v *barrierCheck) cmdName(cmd planner.CommandID) string { return v.c.Graph.Commands[cmd].Name }
@@ -469,6 +473,10 @@ func (v *barrierCheck) edge(r planner.ResourceID, us []planner.Use, i, j int) er
 		return &planner.BarrierError{Before: v.cmdName(uj.Command), After: v.cmdName(ui.Command), Resource: v.resName(r), Barrier: -1, Rule: planner.RuleOrder,
 			Detail: "the order runs the command before one it depends on"}
 	}
+	if v.otherQueue(ui.Command, uj.Command) {
+		v.cross = append(v.cross, crossEdge{r, int32(i), int32(j)})
+		return nil // a semaphore covers it: queues.go
+	}
 	e := edgeNeed{
 		si: useStages(ui.Stages), wi: ui.Access.Writes().Expand(),
 		sj: useStages(uj.Stages), aj: uj.Access.Expand(), jStageless: stageless(uj.Stages),
@@ -513,6 +521,9 @@ func (v *barrierCheck) edge(r planner.ResourceID, us []planner.Use, i, j int) er
 		}
 		k := lists[l][at[l]]
 		at[l]++
+		if v.otherQueue(v.p.Barriers[k].Before, uj.Command) {
+			continue // a barrier of another queue orders nothing on this one
+		}
 		if v.slot[k] != cur {
 			reach |= nReach
 			reachAvail |= nAvail
@@ -669,6 +680,11 @@ func (v *barrierCheck) aliasPairs(b planner.ResourceID, olds []planner.ResourceI
 	var cover []interval.Range
 	for i, a := range olds {
 		tn := v.terminalNeed(a)
+		if v.multi {
+			if tn = v.terminalNeedOn(a, ub.Command); tn == nil {
+				continue // every terminal use on another queue: a semaphore covers it (queues.go)
+			}
+		}
 		ts, tw := tn.stages, tn.writes
 		listed, direct := false, false
 		// srcOK: barrier k's first scope includes every terminal use of a
