@@ -187,8 +187,9 @@ func (r *Resources) Submissions() []planner.Submission {
 // into cb, which must be in the recording state and come from the pool
 // of that submission's queue family (Device.CommandPool): for each of
 // its commands the barriers anchored before it, then work (nil: barriers
-// only). The last submission also records the plan's final barriers: the
-// plan must order it after every other use of the imported images.
+// only). The batch holding the order's last command also records the
+// plan's final barriers after it (the planner orders every other use of
+// those images before it by semaphores).
 func (r *Resources) RecordBatch(cb vk.CommandBuffer, k int, work Work) error {
 	if !r.bound {
 		return errNotBound
@@ -207,7 +208,7 @@ func (r *Resources) RecordBatch(cb vk.CommandBuffer, k int, work Work) error {
 			}
 		}
 	}
-	if k == len(subs)-1 {
+	if n := len(r.plan.Order); n > 0 && slices.Contains(subs[k].Commands, r.plan.Order[n-1]) {
 		return r.recordDependency(cb, &r.final)
 	}
 	return nil
