@@ -34,9 +34,9 @@ func (k *kit) sharing() (vk.SharingMode, uint32, []uint32) {
 // plan the graph with every command on graphics and Compare it.
 type QueueReport struct {
 	Report
-	Queues        string `json:"queues"` // the device queue of each logical queue (vulkan.Device.QueueSummary)
-	Batches       int    `json:"batches"`
-	Semaphores    int    `json:"semaphores"`
+	Queues     string `json:"queues"` // the device queue of each logical queue (vulkan.Device.QueueSummary)
+	Batches    int    `json:"batches"`
+	Semaphores int    `json:"semaphores"`
 	// BusyNs sums, per logical queue, the median GPU time of its batches
 	// (first to last timestamp of each): with Async, what could overlap.
 	BusyNs map[string]uint64 `json:"busyNs"`

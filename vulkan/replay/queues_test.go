@@ -71,14 +71,19 @@ func oneQueue(g *aliasplan.Graph) *aliasplan.Graph {
 }
 
 // TestAsyncSampleFrame replays the async sample frame on the device's
-// queues and the same frame planned on one queue: digests equal within
-// each and across the two, 0 messages. ALIASPLAN_ASYNC_FRAME=WxH and
-// ALIASPLAN_ASYNC_RUNS size it (default 160x90, 1 run; the H200 script
-// runs 1920x1080).
+// queues: digests equal, 0 messages. With ALIASPLAN_ASYNC_FRAME=WxH (the
+// H200 script: 1920x1080) it also replays the same frame planned on one
+// queue, demands equal digests across the two and logs the table (GPU
+// time, pooled bytes, batches, semaphores, barriers); ALIASPLAN_ASYNC_RUNS
+// sets the timed runs (default 1). Without it (make test, lavapipe) the
+// frame is 160x90 and only the async plan runs: the shadow cascades stay
+// 2048², which costs lavapipe ~10 s a frame.
 func TestAsyncSampleFrame(t *testing.T) {
 	queueSubmit(t)
 	w, h, runs := uint32(160), uint32(90), 1
-	if s := os.Getenv("ALIASPLAN_ASYNC_FRAME"); s != "" {
+	s := os.Getenv("ALIASPLAN_ASYNC_FRAME")
+	both := s != ""
+	if both {
 		if _, err := fmt.Sscanf(s, "%dx%d", &w, &h); err != nil {
 			t.Fatalf("ALIASPLAN_ASYNC_FRAME=%q: %v", s, err)
 		}
@@ -92,43 +97,42 @@ func TestAsyncSampleFrame(t *testing.T) {
 	d := openDevice(t)
 	g := replayableAsync(w, h)
 	rep := compareQueues(t, d, &g.Graph, runs)
-	one := compare(t, d, &oneQueue(g).Graph, runs)
 	t.Logf("async sample %dx%d on %s", w, h, rep.Queues)
 	t.Logf("  async:     GPU ns %d (unaliased %d), pooled %d B, %d batches, %d semaphores, %d alias + %d hazard barriers, busy ns %v, layer quirks %v",
 		rep.GPUNsAliased, rep.GPUNsUnaliased, rep.PooledBytes, rep.Batches, rep.Semaphores, rep.AliasBarriers, rep.HazardBarriers, rep.BusyNs, rep.LayerQuirks)
+	if rep.Batches < 3 || rep.Semaphores < 2 {
+		t.Errorf("%d batches, %d semaphores: the frame did not cross queues", rep.Batches, rep.Semaphores)
+	}
+	if !slices.ContainsFunc(rep.Digests, func(d CommandDigest) bool { return d.Digest != 0 }) {
+		t.Errorf("no command recorded a digest")
+	}
+	if !both {
+		return
+	}
+	one := compare(t, d, &oneQueue(g).Graph, runs)
 	t.Logf("  one queue: GPU ns %d (unaliased %d), pooled %d B, 1 batch, 0 semaphores, %d alias + %d hazard barriers, layer quirks %v",
 		one.GPUNsAliased, one.GPUNsUnaliased, one.PooledBytes, one.AliasBarriers, one.HazardBarriers, one.LayerQuirks)
 	if one.PooledBytes > 0 {
 		t.Logf("  async/one queue: GPU time %.3f, pooled bytes %.3f", float64(rep.GPUNsAliased)/float64(max(one.GPUNsAliased, 1)), float64(rep.PooledBytes)/float64(one.PooledBytes))
 	}
-	if rep.Batches < 3 || rep.Semaphores < 2 {
-		t.Errorf("%d batches, %d semaphores: the frame did not cross queues", rep.Batches, rep.Semaphores)
-	}
 	want := map[string]uint64{}
 	for _, dg := range one.Digests {
 		want[dg.Command] = dg.Digest
 	}
-	nonzero := 0
 	for _, dg := range rep.Digests {
 		if dg.Digest != want[dg.Command] {
 			t.Errorf("command %q: digest %016x async, %016x on one queue", dg.Command, dg.Digest, want[dg.Command])
 		}
-		if dg.Digest != 0 {
-			nonzero++
-		}
-	}
-	if nonzero == 0 {
-		t.Errorf("no command recorded a digest")
 	}
 }
 
 // TestRandomQueues replays random graphs with commands on compute and
 // transfer (proptest.AssignQueues): digests equal to the unaliased run,
-// 0 messages. ALIASPLAN_QUEUE_GRAPHS sets how many (default 6; the H200
+// 0 messages. ALIASPLAN_QUEUE_GRAPHS sets how many (default 4; the H200
 // script runs 100).
 func TestRandomQueues(t *testing.T) {
 	queueSubmit(t)
-	n := 6
+	n := 4
 	if s := os.Getenv("ALIASPLAN_QUEUE_GRAPHS"); s != "" {
 		var err error
 		if n, err = strconv.Atoi(s); err != nil {
