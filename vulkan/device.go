@@ -583,8 +583,9 @@ func (d *Device) Handle() vk.Device { return d.device }
 // Physical returns the VkPhysicalDevice.
 func (d *Device) Physical() vk.PhysicalDevice { return d.physical }
 
-// Queue returns the device's queue (of family Info().QueueFamily). Plans
-// are single-queue: submit a plan's work on this queue only.
+// Queue returns the device's graphics queue (of family
+// Info().QueueFamily). A plan with submissions runs on QueueOf each
+// submission's queue (Resources.Execute); one without, on this queue.
 func (d *Device) Queue() vk.Queue { return d.queue }
 
 // Run records one command buffer with record, submits it, and waits with

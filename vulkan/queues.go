@@ -25,7 +25,7 @@ type QueueInfo struct {
 	Note string
 }
 
-// Queue returns the VkQueue that runs logical queue q.
+// QueueOf returns the VkQueue that runs logical queue q.
 func (d *Device) QueueOf(q planner.Queue) vk.Queue { return d.queues[q].queue }
 
 // Queues describes the queue choice for every logical queue.
