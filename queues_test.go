@@ -1,6 +1,8 @@
 package aliasplan
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/aliasplan/aliasplan/planner"
@@ -43,4 +45,22 @@ func TestAsyncSampleFrame(t *testing.T) {
 	}
 	t.Logf("pooled bytes: async %d, one queue %d (%.3f×); barriers %d vs %d",
 		plan.Stats.PooledBytes, one.Stats.PooledBytes, float64(plan.Stats.PooledBytes)/float64(one.Stats.PooledBytes), len(plan.Barriers), len(one.Barriers))
+}
+
+// TestQueuesRefuseOtherOrderings: execution and budget orderings order
+// through pipeline barriers, which do not cross queues: refused with rule
+// queue.
+func TestQueuesRefuseOtherOrderings(t *testing.T) {
+	g := AsyncSampleFrame(320, 180)
+	for _, o := range []planner.Ordering{planner.OrderExecution, planner.OrderBudget} {
+		opts := Options{Order: o}
+		if o == planner.OrderBudget {
+			opts.Budget = 1 << 40
+		}
+		_, err := New(opts).Plan(g)
+		var be *planner.BarrierError
+		if !errors.As(err, &be) || be.Rule != planner.RuleQueue || !strings.Contains(err.Error(), "only dag") {
+			t.Errorf("%s ordering with queues: %v, want a %s error", o, err, planner.RuleQueue)
+		}
+	}
 }

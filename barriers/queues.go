@@ -80,7 +80,19 @@ func (b *builder) submissions() error {
 		p.Resources[r].Queues = qs
 	}
 	var needs []planner.SyncNeed
-	stages := func(cmd planner.CommandID) vk.Stage { return c.CommandStages(cmd) }
+	cmdStages := make([]vk.Stage, len(g.Commands))
+	stages := func(cmd planner.CommandID) vk.Stage {
+		if cmdStages[cmd] == 0 {
+			cmdStages[cmd] = c.CommandStages(cmd)
+		}
+		return cmdStages[cmd]
+	}
+	termQ := make([]planner.QueueSet, len(g.Resources))
+	for r := range g.Resources {
+		for _, t := range c.Terminal(planner.ResourceID(r)) {
+			termQ[r] = termQ[r].Add(g.Commands[t].Queue)
+		}
+	}
 	// Aliases: every overlapping pair of pooled resources, ordered by the DAG.
 	var pooled []planner.ResourceID
 	for r := range p.Resources {
@@ -92,6 +104,9 @@ func (b *builder) submissions() error {
 		o, r := pooled[ko], pooled[kr]
 		if c.Before(r, o) {
 			o, r = r, o
+		}
+		if in := c.Initial(r); len(in) == 1 && termQ[o] == planner.QueueSet(0).Add(g.Commands[in[0]].Queue) {
+			continue // one queue: the alias barrier's business
 		}
 		for _, i := range c.Initial(r) {
 			for _, t := range c.Terminal(o) {

@@ -56,6 +56,12 @@ func (v *barrierCheck) otherQueue(a, b planner.CommandID) bool {
 // terminalNeedOn is terminalNeed restricted to r's terminal uses on the
 // queue of cmd; nil when r has none there.
 func (v *barrierCheck) terminalNeedOn(r planner.ResourceID, cmd planner.CommandID) *terminalNeeds {
+	switch tq, q := v.terminalQueues(r), v.c.Graph.Commands[cmd].Queue; {
+	case tq == planner.QueueSet(0).Add(q):
+		return v.terminalNeed(r) // every terminal use on cmd's queue
+	case !tq.Has(q):
+		return nil
+	}
 	tn := &terminalNeeds{done: true}
 	us := v.c.Uses(r)
 	any := false
@@ -81,6 +87,19 @@ func (v *barrierCheck) terminalNeedOn(r planner.ResourceID, cmd planner.CommandI
 		return nil
 	}
 	return tn
+}
+
+// terminalQueues returns (and caches) the queues of r's terminal uses.
+func (v *barrierCheck) terminalQueues(r planner.ResourceID) planner.QueueSet {
+	if v.termQ == nil {
+		v.termQ = make([]planner.QueueSet, len(v.c.Graph.Resources))
+		for i := range v.termQ {
+			for _, t := range v.c.Terminal(planner.ResourceID(i)) {
+				v.termQ[i] = v.termQ[i].Add(v.c.Graph.Commands[t].Queue)
+			}
+		}
+	}
+	return v.termQ[r]
 }
 
 // firstScope and secondScope expand a semaphore's signal and wait masks.
@@ -151,6 +170,7 @@ func (v *barrierCheck) queues() {
 	}
 	var nseq [planner.NumQueues]int32
 	lastPos := [planner.NumQueues]int32{-1, -1, -1}
+	lastCmd := [planner.NumQueues]planner.CommandID{-1, -1, -1}
 	for si := range p.Submissions {
 		s := &p.Submissions[si]
 		if s.Queue >= planner.NumQueues {
@@ -178,8 +198,11 @@ func (v *barrierCheck) queues() {
 			case v.pos[cmd] < lastPos[s.Queue]:
 				fail(cmd, "", "the %s queue's submissions list it before a command that runs earlier in the execution order", s.Queue)
 				return
+			case cmd < lastCmd[s.Queue]:
+				fail(cmd, "", "the %s queue runs it after %q, recorded later: commands of one queue keep their recorded order", s.Queue, v.cmdName(lastCmd[s.Queue]))
+				return
 			}
-			lastPos[s.Queue] = v.pos[cmd]
+			lastPos[s.Queue], lastCmd[s.Queue] = v.pos[cmd], cmd
 			qc.sub[cmd], qc.seq[cmd] = int32(si), qc.subSeq[si]
 		}
 		for _, op := range s.Signal {
@@ -283,6 +306,9 @@ func (v *barrierCheck) queues() {
 		o, r := pooled[ko], pooled[kr]
 		if v.ao.Before(r, o) {
 			o, r = r, o
+		}
+		if in := v.c.Initial(r); len(in) == 1 && v.terminalQueues(o) == planner.QueueSet(0).Add(g.Commands[in[0]].Queue) {
+			continue // one queue: the barriers' business
 		}
 		ur := v.c.Uses(r)
 		for _, i := range v.c.Initial(r) {

@@ -72,8 +72,9 @@ type barrierCheck struct {
 
 	errs *errList // where violations go
 
-	multi bool        // some command is not on graphics (queues.go)
-	cross []crossEdge // the hazard edges across queues, for queues.go
+	multi bool               // some command is not on graphics (queues.go)
+	cross []crossEdge        // the hazard edges across queues, for queues.go
+	termQ []planner.QueueSet // per resource, the queues of its terminal uses (queues.go)
 }
 
 // verifyBarriers checks the execution order and barriers of p against c,
