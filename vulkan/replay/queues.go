@@ -88,6 +88,10 @@ func (r *Replayer) checkQueues(plan *p.Plan) error {
 			if w.graphics {
 				return fmt.Errorf("replay: command %q draws but runs on the %s queue", w.name, s.Queue)
 			}
+			if DepthTransfer(r.g, c) && r.k.dev.Queues()[s.Queue].Dedicated {
+				return fmt.Errorf("replay: command %q clears or copies a depth/stencil image but runs on the %s queue, family %d, which has no graphics (Vulkan allows that on graphics queues only)",
+					w.name, s.Queue, r.k.dev.Family(s.Queue))
+			}
 			for _, op := range w.copies {
 				if op.blit || op.resolve {
 					return fmt.Errorf("replay: command %q blits or resolves but runs on the %s queue", w.name, s.Queue)
@@ -101,6 +105,19 @@ func (r *Replayer) checkQueues(plan *p.Plan) error {
 		}
 	}
 	return nil
+}
+
+// DepthTransfer reports whether command c clears or copies a
+// depth/stencil image: vkCmdClearDepthStencilImage and depth/stencil
+// aspects of buffer-image copies need a queue family with graphics.
+func DepthTransfer(g *p.Graph, c p.CommandID) bool {
+	for _, a := range g.Commands[c].Accesses {
+		res := &g.Resources[a.Resource]
+		if res.Kind == p.KindImage && res.Image.Format.IsDepthStencil() && a.Stages&(avk.StageClear|avk.StageCopy|avk.StageAllTransfer|avk.StageBlit|avk.StageResolve) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Replayer) prepareQueues(m *mode) (*qmode, error) {
