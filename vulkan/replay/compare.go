@@ -133,6 +133,9 @@ type Run struct {
 // and the validation messages they produced.
 func (r *Replayer) RunPlan(plan *p.Plan, runs int, fresh bool) (*Run, []vulkan.Message, error) {
 	defer pauseGC()()
+	if len(plan.Submissions) > 0 {
+		return nil, nil, fmt.Errorf("replay: the plan has %d submissions across queues: use CompareQueues", len(plan.Submissions))
+	}
 	if err := r.checkOrder(plan.Order); err != nil {
 		return nil, nil, err
 	}
@@ -247,6 +250,9 @@ func median(xs []uint64) uint64 {
 // layer meanwhile (binding included).
 func (r *Replayer) Compare(plan *p.Plan, cfg Config) (*Report, error) {
 	defer pauseGC()()
+	if len(plan.Submissions) > 0 {
+		return nil, fmt.Errorf("replay: the plan has %d submissions across queues: use CompareQueues", len(plan.Submissions))
+	}
 	if err := r.checkOrder(plan.Order); err != nil {
 		return nil, err
 	}
