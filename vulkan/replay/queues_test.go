@@ -177,11 +177,16 @@ func TestRandomQueues(t *testing.T) {
 }
 
 // TestQueueMisuseRejected: a draw on the compute queue is refused before
-// anything is recorded.
+// anything is recorded, and so is a multi-queue plan given to Compare.
 func TestQueueMisuseRejected(t *testing.T) {
 	d := openDevice(t)
 	g := replayableAsync(64, 36)
 	r, plan := prepare(t, d, &g.Graph)
+	// One command buffer of a multi-queue plan lacks its cross-queue
+	// barriers: Compare refuses it.
+	if _, err := r.Compare(plan, Config{}); err == nil {
+		t.Error("Compare accepted a plan with submissions")
+	}
 	gb, _ := g.CommandByName("gbuffer")
 	for k := range plan.Submissions {
 		if slices.Contains(plan.Submissions[k].Commands, gb) {
