@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/aliasplan/aliasplan/interval"
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/vk"
 )
@@ -296,17 +295,10 @@ func (v *barrierCheck) queues() {
 			return
 		}
 	}
-	var pooled []planner.ResourceID
-	for r := range p.Resources {
-		if p.Resources[r].Status == planner.StatusPooled && v.c.Used(planner.ResourceID(r)) {
-			pooled = append(pooled, planner.ResourceID(r))
-		}
-	}
-	for ko, kr := range interval.Overlaps(len(pooled), p.PlacedAt(pooled)) {
-		o, r := pooled[ko], pooled[kr]
-		if v.ao.Before(r, o) {
-			o, r = r, o
-		}
+	// The pairs sharing bytes, ordered (aliases found them; an unordered
+	// pair is its error).
+	for _, pr := range v.pairs {
+		o, r := pr[0], pr[1]
 		if in := v.c.Initial(r); len(in) == 1 && v.terminalQueues(o) == planner.QueueSet(0).Add(g.Commands[in[0]].Queue) {
 			continue // one queue: the barriers' business
 		}
