@@ -61,7 +61,14 @@ func (v *barrierCheck) terminalNeedOn(r planner.ResourceID, cmd planner.CommandI
 	case !tq.Has(q):
 		return nil
 	}
-	tn := &terminalNeeds{done: true}
+	if v.termOn == nil {
+		v.termOn = make([]terminalNeeds, len(v.c.Graph.Resources)*int(planner.NumQueues))
+	}
+	tn := &v.termOn[int(r)*int(planner.NumQueues)+int(v.c.Graph.Commands[cmd].Queue)]
+	if tn.done {
+		return tn
+	}
+	tn.done = true
 	us := v.c.Uses(r)
 	any := false
 	for _, t := range v.c.Terminal(r) {
@@ -153,7 +160,8 @@ func (v *barrierCheck) queues() {
 		return
 	}
 	n := len(g.Commands)
-	qc := &queueCheck{sub: make([]int32, n), seq: make([]int32, n), subSeq: make([]int32, len(p.Submissions))}
+	ibuf := make([]int32, 2*n+len(p.Submissions))
+	qc := &queueCheck{sub: ibuf[:n], seq: ibuf[n : 2*n], subSeq: ibuf[2*n:]}
 	for i := range qc.sub {
 		qc.sub[i] = -1
 	}
@@ -162,8 +170,9 @@ func (v *barrierCheck) queues() {
 		return
 	}
 	ns := p.Semaphores
-	qc.sigSub, qc.waitSu = make([]int32, ns), make([]int32, ns)
-	qc.sig, qc.wait = make([]vk.Stage, ns), make([]vk.Stage, ns)
+	sbuf, stbuf := make([]int32, 2*ns), make([]vk.Stage, 2*ns)
+	qc.sigSub, qc.waitSu = sbuf[:ns], sbuf[ns:]
+	qc.sig, qc.wait = stbuf[:ns], stbuf[ns:]
 	for k := range ns {
 		qc.sigSub[k], qc.waitSu[k] = -1, -1
 	}
@@ -252,13 +261,18 @@ func (v *barrierCheck) queues() {
 		}
 	}
 	// Coverage.
-	need := func(a planner.CommandID, sa vk.Stage, b planner.CommandID, sb vk.Stage, meet vk.Stage, res, what string) bool {
+	// need reports an uncovered pair; what and after (an old occupant,
+	// or "") name it in the message, built only on failure.
+	need := func(a planner.CommandID, sa vk.Stage, b planner.CommandID, sb vk.Stage, meet vk.Stage, res, what, after string) bool {
 		want := needStages(sb)
 		if meet != 0 {
 			want = 0 // the image barrier chains after the wait and covers b (its destination is checked by the caller)
 		}
 		if qc.covered(p, a, needStages(sa), b, want, meet) {
 			return false
+		}
+		if after != "" {
+			what += fmt.Sprintf(" after %q", after)
 		}
 		detail := fmt.Sprintf("%s: no semaphore signalled after %q (signal mask holding %s) and waited before %q (wait mask holding %s)",
 			what, v.cmdName(a), sa, v.cmdName(b), sb)
@@ -291,7 +305,7 @@ func (v *barrierCheck) queues() {
 				}
 			}
 		}
-		if need(ui.Command, ui.Stages, b, uj.Stages, meet, v.resName(e.R), "dependency across queues") {
+		if need(ui.Command, ui.Stages, b, uj.Stages, meet, v.resName(e.R), "dependency across queues", "") {
 			return
 		}
 	}
@@ -319,7 +333,7 @@ func (v *barrierCheck) queues() {
 					continue
 				}
 				ti := sort.Search(len(uo), func(k int) bool { return uo[k].Command >= t })
-				if need(t, uo[ti].Stages, i, ur[ii].Stages, meet, g.Resources[r].Name, fmt.Sprintf("alias across queues after %q", g.Resources[o].Name)) {
+				if need(t, uo[ti].Stages, i, ur[ii].Stages, meet, g.Resources[r].Name, "alias across queues", g.Resources[o].Name) {
 					return
 				}
 			}
@@ -338,7 +352,7 @@ func (v *barrierCheck) queues() {
 					continue
 				}
 				ti := sort.Search(len(us), func(k int) bool { return us[k].Command >= t })
-				if need(t, us[ti].Stages, end, vk.StageNone, scopeOf(x).srcExec, g.Resources[x.Resource].Name, "final barrier after the last command") {
+				if need(t, us[ti].Stages, end, vk.StageNone, scopeOf(x).srcExec, g.Resources[x.Resource].Name, "final barrier after the last command", "") {
 					return
 				}
 			}

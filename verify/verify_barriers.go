@@ -72,10 +72,11 @@ type barrierCheck struct {
 
 	errs *errList // where violations go
 
-	multi bool                    // some command is not on graphics (queues.go)
-	cross []crossEdge             // the hazard edges across queues, for queues.go
-	termQ []planner.QueueSet      // per resource, the queues of its terminal uses (queues.go)
-	pairs [][2]planner.ResourceID // pooled pairs sharing bytes, (old, new), found by aliases for queues.go
+	multi  bool                    // some command is not on graphics (queues.go)
+	cross  []crossEdge             // the hazard edges across queues, for queues.go
+	termQ  []planner.QueueSet      // per resource, the queues of its terminal uses (queues.go)
+	pairs  [][2]planner.ResourceID // pooled pairs sharing bytes, (old, new), found by aliases for queues.go
+	termOn []terminalNeeds         // per resource and queue, terminalNeedOn's cache
 }
 
 // verifyBarriers checks the execution order and barriers of p against c,
