@@ -36,12 +36,16 @@ func Build(c *planner.Compiled, p *planner.Plan) error {
 	if err != nil {
 		return err
 	}
-	prev, err := oldOccupants(c, p, pos)
+	b := builder{c: c, p: p, pos: pos, multi: g.MultiQueue()}
+	var pairs *[][2]planner.ResourceID
+	if b.multi {
+		pairs = &b.pairs // every ordered pair sharing bytes, for queues.go
+	}
+	prev, err := oldOccupants(c, p, pos, pairs)
 	if err != nil {
 		return err
 	}
-	b := builder{c: c, p: p, pos: pos, prev: prev}
-	b.multi = g.MultiQueue()
+	b.prev = prev
 	b.hazardSources()
 	p.Barriers = b.build(p.Barriers[:0])
 	p.FinalBarriers, p.Warnings = b.finalBarriers(p.FinalBarriers[:0], p.Warnings)
@@ -124,7 +128,7 @@ func (b *builder) terminalScope(r planner.ResourceID) (vk.Stage, vk.AccessFlags)
 // barrier's access scope is the image's subresources, which may leave
 // out padding that its placement (the required size) covers, so the old
 // occupant's writes there would never be made available (see prune).
-func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planner.ResourceID, error) {
+func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32, pairs *[][2]planner.ResourceID) ([][]planner.ResourceID, error) {
 	g := c.Graph
 	ao := planner.NewAliasOrder(c, p)
 	var pooled []planner.ResourceID
@@ -141,6 +145,12 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 	old := make([][]planner.ResourceID, len(g.Resources))
 	for ko, kr := range interval.Overlaps(len(pooled), p.PlacedAt(pooled)) {
 		o, r := pooled[ko], pooled[kr]
+		if pairs != nil && ao.Before(r, o) {
+			o, r = r, o
+		}
+		if pairs != nil && ao.Before(o, r) {
+			*pairs = append(*pairs, [2]planner.ResourceID{o, r})
+		}
 		switch {
 		case ao.Before(o, r):
 			old[r] = append(old[r], o)
@@ -237,10 +247,11 @@ type builder struct {
 	lead    []int32        // per use: for readers sharing a transition, the index of the one first in execution order; else -1
 	gStages []vk.Stage     // per lead: the destination of the group's transition, all its readers
 	gAccess []vk.AccessFlags
-	onRes   [][]int32   // per resource, indices of its emitted hazard barriers, in order
-	memory  []int32     // indices of the emitted memory barriers, in order
-	batch   []candidate // the barriers one command needs
-	multi   bool        // some command is not on graphics (queues.go)
+	onRes   [][]int32               // per resource, indices of its emitted hazard barriers, in order
+	memory  []int32                 // indices of the emitted memory barriers, in order
+	batch   []candidate             // the barriers one command needs
+	multi   bool                    // some command is not on graphics (queues.go)
+	pairs   [][2]planner.ResourceID // (old, new) pooled pairs sharing bytes, when multi (queues.go)
 }
 
 // candidate is a barrier a command needs, before merging.

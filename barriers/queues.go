@@ -3,7 +3,6 @@ package barriers
 import (
 	"fmt"
 
-	"github.com/aliasplan/aliasplan/interval"
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/vk"
 )
@@ -93,18 +92,10 @@ func (b *builder) submissions() error {
 			termQ[r] = termQ[r].Add(g.Commands[t].Queue)
 		}
 	}
-	// Aliases: every overlapping pair of pooled resources, ordered by the DAG.
-	var pooled []planner.ResourceID
-	for r := range p.Resources {
-		if p.Resources[r].Status == planner.StatusPooled && c.Used(planner.ResourceID(r)) {
-			pooled = append(pooled, planner.ResourceID(r))
-		}
-	}
-	for ko, kr := range interval.Overlaps(len(pooled), p.PlacedAt(pooled)) {
-		o, r := pooled[ko], pooled[kr]
-		if c.Before(r, o) {
-			o, r = r, o
-		}
+	// Aliases: every overlapping pair of pooled resources (oldOccupants
+	// found them, ordered by the DAG).
+	for _, pr := range b.pairs {
+		o, r := pr[0], pr[1]
 		if in := c.Initial(r); len(in) == 1 && termQ[o] == planner.QueueSet(0).Add(g.Commands[in[0]].Queue) {
 			continue // one queue: the alias barrier's business
 		}

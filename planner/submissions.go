@@ -63,7 +63,10 @@ func BuildSubmissions(c *Compiled, order []CommandID, extra []SyncNeed) ([]Submi
 	if len(order) != n {
 		return nil, 0, fmt.Errorf("planner: submissions: order has %d commands, graph has %d", len(order), n)
 	}
-	pos := make([]int32, n)
+	// One allocation for the per-command arrays: positions, the needs'
+	// CSR starts and fill cursors, and each command's batch.
+	buf := make([]int32, 4*n+1)
+	pos, inStart, fill, batchOf := buf[:n], buf[n:2*n+1], buf[2*n+1:3*n+1], buf[3*n+1:]
 	for i := range pos {
 		pos[i] = -1
 	}
@@ -84,7 +87,6 @@ func BuildSubmissions(c *Compiled, order []CommandID, extra []SyncNeed) ([]Submi
 		last[q] = cmd
 	}
 	// Needs into each command, bucketed by the later command.
-	inStart := make([]int32, n+1)
 	for a := range n {
 		qa := g.Commands[a].Queue
 		for _, b := range c.Successors(CommandID(a)) {
@@ -103,16 +105,19 @@ func BuildSubmissions(c *Compiled, order []CommandID, extra []SyncNeed) ([]Submi
 		inStart[i+1] += inStart[i]
 	}
 	in := make([]SyncNeed, inStart[n])
-	fill := append([]int32(nil), inStart[:n]...)
-	stages := make([]vk.Stage, n)
-	for i := range stages {
-		stages[i] = c.CommandStages(CommandID(i))
+	copy(fill, inStart[:n])
+	stages := make([]vk.Stage, n) // computed for the commands with needs only; CommandStages is never 0
+	stage := func(cmd CommandID) vk.Stage {
+		if stages[cmd] == 0 {
+			stages[cmd] = c.CommandStages(cmd)
+		}
+		return stages[cmd]
 	}
 	for a := range n {
 		qa := g.Commands[a].Queue
 		for _, b := range c.Successors(CommandID(a)) {
 			if g.Commands[b].Queue != qa {
-				in[fill[b]] = SyncNeed{From: CommandID(a), To: b, FromStages: stages[a], ToStages: stages[b]}
+				in[fill[b]] = SyncNeed{From: CommandID(a), To: b, FromStages: stage(CommandID(a)), ToStages: stage(b)}
 				fill[b]++
 			}
 		}
@@ -122,7 +127,7 @@ func BuildSubmissions(c *Compiled, order []CommandID, extra []SyncNeed) ([]Submi
 		fill[x.To]++
 	}
 
-	s := subBuilder{batchOf: make([]int32, n)}
+	s := subBuilder{batchOf: batchOf}
 	for q := range s.open {
 		s.open[q] = -1
 	}
@@ -132,30 +137,62 @@ func BuildSubmissions(c *Compiled, order []CommandID, extra []SyncNeed) ([]Submi
 			s.need(x, g.Commands[x.From].Queue, q)
 		}
 		ob := s.openBatch(q)
-		s.batches[ob].Commands = append(s.batches[ob].Commands, cmd)
+		s.batches[ob].n++
 		s.batchOf[cmd] = ob
 	}
 	for q := range Queue(NumQueues) {
-		if s.open[q] >= 0 && len(s.batches[s.open[q]].Commands) > 0 {
+		if s.open[q] >= 0 && s.batches[s.open[q]].n > 0 {
 			s.close(q)
 		}
 	}
-	subs := make([]Submission, len(s.submitted))
+	// The submissions' lists, carved from one array each.
+	rank := make([]int32, len(s.batches)) // batch → submission
 	for i, b := range s.submitted {
-		subs[i] = s.batches[b].Submission
-		for k := range subs[i].Wait {
-			subs[i].Wait[k].Stages = s.sems[subs[i].Wait[k].Semaphore].wait
+		rank[b] = int32(i)
+	}
+	subs := make([]Submission, len(s.submitted))
+	cmds := make([]CommandID, 0, n)
+	for i, b := range s.submitted {
+		subs[i].Queue = s.batches[b].queue
+		at := len(cmds)
+		cmds = cmds[:at+int(s.batches[b].n)]
+		subs[i].Commands = cmds[at:at:len(cmds)]
+	}
+	for _, cmd := range order {
+		sb := &subs[rank[s.batchOf[cmd]]]
+		sb.Commands = append(sb.Commands, cmd) // within its carved capacity
+	}
+	ops := make([]SemaphoreOp, 2*len(s.sems))
+	nw, ns := make([]int32, len(subs)), make([]int32, len(subs))
+	for _, sm := range s.sems {
+		nw[rank[sm.waitBatch]]++
+		ns[rank[sm.sigBatch]]++
+	}
+	at := 0
+	for i := range subs {
+		subs[i].Wait = ops[at : at : at+int(nw[i])]
+		at += int(nw[i])
+		subs[i].Signal = ops[at : at : at+int(ns[i])]
+		at += int(ns[i])
+		if len(subs[i].Wait) == cap(subs[i].Wait) {
+			subs[i].Wait = nil
 		}
-		for k := range subs[i].Signal {
-			subs[i].Signal[k].Stages = s.sems[subs[i].Signal[k].Semaphore].signal
+		if len(subs[i].Signal) == cap(subs[i].Signal) {
+			subs[i].Signal = nil
 		}
+	}
+	for k, sm := range s.sems { // in semaphore order: each list ascending
+		w, sg := &subs[rank[sm.waitBatch]], &subs[rank[sm.sigBatch]]
+		w.Wait = append(w.Wait, SemaphoreOp{Semaphore: k, Stages: sm.wait})
+		sg.Signal = append(sg.Signal, SemaphoreOp{Semaphore: k, Stages: sm.signal})
 	}
 	return subs, len(s.sems), nil
 }
 
 type subBatch struct {
-	Submission
-	seq int32 // its position among its queue's batches
+	queue Queue
+	seq   int32 // its position among its queue's batches
+	n     int32 // its commands
 }
 
 type subSem struct {
@@ -177,7 +214,7 @@ type subBuilder struct {
 // openBatch returns q's open batch, opening one if there is none.
 func (s *subBuilder) openBatch(q Queue) int32 {
 	if s.open[q] < 0 {
-		s.batches = append(s.batches, subBatch{Submission: Submission{Queue: q}, seq: s.nseq[q]})
+		s.batches = append(s.batches, subBatch{queue: q, seq: s.nseq[q]})
 		s.nseq[q]++
 		s.open[q] = int32(len(s.batches) - 1)
 	}
@@ -237,13 +274,11 @@ func (s *subBuilder) need(x SyncNeed, p, q Queue) {
 	if s.open[p] == fb {
 		s.close(p)
 	}
-	if ob := s.open[q]; ob >= 0 && len(s.batches[ob].Commands) > 0 {
+	if ob := s.open[q]; ob >= 0 && s.batches[ob].n > 0 {
 		s.close(q)
 	}
 	wb := s.openBatch(q)
 	k := len(s.sems)
 	s.sems = append(s.sems, subSem{from: p, to: q, sigBatch: fb, waitBatch: wb, signal: x.FromStages, wait: x.ToStages})
 	s.between[p][q] = append(s.between[p][q], int32(k))
-	s.batches[fb].Signal = append(s.batches[fb].Signal, SemaphoreOp{Semaphore: k})
-	s.batches[wb].Wait = append(s.batches[wb].Wait, SemaphoreOp{Semaphore: k})
 }

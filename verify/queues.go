@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/aliasplan/aliasplan/interval"
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/vk"
 )
@@ -62,7 +61,14 @@ func (v *barrierCheck) terminalNeedOn(r planner.ResourceID, cmd planner.CommandI
 	case !tq.Has(q):
 		return nil
 	}
-	tn := &terminalNeeds{done: true}
+	if v.termOn == nil {
+		v.termOn = make([]terminalNeeds, len(v.c.Graph.Resources)*int(planner.NumQueues))
+	}
+	tn := &v.termOn[int(r)*int(planner.NumQueues)+int(v.c.Graph.Commands[cmd].Queue)]
+	if tn.done {
+		return tn
+	}
+	tn.done = true
 	us := v.c.Uses(r)
 	any := false
 	for _, t := range v.c.Terminal(r) {
@@ -154,7 +160,8 @@ func (v *barrierCheck) queues() {
 		return
 	}
 	n := len(g.Commands)
-	qc := &queueCheck{sub: make([]int32, n), seq: make([]int32, n), subSeq: make([]int32, len(p.Submissions))}
+	ibuf := make([]int32, 2*n+len(p.Submissions))
+	qc := &queueCheck{sub: ibuf[:n], seq: ibuf[n : 2*n], subSeq: ibuf[2*n:]}
 	for i := range qc.sub {
 		qc.sub[i] = -1
 	}
@@ -163,8 +170,9 @@ func (v *barrierCheck) queues() {
 		return
 	}
 	ns := p.Semaphores
-	qc.sigSub, qc.waitSu = make([]int32, ns), make([]int32, ns)
-	qc.sig, qc.wait = make([]vk.Stage, ns), make([]vk.Stage, ns)
+	sbuf, stbuf := make([]int32, 2*ns), make([]vk.Stage, 2*ns)
+	qc.sigSub, qc.waitSu = sbuf[:ns], sbuf[ns:]
+	qc.sig, qc.wait = stbuf[:ns], stbuf[ns:]
 	for k := range ns {
 		qc.sigSub[k], qc.waitSu[k] = -1, -1
 	}
@@ -253,13 +261,18 @@ func (v *barrierCheck) queues() {
 		}
 	}
 	// Coverage.
-	need := func(a planner.CommandID, sa vk.Stage, b planner.CommandID, sb vk.Stage, meet vk.Stage, res, what string) bool {
+	// need reports an uncovered pair; what and after (an old occupant,
+	// or "") name it in the message, built only on failure.
+	need := func(a planner.CommandID, sa vk.Stage, b planner.CommandID, sb vk.Stage, meet vk.Stage, res, what, after string) bool {
 		want := needStages(sb)
 		if meet != 0 {
 			want = 0 // the image barrier chains after the wait and covers b (its destination is checked by the caller)
 		}
 		if qc.covered(p, a, needStages(sa), b, want, meet) {
 			return false
+		}
+		if after != "" {
+			what += fmt.Sprintf(" after %q", after)
 		}
 		detail := fmt.Sprintf("%s: no semaphore signalled after %q (signal mask holding %s) and waited before %q (wait mask holding %s)",
 			what, v.cmdName(a), sa, v.cmdName(b), sb)
@@ -292,21 +305,14 @@ func (v *barrierCheck) queues() {
 				}
 			}
 		}
-		if need(ui.Command, ui.Stages, b, uj.Stages, meet, v.resName(e.R), "dependency across queues") {
+		if need(ui.Command, ui.Stages, b, uj.Stages, meet, v.resName(e.R), "dependency across queues", "") {
 			return
 		}
 	}
-	var pooled []planner.ResourceID
-	for r := range p.Resources {
-		if p.Resources[r].Status == planner.StatusPooled && v.c.Used(planner.ResourceID(r)) {
-			pooled = append(pooled, planner.ResourceID(r))
-		}
-	}
-	for ko, kr := range interval.Overlaps(len(pooled), p.PlacedAt(pooled)) {
-		o, r := pooled[ko], pooled[kr]
-		if v.ao.Before(r, o) {
-			o, r = r, o
-		}
+	// The pairs sharing bytes, ordered (aliases found them; an unordered
+	// pair is its error).
+	for _, pr := range v.pairs {
+		o, r := pr[0], pr[1]
 		if in := v.c.Initial(r); len(in) == 1 && v.terminalQueues(o) == planner.QueueSet(0).Add(g.Commands[in[0]].Queue) {
 			continue // one queue: the barriers' business
 		}
@@ -327,7 +333,7 @@ func (v *barrierCheck) queues() {
 					continue
 				}
 				ti := sort.Search(len(uo), func(k int) bool { return uo[k].Command >= t })
-				if need(t, uo[ti].Stages, i, ur[ii].Stages, meet, g.Resources[r].Name, fmt.Sprintf("alias across queues after %q", g.Resources[o].Name)) {
+				if need(t, uo[ti].Stages, i, ur[ii].Stages, meet, g.Resources[r].Name, "alias across queues", g.Resources[o].Name) {
 					return
 				}
 			}
@@ -346,7 +352,7 @@ func (v *barrierCheck) queues() {
 					continue
 				}
 				ti := sort.Search(len(us), func(k int) bool { return us[k].Command >= t })
-				if need(t, us[ti].Stages, end, vk.StageNone, scopeOf(x).srcExec, g.Resources[x.Resource].Name, "final barrier after the last command") {
+				if need(t, us[ti].Stages, end, vk.StageNone, scopeOf(x).srcExec, g.Resources[x.Resource].Name, "final barrier after the last command", "") {
 					return
 				}
 			}

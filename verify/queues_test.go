@@ -237,3 +237,43 @@ func TestSubmissionsThroughThirdQueue(t *testing.T) {
 	dropSemaphore(q, 0)
 	wantSubmissionError(t, "first link removed", verify.Plan(c, q), "no semaphore signalled after")
 }
+
+// TestVerifyImageAliasAcrossQueues: in the async frame, an image whose
+// memory an old occupant on another queue used last starts from UNDEFINED
+// with a barrier whose source stages meet the wait's mask; with its source
+// moved off the wait's stages the plan fails.
+func TestVerifyImageAliasAcrossQueues(t *testing.T) {
+	c, p := asyncPlan(t)
+	g := c.Graph
+	found := 0
+	for k, x := range p.Barriers {
+		if x.Type != planner.ImageBarrier || x.OldLayout != vk.LayoutUndefined || p.Resources[x.Resource].Status != planner.StatusPooled {
+			continue
+		}
+		// Old occupants of x.Resource whose terminal uses are all on another queue.
+		cross := false
+		for o := range p.Resources {
+			po, pr := p.Resources[o].Placement, p.Resources[x.Resource].Placement
+			if o == int(x.Resource) || p.Resources[o].Status != planner.StatusPooled || po.Pool != pr.Pool ||
+				po.Offset >= pr.Offset+pr.Size || pr.Offset >= po.Offset+po.Size || !c.Before(planner.ResourceID(o), x.Resource) {
+				continue
+			}
+			for _, t := range c.Terminal(planner.ResourceID(o)) {
+				cross = cross || g.Commands[t].Queue != g.Commands[x.Before].Queue
+			}
+		}
+		if !cross {
+			continue
+		}
+		found++
+		q := clone(p)
+		q.Barriers[k].SrcStages = vk.StageHost
+		err := verify.Plan(c, q)
+		if err == nil {
+			t.Errorf("%s's first-use barrier with source HOST verified", g.Resources[x.Resource].Name)
+		}
+	}
+	if found == 0 {
+		t.Fatal("the async frame has no image alias across queues")
+	}
+}

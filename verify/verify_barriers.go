@@ -72,9 +72,11 @@ type barrierCheck struct {
 
 	errs *errList // where violations go
 
-	multi bool               // some command is not on graphics (queues.go)
-	cross []crossEdge        // the hazard edges across queues, for queues.go
-	termQ []planner.QueueSet // per resource, the queues of its terminal uses (queues.go)
+	multi  bool                    // some command is not on graphics (queues.go)
+	cross  []crossEdge             // the hazard edges across queues, for queues.go
+	termQ  []planner.QueueSet      // per resource, the queues of its terminal uses (queues.go)
+	pairs  [][2]planner.ResourceID // pooled pairs sharing bytes, (old, new), found by aliases for queues.go
+	termOn []terminalNeeds         // per resource and queue, terminalNeedOn's cache
 }
 
 // verifyBarriers checks the execution order and barriers of p against c,
@@ -619,6 +621,11 @@ func (v *barrierCheck) aliases() {
 	old := make([][]planner.ResourceID, len(g.Resources))
 	for ko, kr := range interval.Overlaps(len(pooled), p.PlacedAt(pooled)) {
 		o, r := pooled[ko], pooled[kr]
+		if v.multi && v.ao.Before(r, o) {
+			v.pairs = append(v.pairs, [2]planner.ResourceID{r, o}) // for queues.go
+		} else if v.multi && v.ao.Before(o, r) {
+			v.pairs = append(v.pairs, [2]planner.ResourceID{o, r})
+		}
 		switch {
 		case v.ao.Before(o, r):
 			old[r] = append(old[r], o)
