@@ -83,6 +83,7 @@ type planFile struct {
 	Resources          []planResource      `json:"resources"`
 	Barriers           []planBarrier       `json:"barriers"`
 	FinalBarriers      []planBarrier       `json:"finalBarriers,omitempty"`
+	Submissions        []planSubmission    `json:"submissions,omitempty"`
 	Serializations     []planSerialization `json:"serializations,omitempty"`
 	Stats              *planStats          `json:"stats"`
 }
@@ -112,6 +113,7 @@ type planResource struct {
 	Alignment    *uint64           `json:"alignment,omitempty"`
 	Aliased      *bool             `json:"aliased,omitempty"`
 	Requirements *planRequirements `json:"requirements,omitempty"`
+	Queues       []string          `json:"queues,omitempty"` // plans with submissions: the queues that use it
 }
 
 type planRequirements struct {
@@ -204,6 +206,9 @@ func WritePlan(w io.Writer, g *planner.Graph, p *planner.Plan) error {
 	list("barriers", len(pf.Barriers), func(i int) any { return &pf.Barriers[i] })
 	if pf.FinalBarriers != nil {
 		list("finalBarriers", len(pf.FinalBarriers), func(i int) any { return &pf.FinalBarriers[i] })
+	}
+	if pf.Submissions != nil {
+		list("submissions", len(pf.Submissions), func(i int) any { return &pf.Submissions[i] })
 	}
 	if pf.Serializations != nil {
 		list("serializations", len(pf.Serializations), func(i int) any { return &pf.Serializations[i] })
@@ -322,7 +327,15 @@ func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 		if q := rp.Requirements; q != (planner.Requirements{}) {
 			fr.Requirements = &planRequirements{q.Size, q.Alignment, q.MemoryTypeBits, q.PrefersDedicated, q.RequiresDedicated}
 		}
+		if len(p.Submissions) > 0 {
+			fr.Queues = queueNames(rp.Queues)
+		}
 	}
+	subs, err := toPlanSubmissions(g, p) // plan_queues.go
+	if err != nil {
+		return nil, err
+	}
+	pf.Submissions = subs
 	if len(p.FinalBarriers) > 0 {
 		pf.FinalBarriers = make([]planBarrier, len(p.FinalBarriers))
 	}
@@ -677,6 +690,10 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 		}
 		x.Bytes = *fs.Bytes
 		p.Serializations = append(p.Serializations, x)
+	}
+
+	if err := readPlanSubmissions(p, &pf, cmds, fail); err != nil { // plan_queues.go
+		return nil, err
 	}
 
 	// Stats.

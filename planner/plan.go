@@ -60,6 +60,13 @@ type ResourcePlan struct {
 	// unused resources).
 	Requirements Requirements
 	Placement    Placement // meaningful when Status == StatusPooled
+	// Queues is the set of queues whose commands use the resource (0 for
+	// an unused one). When it holds more than one (Queues.Concurrent), the
+	// contents cross queues without ownership transfers: the Vulkan side
+	// creates the resource VK_SHARING_MODE_CONCURRENT over the families
+	// of those queues, or EXCLUSIVE when they map to one family. It is
+	// set only in plans with submissions.
+	Queues QueueSet
 }
 
 // Pool is one aliasable device-memory allocation.

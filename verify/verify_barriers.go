@@ -71,6 +71,12 @@ type barrierCheck struct {
 	trans   []int32         // per use, the barrier that moves the image into its layout before it, or -1
 
 	errs *errList // where violations go
+
+	multi  bool                    // some command is not on graphics (queues.go)
+	cross  []crossEdge             // the hazard edges across queues, for queues.go
+	termQ  []planner.QueueSet      // per resource, the queues of its terminal uses (queues.go)
+	pairs  [][2]planner.ResourceID // pooled pairs sharing bytes, (old, new), found by aliases for queues.go
+	termOn []terminalNeeds         // per resource and queue, terminalNeedOn's cache
 }
 
 // verifyBarriers checks the execution order and barriers of p against c,
@@ -139,7 +145,7 @@ func verifyBarriers(c *planner.Compiled, p *planner.Plan) error {
 // checks stop at its cap. Layouts, hazards and aliases run only when the
 // structure holds.
 func verifyBarriersAll(c *planner.Compiled, p *planner.Plan, errs *errList) {
-	v := &barrierCheck{c: c, p: p, errs: errs, ao: planner.NewAliasOrder(c, p)}
+	v := &barrierCheck{c: c, p: p, errs: errs, ao: planner.NewAliasOrder(c, p), multi: c.Graph.MultiQueue()}
 	if err := v.structure(); err != nil {
 		errs.add(err)
 		return
@@ -148,6 +154,7 @@ func verifyBarriersAll(c *planner.Compiled, p *planner.Plan, errs *errList) {
 		return
 	}
 	v.aliases()
+	v.queues() // queues.go
 }
 
 func (v *barrierCheck) cmdName(cmd planner.CommandID) string { return v.c.Graph.Commands[cmd].Name }
@@ -472,6 +479,10 @@ func (v *barrierCheck) edge(r planner.ResourceID, us []planner.Use, i, j int) er
 		return &planner.BarrierError{Before: v.cmdName(uj.Command), After: v.cmdName(ui.Command), Resource: v.resName(r), Barrier: -1, Rule: planner.RuleOrder,
 			Detail: "the order runs the command before one it depends on"}
 	}
+	if v.otherQueue(ui.Command, uj.Command) {
+		v.cross = append(v.cross, crossEdge{r, int32(i), int32(j)})
+		return nil // a semaphore covers it: queues.go
+	}
 	e := edgeNeed{
 		si: useStages(ui.Stages), wi: ui.Access.Writes().Expand(),
 		sj: useStages(uj.Stages), aj: uj.Access.Expand(), jStageless: stageless(uj.Stages),
@@ -516,6 +527,9 @@ func (v *barrierCheck) edge(r planner.ResourceID, us []planner.Use, i, j int) er
 		}
 		k := lists[l][at[l]]
 		at[l]++
+		if v.otherQueue(v.p.Barriers[k].Before, uj.Command) {
+			continue // a barrier of another queue orders nothing on this one
+		}
 		if v.slot[k] != cur {
 			reach |= nReach
 			reachAvail |= nAvail
@@ -610,6 +624,11 @@ func (v *barrierCheck) aliases() {
 	old := make([][]planner.ResourceID, len(g.Resources))
 	for ko, kr := range interval.Overlaps(len(pooled), p.PlacedAt(pooled)) {
 		o, r := pooled[ko], pooled[kr]
+		if v.multi && v.ao.Before(r, o) {
+			v.pairs = append(v.pairs, [2]planner.ResourceID{r, o}) // for queues.go
+		} else if v.multi && v.ao.Before(o, r) {
+			v.pairs = append(v.pairs, [2]planner.ResourceID{o, r})
+		}
 		switch {
 		case v.ao.Before(o, r):
 			old[r] = append(old[r], o)
@@ -672,6 +691,11 @@ func (v *barrierCheck) aliasPairs(b planner.ResourceID, olds []planner.ResourceI
 	var cover []interval.Range
 	for i, a := range olds {
 		tn := v.terminalNeed(a)
+		if v.multi {
+			if tn = v.terminalNeedOn(a, ub.Command); tn == nil {
+				continue // every terminal use on another queue: a semaphore covers it (queues.go)
+			}
+		}
 		ts, tw := tn.stages, tn.writes
 		listed, direct := false, false
 		// srcOK: barrier k's first scope includes every terminal use of a

@@ -38,6 +38,9 @@ type Resources struct {
 	pools []pool
 	plan  *planner.Plan
 	bound bool
+	// sharing: how resources used on several queue families are created
+	// (SetSharing; queues.go, submit.go).
+	sharing Sharing
 
 	// deps[k] is the dependency recorded before plan.Order[k]; pos[c] is
 	// command c's position in the order (-1 when absent).
@@ -171,6 +174,9 @@ func (r *Resources) create(id planner.ResourceID) error {
 			Usage:       vk.BufferUsageFlags(res.Buffer.Usage),
 			SharingMode: vk.SharingModeExclusive,
 		}
+		if fams := r.concurrentFamilies(id); fams != nil {
+			info.SharingMode, info.QueueFamilyIndexCount, info.PQueueFamilyIndices = vk.SharingModeConcurrent, uint32(len(fams)), fams
+		}
 		var b vk.Buffer
 		ret := vk.CreateBuffer(r.dev.device, &info, nil, &b)
 		info.Free()
@@ -212,6 +218,9 @@ func (r *Resources) create(id planner.ResourceID) error {
 		Usage:         vk.ImageUsageFlags(im.Usage),
 		SharingMode:   vk.SharingModeExclusive,
 		InitialLayout: vk.ImageLayout(im.InitialLayout),
+	}
+	if fams := r.concurrentFamilies(id); fams != nil {
+		info.SharingMode, info.QueueFamilyIndexCount, info.PQueueFamilyIndices = vk.SharingModeConcurrent, uint32(len(fams)), fams
 	}
 	var img vk.Image
 	ret := vk.CreateImage(r.dev.device, &info, nil, &img)

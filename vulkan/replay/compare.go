@@ -133,6 +133,9 @@ type Run struct {
 // and the validation messages they produced.
 func (r *Replayer) RunPlan(plan *p.Plan, runs int, fresh bool) (*Run, []vulkan.Message, error) {
 	defer pauseGC()()
+	if len(plan.Submissions) > 0 {
+		return nil, nil, fmt.Errorf("replay: the plan has %d submissions across queues: use CompareQueues", len(plan.Submissions))
+	}
 	if err := r.checkOrder(plan.Order); err != nil {
 		return nil, nil, err
 	}
@@ -247,6 +250,9 @@ func median(xs []uint64) uint64 {
 // layer meanwhile (binding included).
 func (r *Replayer) Compare(plan *p.Plan, cfg Config) (*Report, error) {
 	defer pauseGC()()
+	if len(plan.Submissions) > 0 {
+		return nil, fmt.Errorf("replay: the plan has %d submissions across queues: use CompareQueues", len(plan.Submissions))
+	}
 	if err := r.checkOrder(plan.Order); err != nil {
 		return nil, err
 	}
@@ -377,7 +383,8 @@ func LayerQuirk(m vulkan.Message) string {
 	}
 	switch {
 	case strings.Contains(m.Text, "prior_usage: SYNC_COPY_TRANSFER_WRITE") && strings.Contains(m.Text, "command: vkCmdFillBuffer"),
-		strings.Contains(m.Text, "vkCmdFillBuffer: Hazard") && strings.Contains(m.Text, "(usage: SYNC_COPY_TRANSFER_WRITE,"):
+		strings.Contains(m.Text, "vkCmdFillBuffer: Hazard") && strings.Contains(m.Text, "(usage: SYNC_COPY_TRANSFER_WRITE,"),
+		strings.Contains(m.Text, "recorded_usage: SYNC_COPY_TRANSFER_WRITE, command: vkCmdFillBuffer,"): // the submit-time form (QUEUE_SUBMIT validation)
 		return "fill-as-copy"
 	case strings.HasPrefix(m.ID, "SYNC-HAZARD-READ-AFTER-WRITE") && strings.Contains(m.Text, "(usage: SYNC_VERTEX_ATTRIBUTE_INPUT_VERTEX_ATTRIBUTE_READ,") &&
 		strings.Contains(m.Text, "write_barriers: ") && !strings.Contains(m.Text, "|SYNC_VERTEX_ATTRIBUTE_INPUT_VERTEX_ATTRIBUTE_READ") &&

@@ -115,6 +115,14 @@ type planData struct {
 	// 5 integers: the two resources (first, second), the commands now
 	// ordered (first's last use, second's first use), the bytes saved.
 	Ser []uint64 `json:"ser,omitempty"`
+	// Queues, Sems and XAlias, present only when the plan has submissions
+	// (queues.go): per command its queue (0 graphics, 1 compute, 2
+	// transfer); per semaphore the command after which it is signalled
+	// and the one before which it is waited; per alias across queues the
+	// old and new occupant, the old one's last use, the new one's first.
+	Queues []int `json:"queues,omitempty"`
+	Sems   []int `json:"sems,omitempty"`
+	XAlias []int `json:"xalias,omitempty"`
 }
 
 type groupData struct {
@@ -237,6 +245,7 @@ func newPageData(c *planner.Compiled, plans []*planner.Plan, names []string, opt
 			}
 		}
 		pd.Ser = serializations(p)
+		pd.Queues, pd.Sems, pd.XAlias = queueData(m)
 		d.Plans = append(d.Plans, pd)
 	}
 	d.Strs = append([]string{}, st.list...)

@@ -30,6 +30,7 @@ func (m *model) svg(b *strings.Builder) {
 	for i := range m.panels {
 		m.panel(b, i)
 	}
+	m.queueLanes(b) // queues.go
 	m.axis(b)
 	m.table(b)
 	b.WriteString("</svg>\n")
@@ -144,6 +145,7 @@ func (m *model) panel(b *strings.Builder, i int) {
 			esc(title), num(x-4), num(y-5), num(x+4), num(y-5), num(x), num(y), colour,
 			num(x), num(y), num(x), num(y+h), colour)
 	}
+	m.crossAliasMarks(b, i) // queues.go
 	// Lower bound.
 	for _, gb := range m.bounds {
 		if gb.panel != i {
