@@ -53,10 +53,11 @@ type timed struct {
 	s             *exact.Strategy
 	solve, greedy time.Duration
 	worst         time.Duration // the largest solve − greedy of a group
-	// late is the largest Result.Elapsed − max(Result.Greedy, limit) of a
-	// group: Solve's own time past the later of its greedy start and the
-	// limit, measured inside Solve (no separate greedy run to compare
-	// with, so less sensitive to the machine's load).
+	// late is the largest Result.Elapsed − Result.Greedy − limit of a
+	// group: Solve's own time past its greedy start plus the limit (the
+	// issue's target: at most 10% of the limit), measured inside Solve
+	// (no separate greedy run to compare with, so less sensitive to the
+	// machine's load).
 	late           time.Duration
 	limit          time.Duration
 	groups, search int
@@ -78,7 +79,7 @@ func (r *timed) Place(p *planner.Problem) (*planner.Solution, error) {
 	r.greedy += t1.Sub(t0)
 	r.solve += t2.Sub(t1)
 	r.worst = max(r.worst, t2.Sub(t1)-t1.Sub(t0))
-	r.late = max(r.late, res.Elapsed-max(res.Greedy, r.limit))
+	r.late = max(r.late, res.Elapsed-res.Greedy-r.limit)
 	r.groups++
 	if res.Stopped != "model" {
 		r.search++
@@ -94,8 +95,9 @@ func (r *timed) Place(p *planner.Problem) (*planner.Solution, error) {
 // the limit plus what the greedy incumbents cost; the metric
 // excess-ms is the largest (solve − greedy) over the groups, to compare
 // with 220 ms, and greedy-ms the greedy time of all groups; late-ms is
-// the largest time a group's Solve ran past both its own greedy start and
-// the limit, as Solve measures them (Result.Elapsed and Result.Greedy).
+// the largest time a group's Solve ran past its own greedy start plus the
+// limit, as Solve measures them (Result.Elapsed − Result.Greedy − limit;
+// 0 when every group kept within it), to compare with 20 ms.
 func BenchmarkTimeLimit(b *testing.B) {
 	const limit = 200 * time.Millisecond
 	for _, gen := range []struct {
