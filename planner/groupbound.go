@@ -1,6 +1,10 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/aliasplan/aliasplan/internal/invariants"
+)
 
 // pairNetworkItems is the group size below which GroupLowerBound links
 // item pairs on the interference matrix: there the matrix (n²/8 bytes)
@@ -17,7 +21,9 @@ const pairNetworkItems = 2048
 // group with a member that does not have exactly one initial use (not a
 // transient as Compile makes them), link item pairs on the matrix. The
 // two networks give the same bound (TestLowerBoundDAGOrder). The verify
-// package recomputes a plan's lower bound with it.
+// package recomputes a plan's lower bound with it. Under the invariants
+// build tag a DAG-network bound is checked against the item-pair
+// network's (a panic if they differ).
 func (c *Compiled) GroupLowerBound(members []ResourceID, items []Item) (uint64, error) {
 	if len(members) != len(items) {
 		return 0, fmt.Errorf("planner: %d members, %d items", len(members), len(items))
@@ -31,6 +37,16 @@ func (c *Compiled) GroupLowerBound(members []ResourceID, items []Item) (uint64, 
 	}
 	if p.order == nil {
 		p.adj = c.groupInterference(members)
+		return LowerBound(p), nil
 	}
-	return LowerBound(p), nil
+	b := LowerBound(p)
+	if invariants.Enabled {
+		// The item-pair network, a different construction of the same
+		// order, must agree (make test checks every verified plan so).
+		q := &Problem{Items: items, adj: c.groupInterference(members)}
+		if pairs := LowerBound(q); pairs != b {
+			panic(fmt.Sprintf("planner: invariant: the DAG network's lower bound %d differs from the item-pair network's %d", b, pairs))
+		}
+	}
+	return b, nil
 }

@@ -20,7 +20,8 @@
 // up the flow runs on the DAG's network as Place's does, without the
 // group's P²/8-byte interference matrix, which cost 3.8 of Verify's 5 s
 // at 30,000 commands; smaller groups link item pairs on the matrix.
-// Under the invariants build tag both networks run and must agree.
+// Under the invariants build tag both networks run and must agree
+// (GroupLowerBound checks it).
 //
 // Cost: O(R log R + byte-overlapping pairs) plus the lower bound for the
 // placement, O(A + B + alias pairs) for the barriers (R resources, A
