@@ -378,11 +378,11 @@ func lowerBound(c *planner.Compiled, p *planner.Plan) (uint64, bool) {
 	var total uint64
 	ok := true
 	for g := range keys {
-		prob, err := c.GroupProblem(members[g], items[g], 0)
+		b, err := groupBound(c, members[g], items[g])
 		if err != nil {
 			return 0, false
 		}
-		if total = addChecked(total, planner.LowerBound(prob), &ok); !ok {
+		if total = addChecked(total, b, &ok); !ok {
 			total = ^uint64(0)
 		}
 	}
