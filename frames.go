@@ -87,8 +87,8 @@ type Frames struct {
 	lastFirst, lastLast barriers.Scope
 	// pending is the next frame's entry source (barriers.EntrySource);
 	// seq checks each frame's entry against the frames before it.
-	pending  barriers.Scope
-	seq      verify.SequenceState
+	pending barriers.Scope
+	seq     verify.SequenceState
 }
 
 // FrameOptions configure what a Frames does with the memory it holds.
