@@ -1,11 +1,15 @@
 package aliasplan_test
 
 import (
+	"bytes"
 	"errors"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/barriers"
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/verify"
 	"github.com/aliasplan/aliasplan/vk"
@@ -176,4 +180,48 @@ func TestSequenceTamper(t *testing.T) {
 		}
 		t.Fatal("no transition before the first command")
 	})
+}
+
+// TestEntryPlanFile: a frame's entry barrier is written to the plan file
+// ("entry") and read back whole; a file whose entry names no command of
+// the graph is an error naming the item.
+func TestEntryPlanFile(t *testing.T) {
+	f := aliasplan.NewFrames(aliasplan.Options{}, aliasplan.FrameOptions{})
+	g := sequenceFrame(640, 360, true)
+	if _, err := f.Plan(sequenceFrame(700, 400, false)); err != nil {
+		t.Fatal(err)
+	}
+	fp, err := f.Plan(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := format.WritePlan(&b, &g.Graph, fp.Plan); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"entry": {"before":`) {
+		t.Fatalf("no entry in the plan file:\n%s", b.String())
+	}
+	p2, err := format.ReadPlan(bytes.NewReader(b.Bytes()), "plan.json", &g.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p2.Entry, fp.Entry) {
+		t.Fatalf("entry read back as %+v, want %+v", p2.Entry, fp.Entry)
+	}
+	c, err := planner.Compile(&g.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := verify.Plan(c, p2); err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(b.String(), `"entry": {"before": "shadow0"`, `"entry": {"before": "nope"`, 1)
+	if bad == b.String() {
+		t.Fatalf("the entry is not before shadow0:\n%s", b.String())
+	}
+	_, err = format.ReadPlan(strings.NewReader(bad), "plan.json", &g.Graph)
+	if err == nil || !strings.Contains(err.Error(), "entry.before") || !strings.Contains(err.Error(), "plan.json") {
+		t.Fatalf("got %v; want an error naming plan.json and entry.before", err)
+	}
 }

@@ -83,6 +83,7 @@ type planFile struct {
 	Resources          []planResource      `json:"resources"`
 	Barriers           []planBarrier       `json:"barriers"`
 	FinalBarriers      []planBarrier       `json:"finalBarriers,omitempty"`
+	Entry              *planEntry          `json:"entry,omitempty"` // entry.go
 	Serializations     []planSerialization `json:"serializations,omitempty"`
 	Stats              *planStats          `json:"stats"`
 }
@@ -201,6 +202,9 @@ func WritePlan(w io.Writer, g *planner.Graph, p *planner.Plan) error {
 	list("barriers", len(pf.Barriers), func(i int) any { return &pf.Barriers[i] })
 	if pf.FinalBarriers != nil {
 		list("finalBarriers", len(pf.FinalBarriers), func(i int) any { return &pf.FinalBarriers[i] })
+	}
+	if pf.Entry != nil {
+		field("entry", pf.Entry, false)
 	}
 	if pf.Serializations != nil {
 		list("serializations", len(pf.Serializations), func(i int) any { return &pf.Serializations[i] })
@@ -379,6 +383,10 @@ func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 			call := x.Call
 			fb.Call = &call
 		}
+	}
+	var err error
+	if pf.Entry, err = entryToFile(p, cmdName); err != nil {
+		return nil, err
 	}
 	return pf, nil
 }
@@ -690,6 +698,13 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 	}
 	if st.ExecutionBound != nil {
 		p.Stats.ExecutionBound = *st.ExecutionBound
+	}
+	if pf.Entry != nil {
+		x, err := entryFromFile(pf.Entry, cmds, fail)
+		if err != nil {
+			return nil, err
+		}
+		p.Entry = []planner.Barrier{x}
 	}
 	return p, nil
 }
