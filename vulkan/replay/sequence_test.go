@@ -2,6 +2,7 @@ package replay
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -68,6 +69,13 @@ func TestFrameSequence(t *testing.T) {
 	// Resolution below the held maximum (resized), SSR off (another
 	// structure), SSR back on at a larger size (planned afresh).
 	seq := []seqFrame{{64, 40, true}, {56, 36, true}, {64, 40, false}, {72, 44, true}}
+	// ALIASPLAN_SEQUENCE_WIDTH scales the frames (the first frame's width;
+	// 64 here, 1920 on the H200: scripts/h200-frames.sh).
+	if v, err := strconv.Atoi(os.Getenv("ALIASPLAN_SEQUENCE_WIDTH")); err == nil && v >= 16 {
+		for i := range seq {
+			seq[i].w, seq[i].h = seq[i].w*uint32(v)/64, seq[i].h*uint32(v)/64
+		}
+	}
 	src := &frameSource{}
 	frames := aliasplan.NewFrames(aliasplan.Options{Source: src, MaxPoolSize: d.Info().MaxMemoryAllocationSize}, aliasplan.FrameOptions{})
 	held := d.NewHeld()
