@@ -29,7 +29,7 @@ export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/xdg-runtime-$(id -u)}"
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 export ALIASPLAN_REQUIRE_VULKAN=1
 export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
-export ALIASPLAN_SEQUENCE_FULL=1 # five frames: the held memory grows mid-sequence
+export ALIASPLAN_SEQUENCE_FULL=1 # five frames (a larger one planned afresh mid-sequence)
 (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true) 2>&1 | tee -a "$log"
 status=0
 (cd vulkan && ../.vk/vulkan.test -test.run '^TestFramesHeld$' -test.v -test.count=1) 2>&1 | tee -a "$log" || status=1
