@@ -11,6 +11,7 @@ import (
 	"github.com/aliasplan/aliasplan/barriers"
 	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/proptest"
 	"github.com/aliasplan/aliasplan/verify"
 	"github.com/aliasplan/aliasplan/vk"
 )
@@ -223,5 +224,31 @@ func TestEntryPlanFile(t *testing.T) {
 	_, err = format.ReadPlan(strings.NewReader(bad), "plan.json", &g.Graph)
 	if err == nil || !strings.Contains(err.Error(), "entry.before") || !strings.Contains(err.Error(), "plan.json") {
 		t.Fatalf("got %v; want an error naming plan.json and entry.before", err)
+	}
+}
+
+// TestFramesEntryRandom: random graphs of different structures planned
+// one after another through one Frames (each frame a new structure, some
+// repeated): every plan verifies alone and the sequence passes
+// verify.Sequence.
+func TestFramesEntryRandom(t *testing.T) {
+	f := aliasplan.NewFrames(aliasplan.Options{}, aliasplan.FrameOptions{})
+	var cs []*planner.Compiled
+	var ps []*planner.Plan
+	for i := range 40 {
+		g := &aliasplan.Graph{Graph: *proptest.RandomGraph(uint64(1+i%13), 40)}
+		fp, err := f.Plan(g)
+		if err != nil {
+			t.Fatalf("frame %d: %v", i+1, err)
+		}
+		checkFrame(t, g, fp)
+		c, err := planner.Compile(&g.Graph)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, ps = append(cs, c), append(ps, fp.Plan)
+	}
+	if err := verify.Sequence(cs, ps); err != nil {
+		t.Fatal(err)
 	}
 }
