@@ -162,7 +162,9 @@ type FramePlan struct {
 	// Frame counts the frames planned, from 1.
 	Frame uint64
 	// Held lists the allocations held after this frame (kept or new) and
-	// those to free now (PoolFree), ascending by ID.
+	// those to free now (PoolFree), ascending by ID. An allocation no
+	// frame will use again stays listed as kept (no pool goes into it)
+	// until its last frame is FrameOptions.InFlight frames old.
 	Held []HeldPool
 	// PoolOf[i] indexes Held: the allocation Plan.Pools[i] lives in.
 	PoolOf []int
@@ -223,7 +225,8 @@ func NewFrames(opts Options, fo FrameOptions) *Frames {
 	return f
 }
 
-// Held returns the allocations held now.
+// Held returns the allocations held now, those waiting to be announced
+// PoolFree (InFlight) included.
 func (f *Frames) Held() []HeldPool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
