@@ -36,8 +36,8 @@ import (
 // its memory type and class that is free this frame and large enough;
 // when none is, a new allocation of the pool's size plus
 // FrameOptions.Headroom is made, and a smaller held allocation of that
-// type and class left unused this frame is freed at once (a larger one
-// replaces it). An allocation that no frame has used for
+// type and class left unused this frame is freed (a larger one replaces
+// it; see Frames in flight for when it is announced). An allocation that no frame has used for
 // FrameOptions.KeepFrames frames in a row is freed.
 //
 // Between frames. All frames share the held pools (one set, not one per
