@@ -234,7 +234,9 @@ func (f *Frames) Held() []HeldPool {
 }
 
 // Plan plans the next frame. The returned FramePlan (and its Plan) are
-// read-only; a frame identical to the last one gets the same plan.
+// read-only; a frame identical to the last one gets the same plan (a
+// shallow copy with another entry barrier when the frame before the last
+// had other frame scopes).
 func (f *Frames) Plan(graph *Graph) (*FramePlan, error) {
 	if graph == nil {
 		return nil, fmt.Errorf("aliasplan: Frames.Plan: the graph is nil")
