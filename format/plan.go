@@ -84,6 +84,7 @@ type planFile struct {
 	Barriers           []planBarrier       `json:"barriers"`
 	FinalBarriers      []planBarrier       `json:"finalBarriers,omitempty"`
 	Submissions        []planSubmission    `json:"submissions,omitempty"`
+	Entry              *planEntry          `json:"entry,omitempty"` // entry.go
 	Serializations     []planSerialization `json:"serializations,omitempty"`
 	Stats              *planStats          `json:"stats"`
 }
@@ -209,6 +210,9 @@ func WritePlan(w io.Writer, g *planner.Graph, p *planner.Plan) error {
 	}
 	if pf.Submissions != nil {
 		list("submissions", len(pf.Submissions), func(i int) any { return &pf.Submissions[i] })
+	}
+	if pf.Entry != nil {
+		field("entry", pf.Entry, false)
 	}
 	if pf.Serializations != nil {
 		list("serializations", len(pf.Serializations), func(i int) any { return &pf.Serializations[i] })
@@ -398,6 +402,9 @@ func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 			call := x.Call
 			fb.Call = &call
 		}
+	}
+	if pf.Entry, err = entryToFile(p, cmdName); err != nil {
+		return nil, err
 	}
 	return pf, nil
 }
@@ -713,6 +720,13 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 	}
 	if st.ExecutionBound != nil {
 		p.Stats.ExecutionBound = *st.ExecutionBound
+	}
+	if pf.Entry != nil {
+		x, err := entryFromFile(pf.Entry, cmds, fail)
+		if err != nil {
+			return nil, err
+		}
+		p.Entry = []planner.Barrier{x}
 	}
 	return p, nil
 }

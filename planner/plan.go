@@ -143,7 +143,13 @@ type BarrierKind uint8
 const (
 	Hazard BarrierKind = iota // orders conflicting uses of one resource (a DAG edge)
 	Alias                     // orders an old occupant's last uses before a new occupant's first use
+	// Entry orders the previous frame's last uses of the pools' bytes
+	// before this frame's first uses (Plan.Entry; Resource is NoResource).
+	Entry
 )
+
+// NoResource is the Resource of a barrier that names none (Entry).
+const NoResource ResourceID = -1
 
 func (k BarrierKind) String() string {
 	switch k {
@@ -151,6 +157,8 @@ func (k BarrierKind) String() string {
 		return "hazard"
 	case Alias:
 		return "alias"
+	case Entry:
+		return "entry"
 	}
 	return fmt.Sprintf("BarrierKind(%d)", uint8(k))
 }
@@ -218,6 +226,12 @@ type Plan struct {
 	// transitions of imported images into their final layouts
 	// (ImageDesc.FinalLayout), one per image, Before == EndOfFrame.
 	FinalBarriers []Barrier
+	// Entry is the frame-entry barrier (barriers.EntryBarrier), recorded
+	// in call 0 before the first command of Order: nil, or one memory
+	// barrier of Kind Entry. Plans of aliasplan.Frames carry one; their
+	// pooled images' UNDEFINED transitions chain after it
+	// (barriers.ChainFirstUses).
+	Entry []Barrier
 	// Ordering is the rule the placement was made under; Budget is the
 	// pooled-byte budget of an OrderBudget plan (0 otherwise).
 	Ordering Ordering

@@ -60,6 +60,9 @@ func All(c *planner.Compiled, p *planner.Plan, max int) []error {
 	if max == 0 || len(errs.errs) < max {
 		verifyFinal(c, p, errs)
 	}
+	if len(p.Entry) > 0 && (max == 0 || len(errs.errs) < max) {
+		verifyEntry(c, p, errs) // sequence.go
+	}
 	return errs.errs
 }
 

@@ -235,7 +235,7 @@ func (v *barrierCheck) structure() error {
 			return fail(k, planner.RuleBarrier, "hazard barrier with old occupants")
 		case x.Call > 1:
 			return fail(k, planner.RuleBarrier, "call %d: a command records its barriers in call 0 and call 1", x.Call)
-		case x.Call == 1 && (x.Kind != planner.Alias || x.Type != planner.ImageBarrier):
+		case x.Call == 1 && (x.Kind != planner.Alias || x.Type != planner.ImageBarrier) && !entryChained(p, x): // sequence.go
 			return fail(k, planner.RuleBarrier, "only an image's alias barrier is recorded in call 1, not a %s %s barrier", x.Kind, x.Type)
 		case k > 0 && p.Barriers[k-1].Before == x.Before && p.Barriers[k-1].Call > x.Call:
 			return fail(k, planner.RuleBarrier, "barriers are not grouped by call: a barrier of call 0 after one of call 1 before the same command")

@@ -94,6 +94,7 @@ func Unaliased(g *p.Graph, plan *p.Plan) (*p.Plan, error) {
 	// Nothing shares bytes, so nothing is serialized: the twin is a DAG
 	// plan whatever the aliased plan's ordering (a budget would not hold).
 	u.Serializations = nil
+	u.Entry = nil // the twin runs alone, in memory of its own
 	u.Ordering, u.Budget = p.OrderDAG, 0
 	u.Stats.PooledBytes = 0
 	for id := range u.Resources {
@@ -384,7 +385,8 @@ func LayerQuirk(m vulkan.Message) string {
 	switch {
 	case strings.Contains(m.Text, "prior_usage: SYNC_COPY_TRANSFER_WRITE") && strings.Contains(m.Text, "command: vkCmdFillBuffer"),
 		strings.Contains(m.Text, "vkCmdFillBuffer: Hazard") && strings.Contains(m.Text, "(usage: SYNC_COPY_TRANSFER_WRITE,"),
-		strings.Contains(m.Text, "recorded_usage: SYNC_COPY_TRANSFER_WRITE, command: vkCmdFillBuffer,"): // the submit-time form (QUEUE_SUBMIT validation)
+		// The same at submit time (QUEUE_SUBMIT validation): a fill in a later submission.
+		strings.Contains(m.Text, "recorded_usage: SYNC_COPY_TRANSFER_WRITE, command: vkCmdFillBuffer"):
 		return "fill-as-copy"
 	case strings.HasPrefix(m.ID, "SYNC-HAZARD-READ-AFTER-WRITE") && strings.Contains(m.Text, "(usage: SYNC_VERTEX_ATTRIBUTE_INPUT_VERTEX_ATTRIBUTE_READ,") &&
 		strings.Contains(m.Text, "write_barriers: ") && !strings.Contains(m.Text, "|SYNC_VERTEX_ATTRIBUTE_INPUT_VERTEX_ATTRIBUTE_READ") &&
