@@ -521,7 +521,7 @@ func copyGraphInto(dst, src *planner.Graph) {
 	for i := range src.Commands {
 		lo := len(acc)
 		acc = append(acc, src.Commands[i].Accesses...)
-		dst.Commands = append(dst.Commands, planner.Command{Name: src.Commands[i].Name, Accesses: acc[lo:len(acc):len(acc)]})
+		dst.Commands = append(dst.Commands, planner.Command{Name: src.Commands[i].Name, Accesses: acc[lo:len(acc):len(acc)], Queue: src.Commands[i].Queue})
 	}
 	if len(dst.Commands) > 0 {
 		dst.Commands[0].Accesses = acc[:len(dst.Commands[0].Accesses):cap(acc)]

@@ -276,3 +276,26 @@ func BenchmarkFrameResize(b *testing.B) {
 		i++
 	}
 }
+
+// TestFramesAsync: frames with commands on the compute queue keep their
+// submissions through resized and identical frames, and each verifies
+// (queues included) against a graph compiled afresh.
+func TestFramesAsync(t *testing.T) {
+	f := aliasplan.NewFrames(aliasplan.Options{}, aliasplan.FrameOptions{})
+	paths := map[string]bool{}
+	for _, pct := range []uint32{100, 80, 90, 90, 100} {
+		g := aliasplan.AsyncSampleFrame(640*pct/100, 360*pct/100)
+		fp, err := f.Plan(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths[fp.Path] = true
+		if len(fp.Submissions) == 0 || fp.Semaphores == 0 {
+			t.Fatalf("frame %d (%s, %d%%): %d submissions, %d semaphores; want the async frame's", fp.Frame, fp.Path, pct, len(fp.Submissions), fp.Semaphores)
+		}
+		checkFrame(t, g, fp)
+	}
+	if !paths["resized"] || !paths["same"] {
+		t.Fatalf("paths %v: want resized and same frames among them", paths)
+	}
+}

@@ -72,6 +72,10 @@ func Resize(c *Compiled, anchor *Plan, opts Options) (*Plan, error) {
 	p.Strategy = anchor.Strategy
 	p.Order, p.Pools, p.Serializations, p.Barriers = anchor.Order, anchor.Pools, anchor.Serializations, anchor.Barriers
 	p.FinalBarriers, p.Warnings = anchor.FinalBarriers, anchor.Warnings
+	p.Submissions, p.Semaphores = anchor.Submissions, anchor.Semaphores
+	for r := range p.Resources {
+		p.Resources[r].Queues = anchor.Resources[r].Queues
+	}
 	if err := sumStats(c.Graph, p); err != nil {
 		return nil, err
 	}
@@ -88,7 +92,7 @@ func SameStructure(a, b *Graph) bool {
 	}
 	for i := range a.Commands {
 		x, y := &a.Commands[i], &b.Commands[i]
-		if x.Name != y.Name || !slices.Equal(x.Accesses, y.Accesses) {
+		if x.Name != y.Name || x.Queue != y.Queue || !slices.Equal(x.Accesses, y.Accesses) {
 			return false
 		}
 	}

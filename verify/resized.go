@@ -39,13 +39,17 @@ func Resized(c *planner.Compiled, p *planner.Plan, anchorC *planner.Compiled, an
 	if !sameArray(p.Order, anchor.Order) || !sameArray(p.Pools, anchor.Pools) ||
 		!sameArray(p.Serializations, anchor.Serializations) || !sameArray(p.Barriers, anchor.Barriers) ||
 		!sameArray(p.FinalBarriers, anchor.FinalBarriers) ||
+		!sameArray(p.Submissions, anchor.Submissions) || p.Semaphores != anchor.Semaphores ||
 		p.Ordering != anchor.Ordering || p.Budget != anchor.Budget || len(p.Resources) != len(anchor.Resources) {
-		return fail("the order, pools, serializations, barriers or ordering are not the anchor's")
+		return fail("the order, pools, serializations, barriers, submissions or ordering are not the anchor's")
 	}
 	for r := range p.Resources {
 		rp, ap := &p.Resources[r], &anchor.Resources[r]
 		if rp.Status != ap.Status {
 			return &Error{Resource: c.Graph.Resources[r].Name, Pool: -1, Detail: fmt.Sprintf("resized: status %s, the anchor's %s", rp.Status, ap.Status)}
+		}
+		if rp.Queues != ap.Queues {
+			return &Error{Resource: c.Graph.Resources[r].Name, Pool: -1, Detail: "resized: the queues that use it are not the anchor's"}
 		}
 		if rp.Status == planner.StatusPooled {
 			x, y := rp.Placement, ap.Placement
