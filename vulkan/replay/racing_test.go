@@ -92,17 +92,18 @@ func TestRacingControl(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(r.Close)
-			// No dedicated threshold: the 64 MiB configuration (a few
-			// bytes above 64 MiB on the H200) must alias too.
+			// No dedicated threshold, prefersDedicated pooled: the 64 MiB
+			// configuration must alias on the H200 too.
 			plan, err := aliasplan.New(aliasplan.Options{Source: r.Source(), MaxPoolSize: d.Info().MaxMemoryAllocationSize, Order: p.OrderExecution,
-				DedicatedThreshold: aliasplan.NoDedicatedThreshold}).
+				DedicatedThreshold: aliasplan.NoDedicatedThreshold, PoolPrefersDedicated: true}).
 				Plan(&aliasplan.Graph{Graph: *g})
 			if err != nil {
 				t.Fatal(err)
 			}
 			old, nw := plan.Resources[1].Placement, plan.Resources[2].Placement
 			if plan.Resources[1].Status != p.StatusPooled || old.Pool != nw.Pool || old.Offset != nw.Offset {
-				t.Fatalf("old and new do not share bytes: %+v %+v", old, nw)
+				t.Fatalf("old and new do not share bytes: %s (%s) %+v, %s (%s) %+v", plan.Resources[1].Status, plan.Resources[1].Reason, old,
+					plan.Resources[2].Status, plan.Resources[2].Reason, nw)
 			}
 			k := slices.IndexFunc(plan.Barriers, func(b p.Barrier) bool { return b.Kind == p.Alias && b.Resource == 2 })
 			if k < 0 {
