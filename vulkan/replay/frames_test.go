@@ -51,9 +51,9 @@ func TestFrames(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// A device per frame: a second Replayer on one device crashed
-			// lavapipe's vkCreateComputePipelines (see docs/replay.md).
-			d := openDevice(t)
+			// A device per frame on lavapipe: a second Replayer on one
+			// device crashed its vkCreateComputePipelines (docs/replay.md).
+			d := sharedDevice(t)
 			rep := compare(t, d, g, 1)
 			t.Logf("%s /%d: %d commands, transient %d B, pooled %d B, %d alias barriers, digests equal %v, layer quirks %v",
 				name, factor, rep.Commands, rep.TransientBytes, rep.PooledBytes, rep.AliasBarriers, rep.DigestsEqual, rep.LayerQuirks)

@@ -25,7 +25,7 @@ func TestGeneratedFrames(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			g := proptest.ReplayFrame(seed)
-			d := openDevice(t)
+			d := sharedDevice(t)
 			rep := compare(t, d, g, 1)
 			if !rep.DigestsEqual {
 				t.Errorf("digests differ (kinds %v)", proptest.ReplayFrameKinds(seed))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/aliasplan/aliasplan"
@@ -44,7 +45,9 @@ func TestMain(m *testing.M) {
 	} else {
 		d.Close()
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	closeShared()
+	os.Exit(code)
 }
 
 func openDevice(t testing.TB) *vulkan.Device {
@@ -68,6 +71,60 @@ func openDevice(t testing.TB) *vulkan.Device {
 		}
 	})
 	return d
+}
+
+var shared struct {
+	sync.Mutex
+	d *vulkan.Device
+}
+
+// sharedDevice is openDevice for tests that replay many graphs: one
+// device for the whole test binary, opened on first use and closed by
+// TestMain. The NVIDIA driver with the validation layer refuses
+// vkCreateInstance (VK_ERROR_INCOMPATIBLE_DRIVER) after about 30
+// instances in one process, so a device per subtest cannot replay 50
+// generated frames on the H200. Each use checks, at its end, that it left
+// no object alive and no validation message behind. Only with
+// ALIASPLAN_SHARE_DEVICE=1 (the H200 scripts set it): on lavapipe a second
+// Replayer on one device crashed pipeline creation (docs/replay.md), so
+// there every use gets its own device as before.
+func sharedDevice(t testing.TB) *vulkan.Device {
+	t.Helper()
+	if unavailable != nil || os.Getenv("ALIASPLAN_SHARE_DEVICE") != "1" {
+		return openDevice(t) // skips or fails as it says when there is no device
+	}
+	shared.Lock()
+	if shared.d == nil {
+		d, err := vulkan.Open(vulkan.Config{Validation: true, Replay: true, Device: os.Getenv("ALIASPLAN_VULKAN_DEVICE")})
+		if err != nil {
+			shared.Unlock()
+			t.Fatalf("Open: %v", err)
+		}
+		shared.d = d
+	}
+	d := shared.d
+	for _, m := range d.TakeMessages() {
+		t.Logf("validation (left by an earlier test, not counted here): %s", m)
+	}
+	t.Cleanup(func() {
+		defer shared.Unlock()
+		if a, b, i := d.Live(); a+b+i != 0 {
+			t.Errorf("left alive: %d allocations, %d buffers, %d images", a, b, i)
+		}
+		for _, m := range d.TakeMessages() {
+			t.Errorf("validation (at teardown): %s", m)
+		}
+	})
+	return d
+}
+
+func closeShared() {
+	if shared.d != nil {
+		if err := shared.d.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "replay tests: closing the shared device:", err)
+		}
+		shared.d = nil
+	}
 }
 
 // prepare makes a Replayer for g and plans g with its source.

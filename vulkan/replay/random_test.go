@@ -176,7 +176,7 @@ func TestRandomGraphs(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			g := randomGraph(seed)
-			d := openDevice(t)
+			d := sharedDevice(t)
 			rep := compare(t, d, g, 1)
 			if !rep.DigestsEqual {
 				t.Errorf("digests differ")

@@ -53,7 +53,7 @@ func sweepOptions(t testing.TB, r *Replayer, maxPool uint64, g *p.Graph, mode st
 // creation: docs/replay.md): zero validation messages, digests equal.
 func sweepGraph(t *testing.T, name string, g *p.Graph) {
 	t.Run(name, func(t *testing.T) {
-		d := openDevice(t)
+		d := sharedDevice(t)
 		r, err := New(d, g)
 		if err != nil {
 			t.Fatalf("replay.New: %v", err)
