@@ -26,6 +26,8 @@ var ReplayKinds = []string{
 	"layered-transfers",   // copies and blits of every mip level and layer, buffer↔image of a mip chain
 	"compute-chain",       // short-lived buffers and images between compute passes (aliasing)
 	"aggregated-accesses", // one resource named twice in one command
+	"input-attachment",    // colour and depth written, then read as input attachments at the fragment's own pixel
+	"graphics-storage",    // storage writes from vertex and fragment shaders (beside attachments, and alone)
 }
 
 // ReplayFrame builds a small frame (extents 8 to 32) for the replay from
@@ -47,7 +49,7 @@ func ReplayFrameKinds(seed uint64) []string {
 func replayFrame(seed uint64) (*planner.Graph, []string) {
 	rng := rand.New(rand.NewPCG(seed, 0xbb67ae8584caa73b))
 	b := &rgen{g: &planner.Graph{}, rng: rng}
-	// Every kind once in every 14 seeds (seed order), plus one or two
+	// Every kind once in every len(ReplayKinds) seeds (seed order), plus one or two
 	// more at random (kept small: make test replays 50 of them).
 	kinds := []int{int(seed % uint64(len(ReplayKinds)))}
 	for n := 1 + rng.IntN(2); n > 0; n-- {
@@ -270,6 +272,30 @@ func (b *rgen) kind(k string) {
 			planner.Access{Resource: img, Stages: cs, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral},
 			planner.Access{Resource: b.sink, Stages: cs, Access: vk.AccessShaderStorageWrite})
 		b.toSink("img.read", sampled(img, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "input-attachment":
+		gb := b.image("gbuffer", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s,
+			Usage: vk.ImageUsageColorAttachment | vk.ImageUsageInputAttachment})
+		dep := b.image("depth", planner.ImageDesc{Format: vk.FormatD32Sfloat, Width: s, Height: s,
+			Usage: vk.ImageUsageDepthStencilAttachment | vk.ImageUsageInputAttachment})
+		out := b.image("lit", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+		b.cmd("gbuffer.draw", colorWrite(gb), depthWrite(dep, vk.LayoutDepthAttachmentOptimal))
+		b.cmd("lighting", planner.Access{Resource: gb, Stages: fs, Access: vk.AccessInputAttachmentRead, Layout: vk.LayoutShaderReadOnlyOptimal},
+			planner.Access{Resource: dep, Stages: fs, Access: vk.AccessInputAttachmentRead, Layout: vk.LayoutDepthReadOnlyOptimal}, colorWrite(out))
+		b.toSink("lit.read", sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "graphics-storage":
+		vbuf := b.buffer("vertex-out", uint64(256*(1+b.rng.IntN(4))), 0)
+		fimg := b.image("fragment-out", planner.ImageDesc{Format: vk.FormatR32Sfloat, Width: s, Height: s, Usage: colorUsage})
+		fbuf := b.buffer("fragment-buf", uint64(512*(1+b.rng.IntN(4))), 0)
+		col := b.image("color", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+		dep := b.image("depth", planner.ImageDesc{Format: vk.FormatD32Sfloat, Width: s, Height: s, Usage: depthUsage})
+		b.cmd("draw.writes", planner.Access{Resource: vbuf, Stages: vk.StageVertexShader, Access: vk.AccessShaderStorageWrite},
+			planner.Access{Resource: fimg, Stages: fs, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral},
+			colorWrite(col), depthWrite(dep, vk.LayoutDepthAttachmentOptimal))
+		b.cmd("fragment.rw", planner.Access{Resource: fimg, Stages: fs, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral},
+			planner.Access{Resource: fbuf, Stages: fs, Access: vk.AccessShaderStorageWrite})
+		b.toSink("writes.read", planner.Access{Resource: vbuf, Stages: cs, Access: vk.AccessShaderStorageRead},
+			planner.Access{Resource: fbuf, Stages: cs, Access: vk.AccessShaderStorageRead},
+			sampled(col, cs, vk.LayoutShaderReadOnlyOptimal))
 	default:
 		panic("proptest: unknown replay kind " + k)
 	}

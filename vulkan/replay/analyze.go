@@ -30,7 +30,7 @@ const (
 	catR11G11B10F
 	catR32UI
 	catRGBA16F3D
-	// Write-only arrays, compute stage only (replay.comp).
+	// Write-only arrays (smaller in the vertex and fragment stages).
 	catSBW
 	catIW
 	catIWU
@@ -67,10 +67,10 @@ var cats = [numCategories]catInfo{
 	catR11G11B10F: {"storage image r11f_g11f_b10f", 14, 66, 2, 2, vk.FormatB10G11R11UfloatPack32},
 	catR32UI:      {"storage image r32ui", 15, 68, 2, 2, vk.FormatR32Uint},
 	catRGBA16F3D:  {"storage 3D image rgba16f", 16, 70, 1, 1, vk.FormatR16G16B16A16Sfloat},
-	catSBW:        {"written storage buffer", 17, 71, 8, 0, 0},
-	catIW:         {"written storage image", 18, 79, 12, 0, 0},
-	catIWU:        {"written unsigned storage image", 19, 91, 2, 0, 0},
-	catIW3:        {"written 3D storage image", 20, 93, 1, 0, 0},
+	catSBW:        {"written storage buffer", 17, 71, 8, 4, 0},
+	catIW:         {"written storage image", 18, 79, 12, 4, 0},
+	catIWU:        {"written unsigned storage image", 19, 91, 2, 2, 0},
+	catIW3:        {"written 3D storage image", 20, 93, 1, 1, 0},
 	catS2MS:       {"sampled multisampled image (float)", 21, 94, 0, 4, 0},
 	catS2MSU:      {"sampled multisampled image (uint)", 22, 98, 0, 2, 0},
 }
@@ -209,6 +209,10 @@ type work struct {
 	// spin: extra hash rounds per invocation before the compute part
 	// writes (SetSpin; racing controls make a command slow).
 	spin uint32
+	// gfxWritten: resources the vertex or fragment part writes; quiet:
+	// the vertex and fragment masks without their slots (gfxwrite.go).
+	gfxWritten map[p.ResourceID]bool
+	quiet      [numStages]specMasks
 }
 
 // pass is one dynamic-rendering pass of a command: one subresource of
@@ -222,6 +226,10 @@ type pass struct {
 	depth         sub // att -1 for none
 	width, height uint32
 	samples       uint32
+	// writes: the pass whose full-screen draw performs the command's
+	// vertex- and fragment-stage storage writes (gfxwrite.go); every
+	// other draw of such a command is quiet.
+	writes bool
 }
 
 // UnsupportedError is an access the replay cannot perform faithfully.
@@ -430,7 +438,10 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			}
 			flags := a.Access & shaderFlags
 			if sh.st == stFragment && a.Access&vk.AccessInputAttachmentRead != 0 {
-				return w, bad("input attachments have no replay yet (docs/replay.md: what is left)")
+				if err := addInputAttachment(g, &w, a, bad); err != nil { // inputattach.go
+					return w, err
+				}
+				left &^= vk.AccessInputAttachmentRead
 			}
 			if flags == 0 {
 				continue
@@ -572,6 +583,7 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		if err := shapeDraw(g, &w); err != nil {
 			return w, err
 		}
+		shapeWrites(&w) // gfxwrite.go
 	}
 	return w, nil
 }
@@ -710,9 +722,6 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 	}
 	if acc&vk.AccessShaderWrite != 0 {
 		acc = acc&^vk.AccessShaderWrite | vk.AccessShaderStorageWrite
-	}
-	if acc&vk.AccessShaderStorageWrite != 0 && st != stCompute {
-		return bad("shader-storage writes from vertex or fragment shaders have no replay yet (docs/replay.md: what is left)")
 	}
 	salt := hashString(r.Name)
 	add := func(c category, s slot, flags uint32) error {

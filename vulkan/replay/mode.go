@@ -23,6 +23,7 @@ type mode struct {
 	own   bool // res is the mode's own (closed with it)
 	pool  vk.DescriptorPool
 	sets  [][numStages]vk.DescriptorSet
+	quiet [][numStages]vk.DescriptorSet // gfxwrite.go: commands whose vertex or fragment part writes
 	views map[viewKey]vk.ImageView
 	cbs   []vk.CommandBuffer // [timed, profiled]
 }
@@ -38,6 +39,7 @@ type viewKey struct {
 // otherwise), hands over the imported resources, makes views and
 // descriptor sets, and records the command buffers.
 func (r *Replayer) bind(res *vulkan.Resources, plan *p.Plan, own bool) (*mode, error) {
+	plan = replayPlan(plan) // inputattach.go
 	m := &mode{r: r, res: res, plan: plan, own: own, views: map[viewKey]vk.ImageView{}}
 	for _, o := range r.imports {
 		var err error
@@ -123,7 +125,7 @@ func (m *mode) attachView(id p.ResourceID, sr sub, aspect uint32) (vk.ImageView,
 
 func (m *mode) prepare() error {
 	r, k := m.r, m.r.k
-	n := uint32(max(r.nparts, 1))
+	n := 2 * uint32(max(r.nparts, 1)) // a full and a quiet set per part at most
 	sizes := []vk.DescriptorPoolSize{
 		{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: n * 18},
 		{Type: vk.DescriptorTypeUniformBuffer, DescriptorCount: n * 4},
@@ -139,6 +141,7 @@ func (m *mode) prepare() error {
 	}
 	m.pool = pool
 	m.sets = make([][numStages]vk.DescriptorSet, len(r.works))
+	m.quiet = make([][numStages]vk.DescriptorSet, len(r.works))
 	align := max(uint64(k.limits.MinStorageBufferOffsetAlignment), 16)
 	stride := (uint64(paramsBytes) + align - 1) / align * align
 	for i := range r.works {
@@ -146,11 +149,16 @@ func (m *mode) prepare() error {
 			if pt == nil {
 				continue
 			}
-			set, err := m.writeSet(pt, stage(st), stride)
+			set, err := m.writeSet(pt, stage(st), stride, nil)
 			if err != nil {
 				return fmt.Errorf("replay: command %q: %w", r.works[i].name, err)
 			}
 			m.sets[i][st] = set
+			if wr := r.works[i].gfxWritten; wr != nil && stage(st) != stCompute {
+				if m.quiet[i][st], err = m.writeSet(pt, stage(st), stride, wr); err != nil {
+					return fmt.Errorf("replay: command %q: %w", r.works[i].name, err)
+				}
+			}
 		}
 	}
 	for i := range r.works {
@@ -200,7 +208,9 @@ func dsAspect(f avk.Format) uint32 {
 	return a
 }
 
-func (m *mode) writeSet(pt *part, st stage, stride uint64) (vk.DescriptorSet, error) {
+// writeSet writes pt's descriptor set; the slots of resources in skip
+// stay null (a quiet set, gfxwrite.go).
+func (m *mode) writeSet(pt *part, st stage, stride uint64, skip map[p.ResourceID]bool) (vk.DescriptorSet, error) {
 	r, k := m.r, m.r.k
 	ai := vk.DescriptorSetAllocateInfo{SType: vk.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: m.pool,
 		DescriptorSetCount: 1, PSetLayouts: []vk.DescriptorSetLayout{k.setsLay[st]}}
@@ -241,7 +251,7 @@ func (m *mode) writeSet(pt *part, st stage, stride uint64) (vk.DescriptorSet, er
 			}
 		}
 		for _, s := range pt.slots {
-			if s.cat != c {
+			if s.cat != c || skip[s.res] {
 				continue
 			}
 			buf, _ := m.handle(s.res)
@@ -530,24 +540,34 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 		vk.CmdSetViewport(cb, 0, 1, []vk.Viewport{{Width: float32(ps.width), Height: float32(ps.height), MaxDepth: 1}})
 		vk.CmdSetScissor(cb, 0, 1, []vk.Rect2D{{Extent: vk.Extent2D{Width: ps.width, Height: ps.height}}})
 		vk.CmdSetStencilReference(cb, vk.StencilFaceFlags(vk.StencilFrontAndBack), w.seed&0xff)
-		bind := func(vattr bool) error {
-			pl, err := k.gfxPipeline(g, w, ps, vattr)
+		bind := func(vattr, fullScreen bool) error {
+			quiet := quietDraw(w, ps, fullScreen) // gfxwrite.go
+			pl, err := k.gfxPipeline(g, w, ps, vattr, quiet)
 			if err != nil {
 				return err
 			}
 			vk.CmdBindPipeline(cb, vk.PipelineBindPointGraphics, pl)
+			sets := m.sets[w.cmd]
+			if quiet {
+				sets = m.quiet[w.cmd]
+			}
 			vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, k.gfxLay, 0, 2,
-				[]vk.DescriptorSet{m.sets[w.cmd][stVertex], m.sets[w.cmd][stFragment]}, 0, nil)
+				[]vk.DescriptorSet{sets[stVertex], sets[stFragment]}, 0, nil)
 			pc := [2]uint32{ps.width, ps.width * ps.height}
 			vk.CmdPushConstants(cb, k.gfxLay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 8, unsafe.Pointer(&pc[0]))
 			return nil
 		}
-		if err := bind(false); err != nil {
+		if err := bind(false, true); err != nil {
 			return err
 		}
 		// The full-screen draw: every pass's fragments and vertex reads.
 		vk.CmdDraw(cb, w.vertices, 1, 0, 0)
-		if pi == 0 {
+		if pi == 0 && len(w.indirect)+len(w.index)+len(w.vertex) > 0 {
+			if quietDraw(w, ps, false) {
+				if err := bind(false, false); err != nil {
+					return err
+				}
+			}
 			// Each indirect, index and vertex buffer is read by a draw
 			// of its own, once per command.
 			for _, id := range w.indirect {
@@ -560,7 +580,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 				vk.CmdDrawIndexed(cb, uint32(g.Resources[id].Buffer.Size/4), 1, 0, 0, 0)
 			}
 			if len(w.vertex) > 0 {
-				if err := bind(true); err != nil {
+				if err := bind(true, false); err != nil {
 					return err
 				}
 				for _, id := range w.vertex {

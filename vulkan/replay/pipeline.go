@@ -126,9 +126,12 @@ func fragShader(count, nuint int) string {
 	return fmt.Sprintf("frag_f%d_u%d.spv", count-nuint, nuint)
 }
 
-func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr bool) (vk.Pipeline, error) {
+func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr, quiet bool) (vk.Pipeline, error) {
 	key := gfxKey{vattr: vattr, depthFmt: int32(vk.FormatUndefined), stencilFmt: int32(vk.FormatUndefined),
 		vmask: w.parts[stVertex].masks(), fmask: w.parts[stFragment].masks(), samples: max(ps.samples, 1)}
+	if quiet {
+		key.vmask, key.fmask = w.quiet[stVertex], w.quiet[stFragment] // gfxwrite.go
+	}
 	colors := passColors(w, ps)
 	loc, count, nuint := colorLocations(colors)
 	key.ncolor, key.nuint = count, nuint

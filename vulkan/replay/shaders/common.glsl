@@ -1,7 +1,8 @@
 // common.glsl: what every replay shader stage shares. A stage defines
-// SET (its descriptor set), the descriptor-array sizes N_S2F and N_R32F,
+// SET (its descriptor set), the descriptor-array sizes N_S2F, N_R32F,
+// N_SBW and N_IW,
 // I0 (its first element) and STEP (the element stride), then includes
-// this file and calls READ_ALL() and, in compute, WRITE_ALL().
+// this file and calls readAll() and then writeAll().
 //
 // Each stage reads the slots its command declares for that stage (the
 // params say which, and their extents): element e of slot k is word e of
@@ -16,8 +17,9 @@
 // reads without a format, so storage images come in one array per format.
 // Every array here is read-only (synchronization validation takes each
 // bound descriptor's static use as its access, so a resource the command
-// only reads must not sit in an array the shader writes); the compute
-// stage adds write-only arrays (replay.comp). Unused slots hold null
+// only reads must not sit in an array the shader writes); the write-only
+// arrays follow. Invocation I0 writes elements I0, I0+STEP, ... (compute:
+// element I0 alone) with values derived from what it read at I0. Unused slots hold null
 // descriptors (VK_EXT_robustness2), which no access touches.
 
 // Slot offsets into Params.s; the same in every stage.
@@ -65,6 +67,10 @@ layout(constant_id = 11) const uint M_RGBA32F = 0xffffffffu;
 layout(constant_id = 12) const uint M_R11G11B10F = 0xffffffffu;
 layout(constant_id = 13) const uint M_R32UI = 0xffffffffu;
 layout(constant_id = 14) const uint M_RGBA16F3D = 0xffffffffu;
+layout(constant_id = 15) const uint M_SBW = 0xffffffffu;
+layout(constant_id = 16) const uint M_IW = 0xffffffffu;
+layout(constant_id = 17) const uint M_IWU = 0xffffffffu;
+layout(constant_id = 18) const uint M_IW3 = 0xffffffffu;
 layout(constant_id = 19) const uint M_S2MS = 0xffffffffu;
 layout(constant_id = 20) const uint M_S2MSU = 0xffffffffu;
 
@@ -101,6 +107,10 @@ layout(set = SET, binding = 13, rgba32f) uniform readonly image2DArray i_rgba32f
 layout(set = SET, binding = 14, r11f_g11f_b10f) uniform readonly image2DArray i_r11g11b10f[2];
 layout(set = SET, binding = 15, r32ui) uniform readonly uimage2DArray i_r32ui[2];
 layout(set = SET, binding = 16, rgba16f) uniform readonly image3D i_rgba16f3d[1];
+layout(std430, set = SET, binding = 17) writeonly buffer SBW { uint w[]; } sbw[N_SBW];
+layout(set = SET, binding = 18) writeonly uniform image2DArray iw[N_IW];
+layout(set = SET, binding = 19) writeonly uniform uimage2DArray iwu[2];
+layout(set = SET, binding = 20) writeonly uniform image3D iw3[1];
 #if N_MS > 0
 layout(set = SET, binding = 21) uniform sampler2DMS s2ms[4];
 layout(set = SET, binding = 22) uniform usampler2DMS s2msu[2];
@@ -188,4 +198,25 @@ void readAll() {
 	R_S2MS(0) R_S2MS(1) R_S2MS(2) R_S2MS(3)
 	R_S2MSU(0) R_S2MSU(1)
 #endif
+}
+
+uint wval(uint k, uint e) { return hash(H ^ (P.s[k].flags >> 8) ^ hash(e + P.seed)); }
+
+#define WRITE(m, i, k, STORE) if ((m & (1u << (i))) != 0u) { uint n_ = count(k); for (uint e = I0; e < n_; e += STEP) { STORE; } }
+#define W_SB(i) WRITE(M_SBW, i, OFF_SBW + i, { uint v_ = wval(OFF_SBW + i, e); if ((P.s[OFF_SBW + i].flags & F_INDIRECT) != 0u && e < 4u) v_ = e == 0u ? 12288u + 3u * (v_ & 31u) : (e == 1u ? 1u : 0u); sbw[i].w[e] = v_; })
+#define W_IW(i) WRITE(M_IW, i, OFF_IW + i, imageStore(iw[i], coord(OFF_IW + i, e), unit(spread(wval(OFF_IW + i, e)))))
+#define W_IWU(i) WRITE(M_IWU, i, OFF_IWU + i, imageStore(iwu[i], coord(OFF_IWU + i, e), spread(wval(OFF_IWU + i, e))))
+#define W_IW3(i) WRITE(M_IW3, i, OFF_IW3 + i, imageStore(iw3[i], coord(OFF_IW3 + i, e), unit(spread(wval(OFF_IW3 + i, e)))))
+
+void writeAll() {
+	W_SB(0) W_SB(1) W_SB(2) W_SB(3)
+#if N_SBW > 4
+	W_SB(4) W_SB(5) W_SB(6) W_SB(7)
+#endif
+	W_IW(0) W_IW(1) W_IW(2) W_IW(3)
+#if N_IW > 4
+	W_IW(4) W_IW(5) W_IW(6) W_IW(7) W_IW(8) W_IW(9) W_IW(10) W_IW(11)
+#endif
+	W_IWU(0) W_IWU(1)
+	W_IW3(0)
 }
