@@ -28,6 +28,8 @@ var ReplayKinds = []string{
 	"aggregated-accesses", // one resource named twice in one command
 	"input-attachment",    // colour and depth written, then read as input attachments at the fragment's own pixel
 	"graphics-storage",    // storage writes from vertex and fragment shaders (beside attachments, and alone)
+	"texel-buffers",       // storage texel buffers written and read, uniform texel buffers read (compute, vertex, fragment)
+	"3d-uint",             // an R32_UINT 3D image written, sampled and storage-read; one drawn into slice by slice
 }
 
 // ReplayFrame builds a small frame (extents 8 to 32) for the replay from
@@ -296,6 +298,30 @@ func (b *rgen) kind(k string) {
 		b.toSink("writes.read", planner.Access{Resource: vbuf, Stages: cs, Access: vk.AccessShaderStorageRead},
 			planner.Access{Resource: fbuf, Stages: cs, Access: vk.AccessShaderStorageRead},
 			sampled(col, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "texel-buffers":
+		tu := vk.BufferUsageStorageTexelBuffer | vk.BufferUsageUniformTexelBuffer
+		stb := b.g.AddBuffer(b.prefix+"texels", planner.BufferDesc{Size: uint64(256 * (1 + b.rng.IntN(4))), Usage: tu})
+		utb := b.g.AddBuffer(b.prefix+"lut", planner.BufferDesc{Size: uint64(128 * (1 + b.rng.IntN(4))), Usage: vk.BufferUsageUniformTexelBuffer | vk.BufferUsageStorageTexelBuffer})
+		ro := b.g.AddBuffer(b.prefix+"uniform-texels", planner.BufferDesc{Size: 512, Usage: vk.BufferUsageUniformTexelBuffer | vk.BufferUsageStorageTexelBuffer})
+		out := b.image("out", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+		b.cmd("texels.write", planner.Access{Resource: stb, Stages: cs, Access: vk.AccessShaderStorageWrite},
+			planner.Access{Resource: ro, Stages: cs, Access: vk.AccessShaderWrite})
+		b.cmd("lut.write", planner.Access{Resource: stb, Stages: cs, Access: vk.AccessShaderStorageRead},
+			planner.Access{Resource: utb, Stages: cs, Access: vk.AccessShaderStorageWrite})
+		b.cmd("texels.draw", planner.Access{Resource: utb, Stages: fs, Access: vk.AccessShaderSampledRead},
+			planner.Access{Resource: stb, Stages: vk.StageVertexShader, Access: vk.AccessShaderStorageRead},
+			planner.Access{Resource: ro, Stages: vk.StageVertexShader | fs, Access: vk.AccessShaderSampledRead}, colorWrite(out))
+		b.toSink("texels.read", planner.Access{Resource: utb, Stages: cs, Access: vk.AccessShaderSampledRead},
+			sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "3d-uint":
+		vol := b.image("volume", planner.ImageDesc{Format: vk.FormatR32Uint, Width: s / 2, Height: s / 2, Depth: 4, Usage: vk.ImageUsageStorage | vk.ImageUsageSampled})
+		b.cmd("volume.write", b.storageWrite(vol))
+		slices := b.image("slices", planner.ImageDesc{Format: vk.FormatR32Uint, Width: s / 2, Height: s / 2, Depth: 4,
+			Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled})
+		b.cmd("slices.draw", colorWrite(slices), sampled(vol, fs, vk.LayoutShaderReadOnlyOptimal))
+		b.cmd("volume.storage-read", planner.Access{Resource: vol, Stages: cs, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral},
+			planner.Access{Resource: b.sink, Stages: cs, Access: vk.AccessShaderStorageWrite})
+		b.toSink("slices.sample", sampled(slices, cs, vk.LayoutShaderReadOnlyOptimal))
 	default:
 		panic("proptest: unknown replay kind " + k)
 	}

@@ -38,6 +38,15 @@ const (
 	// Multisampled sampled images (texelFetch of every sample).
 	catS2MS
 	catS2MSU
+	// Unsigned 3D images (texel.go): sampled, r32ui storage reads, writes.
+	catS3U
+	catR32UI3D
+	catIW3U
+	// Texel buffers, R32_UINT views (texel.go): uniform texel buffers,
+	// storage texel buffers read and written.
+	catUTB
+	catSTB
+	catSTBW
 	numCategories
 )
 
@@ -73,10 +82,16 @@ var cats = [numCategories]catInfo{
 	catIW3:        {"written 3D storage image", 20, 93, 1, 1, 0},
 	catS2MS:       {"sampled multisampled image (float)", 21, 94, 0, 4, 0},
 	catS2MSU:      {"sampled multisampled image (uint)", 22, 98, 0, 2, 0},
+	catS3U:        {"sampled 3D image (uint)", 23, 100, 2, 2, 0},
+	catR32UI3D:    {"storage 3D image r32ui", 24, 102, 1, 1, vk.FormatR32Uint},
+	catIW3U:       {"written unsigned 3D storage image", 25, 103, 1, 1, 0},
+	catUTB:        {"uniform texel buffer", 26, 104, 2, 2, 0},
+	catSTB:        {"storage texel buffer", 27, 106, 2, 2, 0},
+	catSTBW:       {"written storage texel buffer", 28, 108, 2, 2, 0},
 }
 
 const (
-	numSlots    = 100
+	numSlots    = 110
 	slotBytes   = 16
 	paramsBytes = 32 + numSlots*slotBytes // seed, width, stride, spin, z[4], slots
 	lanesPerCmd = 256
@@ -712,6 +727,8 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 		switch {
 		case r.Kind == p.KindBuffer && r.Buffer.Usage&vk.BufferUsageStorageBuffer == 0 && r.Buffer.Usage&vk.BufferUsageUniformBuffer != 0:
 			acc |= vk.AccessUniformRead
+		case r.Kind == p.KindBuffer && r.Buffer.Usage&(vk.BufferUsageStorageBuffer|vk.BufferUsageStorageTexelBuffer) == 0 && r.Buffer.Usage&vk.BufferUsageUniformTexelBuffer != 0:
+			acc |= vk.AccessShaderSampledRead // a uniform texel buffer (texel.go)
 		case r.Kind == p.KindBuffer:
 			acc |= vk.AccessShaderStorageRead
 		case r.Image.Usage&vk.ImageUsageSampled != 0 && a.Layout != vk.LayoutGeneral || r.Image.Usage&vk.ImageUsageStorage == 0:
@@ -747,8 +764,8 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 		return nil
 	}
 	if r.Kind == p.KindBuffer {
-		if acc&vk.AccessShaderSampledRead != 0 {
-			return bad("a sampled read of a buffer (texel buffers) has no replay yet")
+		if done, err := addTexelBuffer(r, &acc, add, bad); done || err != nil { // texel.go
+			return err
 		}
 		if acc&vk.AccessUniformRead != 0 {
 			if r.Buffer.Usage&vk.BufferUsageUniformBuffer == 0 {
@@ -829,7 +846,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 				case is3D && !uintView:
 					err = add(catS3F, s, fRead)
 				case is3D:
-					return bad("sampled 3D unsigned-integer images have no replay yet")
+					err = add(catS3U, s, fRead) // texel.go
 				case uintView:
 					s.d = im.ArrayLayers
 					err = add(catS2U, s, fRead)
@@ -865,6 +882,9 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 		}
 		if acc&vk.AccessShaderStorageRead != 0 {
 			c, ok := storageCategory(im.Format, is3D)
+			if is3D && im.Format == vk.FormatR32Uint {
+				c, ok = catR32UI3D, true // texel.go
+			}
 			if !ok {
 				return bad("storage-image reads of format %s (3D: %v) have no replay shader (lavapipe reads storage images only with a format qualifier; see docs/replay.md)", im.Format, is3D)
 			}
@@ -876,7 +896,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 			c := catIW
 			switch {
 			case is3D && isUintFormat(im.Format):
-				return bad("3D unsigned-integer storage images have no replay yet")
+				c = catIW3U // texel.go
 			case is3D:
 				c = catIW3
 			case isUintFormat(im.Format):

@@ -17,15 +17,16 @@ import (
 // recorded command buffers (frame timestamps only, and one timestamp per
 // command).
 type mode struct {
-	r     *Replayer
-	res   *vulkan.Resources
-	plan  *p.Plan
-	own   bool // res is the mode's own (closed with it)
-	pool  vk.DescriptorPool
-	sets  [][numStages]vk.DescriptorSet
-	quiet [][numStages]vk.DescriptorSet // gfxwrite.go: commands whose vertex or fragment part writes
-	views map[viewKey]vk.ImageView
-	cbs   []vk.CommandBuffer // [timed, profiled]
+	r        *Replayer
+	res      *vulkan.Resources
+	plan     *p.Plan
+	own      bool // res is the mode's own (closed with it)
+	pool     vk.DescriptorPool
+	sets     [][numStages]vk.DescriptorSet
+	quiet    [][numStages]vk.DescriptorSet // gfxwrite.go: commands whose vertex or fragment part writes
+	views    map[viewKey]vk.ImageView
+	bufViews map[p.ResourceID]vk.BufferView // texel.go
+	cbs      []vk.CommandBuffer             // [timed, profiled]
 }
 
 type viewKey struct {
@@ -74,6 +75,7 @@ func (m *mode) close() {
 	for _, v := range m.views {
 		vk.DestroyImageView(k.vd, v, nil)
 	}
+	m.closeBufViews()
 	if m.pool != vk.NullDescriptorPool {
 		vk.DestroyDescriptorPool(k.vd, m.pool, nil)
 	}
@@ -130,7 +132,9 @@ func (m *mode) prepare() error {
 		{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: n * 18},
 		{Type: vk.DescriptorTypeUniformBuffer, DescriptorCount: n * 4},
 		{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: n * 40},
-		{Type: vk.DescriptorTypeStorageImage, DescriptorCount: n * 44},
+		{Type: vk.DescriptorTypeStorageImage, DescriptorCount: n * 48},
+		{Type: vk.DescriptorTypeUniformTexelBuffer, DescriptorCount: n * 2},
+		{Type: vk.DescriptorTypeStorageTexelBuffer, DescriptorCount: n * 4},
 	}
 	pi := vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo, MaxSets: n, PoolSizeCount: uint32(len(sizes)), PPoolSizes: sizes}
 	var pool vk.DescriptorPool
@@ -236,7 +240,9 @@ func (m *mode) writeSet(pt *part, st stage, stride uint64, skip map[p.ResourceID
 		// Unused slots get null descriptors (VK_EXT_robustness2):
 		// nothing reads or writes them.
 		isBuf := c == catSB || c == catUB || c == catSBW
-		if isBuf {
+		if c.isTexel() { // texel.go
+			wr.PTexelBufferView = make([]vk.BufferView, n)
+		} else if isBuf {
 			wr.PBufferInfo = make([]vk.DescriptorBufferInfo, n)
 			for i := range wr.PBufferInfo {
 				wr.PBufferInfo[i] = vk.DescriptorBufferInfo{Buffer: vk.NullBuffer, Range: vk.DeviceSize(vk.WholeSize)}
@@ -255,6 +261,14 @@ func (m *mode) writeSet(pt *part, st stage, stride uint64, skip map[p.ResourceID
 				continue
 			}
 			buf, _ := m.handle(s.res)
+			if c.isTexel() {
+				v, err := m.bufView(s.res)
+				if err != nil {
+					return set, err
+				}
+				wr.PTexelBufferView[s.index] = v
+				continue
+			}
 			if isBuf {
 				size := r.g.Resources[s.res].Buffer.Size
 				wr.PBufferInfo[s.index] = vk.DescriptorBufferInfo{Buffer: buf, Range: vk.DeviceSize(size)}

@@ -44,7 +44,13 @@
 #define OFF_IW3 93
 #define OFF_S2MS 94
 #define OFF_S2MSU 98
-#define N_SLOTS 100
+#define OFF_S3U 100
+#define OFF_R32UI3D 102
+#define OFF_IW3U 103
+#define OFF_UTB 104
+#define OFF_STB 106
+#define OFF_STBW 108
+#define N_SLOTS 110
 
 #define F_READ 1u
 #define F_WRITE 2u
@@ -73,6 +79,12 @@ layout(constant_id = 17) const uint M_IWU = 0xffffffffu;
 layout(constant_id = 18) const uint M_IW3 = 0xffffffffu;
 layout(constant_id = 19) const uint M_S2MS = 0xffffffffu;
 layout(constant_id = 20) const uint M_S2MSU = 0xffffffffu;
+layout(constant_id = 21) const uint M_S3U = 0xffffffffu;
+layout(constant_id = 22) const uint M_R32UI3D = 0xffffffffu;
+layout(constant_id = 23) const uint M_IW3U = 0xffffffffu;
+layout(constant_id = 24) const uint M_UTB = 0xffffffffu;
+layout(constant_id = 25) const uint M_STB = 0xffffffffu;
+layout(constant_id = 26) const uint M_STBW = 0xffffffffu;
 
 struct Slot {
 	uint w, h, d; // extent in elements (a buffer: words, 1, 1; a uniform buffer: uvec4s; a 2D image: layers; multisampled: samples, one layer per slot)
@@ -111,6 +123,12 @@ layout(std430, set = SET, binding = 17) writeonly buffer SBW { uint w[]; } sbw[N
 layout(set = SET, binding = 18) writeonly uniform image2DArray iw[N_IW];
 layout(set = SET, binding = 19) writeonly uniform uimage2DArray iwu[2];
 layout(set = SET, binding = 20) writeonly uniform image3D iw3[1];
+layout(set = SET, binding = 23) uniform usampler3D s3u[2];
+layout(set = SET, binding = 24, r32ui) uniform readonly uimage3D i_r32ui3d[1];
+layout(set = SET, binding = 25) writeonly uniform uimage3D iw3u[1];
+layout(set = SET, binding = 26) uniform usamplerBuffer utb[2];
+layout(set = SET, binding = 27, r32ui) uniform readonly uimageBuffer stb[2];
+layout(set = SET, binding = 28) writeonly uniform uimageBuffer stbw[2];
 #if N_MS > 0
 layout(set = SET, binding = 21) uniform sampler2DMS s2ms[4];
 layout(set = SET, binding = 22) uniform usampler2DMS s2msu[2];
@@ -167,6 +185,11 @@ uint D; // this invocation's digest contribution
 #define R_S2MS(i) READ(M_S2MS, i, OFF_S2MS + i, floatBitsToUint(texelFetch(s2ms[i], mscoord(OFF_S2MS + i, e), mssample(OFF_S2MS + i, e))))
 #define R_S2MSU(i) READ(M_S2MSU, i, OFF_S2MSU + i, texelFetch(s2msu[i], mscoord(OFF_S2MSU + i, e), mssample(OFF_S2MSU + i, e)))
 
+#define R_S3U(i) READ(M_S3U, i, OFF_S3U + i, texelFetch(s3u[i], coord(OFF_S3U + i, e), 0))
+#define R_R32UI3D(i) READ(M_R32UI3D, i, OFF_R32UI3D + i, imageLoad(i_r32ui3d[i], coord(OFF_R32UI3D + i, e)))
+#define R_UTB(i) READ(M_UTB, i, OFF_UTB + i, texelFetch(utb[i], int(e)))
+#define R_STB(i) READ(M_STB, i, OFF_STB + i, imageLoad(stb[i], int(e)))
+
 #define R2(M, m, off, arr) M(m, off, arr, 0) M(m, off, arr, 1)
 
 void readAll() {
@@ -194,6 +217,10 @@ void readAll() {
 	R2(R_IMG, M_R11G11B10F, OFF_R11G11B10F, i_r11g11b10f)
 	R_R32UI(0) R_R32UI(1)
 	R_IMG3(0)
+	R_S3U(0) R_S3U(1)
+	R_R32UI3D(0)
+	R_UTB(0) R_UTB(1)
+	R_STB(0) R_STB(1)
 #if N_MS > 0
 	R_S2MS(0) R_S2MS(1) R_S2MS(2) R_S2MS(3)
 	R_S2MSU(0) R_S2MSU(1)
@@ -208,6 +235,9 @@ uint wval(uint k, uint e) { return hash(H ^ (P.s[k].flags >> 8) ^ hash(e + P.see
 #define W_IWU(i) WRITE(M_IWU, i, OFF_IWU + i, imageStore(iwu[i], coord(OFF_IWU + i, e), spread(wval(OFF_IWU + i, e))))
 #define W_IW3(i) WRITE(M_IW3, i, OFF_IW3 + i, imageStore(iw3[i], coord(OFF_IW3 + i, e), unit(spread(wval(OFF_IW3 + i, e)))))
 
+#define W_IW3U(i) WRITE(M_IW3U, i, OFF_IW3U + i, imageStore(iw3u[i], coord(OFF_IW3U + i, e), spread(wval(OFF_IW3U + i, e))))
+#define W_STBW(i) WRITE(M_STBW, i, OFF_STBW + i, imageStore(stbw[i], int(e), uvec4(wval(OFF_STBW + i, e), 0u, 0u, 0u)))
+
 void writeAll() {
 	W_SB(0) W_SB(1) W_SB(2) W_SB(3)
 #if N_SBW > 4
@@ -219,4 +249,6 @@ void writeAll() {
 #endif
 	W_IWU(0) W_IWU(1)
 	W_IW3(0)
+	W_IW3U(0)
+	W_STBW(0) W_STBW(1)
 }
