@@ -30,6 +30,7 @@ var ReplayKinds = []string{
 	"graphics-storage",    // storage writes from vertex and fragment shaders (beside attachments, and alone)
 	"texel-buffers",       // storage texel buffers written and read, uniform texel buffers read (compute, vertex, fragment)
 	"3d-uint",             // an R32_UINT 3D image written, sampled and storage-read; one drawn into slice by slice
+	"stencil-only",        // an S8_UINT attachment written, tested read-write and read-only, then sampled
 }
 
 // ReplayFrame builds a small frame (extents 8 to 32) for the replay from
@@ -322,6 +323,16 @@ func (b *rgen) kind(k string) {
 		b.cmd("volume.storage-read", planner.Access{Resource: vol, Stages: cs, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral},
 			planner.Access{Resource: b.sink, Stages: cs, Access: vk.AccessShaderStorageWrite})
 		b.toSink("slices.sample", sampled(slices, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "stencil-only":
+		st := b.image("stencil", planner.ImageDesc{Format: vk.FormatS8Uint, Width: s, Height: s, Usage: depthUsage})
+		out := b.image("out", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+		tests := vk.StageEarlyFragmentTests | vk.StageLateFragmentTests
+		b.cmd("stencil.write", planner.Access{Resource: st, Stages: tests, Access: vk.AccessDepthStencilAttachmentWrite, Layout: vk.LayoutStencilAttachmentOptimal}, colorWrite(out))
+		b.cmd("stencil.increment", planner.Access{Resource: st, Stages: tests,
+			Access: vk.AccessDepthStencilAttachmentRead | vk.AccessDepthStencilAttachmentWrite, Layout: vk.LayoutStencilAttachmentOptimal})
+		b.cmd("stencil.test", planner.Access{Resource: st, Stages: tests, Access: vk.AccessDepthStencilAttachmentRead, Layout: vk.LayoutStencilReadOnlyOptimal},
+			planner.Access{Resource: out, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentRead | vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal})
+		b.toSink("stencil.sample", sampled(st, cs, vk.LayoutStencilReadOnlyOptimal), sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
 	default:
 		panic("proptest: unknown replay kind " + k)
 	}

@@ -490,6 +490,9 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			att := attachment{res: a.Resource, layout: a.Layout, read: a.Access&vk.AccessDepthStencilAttachmentRead != 0,
 				write: a.Access&vk.AccessDepthStencilAttachmentWrite != 0, samples: r.Image.Samples, resolve: -1}
 			ok, dw, sw := depthLayout(a.Layout)
+			if !r.Image.Format.HasDepth() {
+				ok, dw, sw = stencilOnlyLayout(a.Layout) // stencil.go
+			}
 			if !ok {
 				return w, bad("layout %s is not a depth/stencil attachment layout", a.Layout)
 			}
@@ -502,9 +505,6 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			att.stencil = r.Image.Format.HasStencil() && a.Layout != vk.LayoutDepthAttachmentOptimal && a.Layout != vk.LayoutDepthReadOnlyOptimal
 			if att.stencil && att.write && !sw {
 				att.stencil = false // the stencil aspect stays read-only: not attached
-			}
-			if !r.Image.Format.HasDepth() {
-				return w, bad("stencil-only attachments have no replay yet")
 			}
 			w.depths = append(w.depths, att)
 			w.graphics = true

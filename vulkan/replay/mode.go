@@ -205,6 +205,9 @@ func (m *mode) prepare() error {
 }
 
 func dsAspect(f avk.Format) uint32 {
+	if !f.HasDepth() {
+		return aspectStencil // a stencil-only format (stencil.go)
+	}
 	a := uint32(aspectDepth)
 	if f.HasStencil() {
 		a |= aspectStencil
@@ -416,7 +419,7 @@ func (r *Replayer) recordReadback(cb vk.CommandBuffer, order []p.CommandID) erro
 		for l := uint32(0); l < im.MipLevels; l++ {
 			vk.CmdCopyImageToBuffer(cb, o.img, vk.ImageLayoutTransferSrcOptimal, r.readback.buf, 1, []vk.BufferImageCopy{{
 				BufferOffset:     vk.DeviceSize(off),
-				ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(colorOrDepth(im.Format) &^ aspectStencil), MipLevel: l, LayerCount: im.ArrayLayers},
+				ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(readbackAspect(im.Format)), MipLevel: l, LayerCount: im.ArrayLayers},
 				ImageExtent:      mipExtent(im, l)}})
 			off += texels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
 		}
@@ -548,6 +551,9 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			if a.stencil {
 				st := at
 				stencil = &st
+			}
+			if !g.Resources[a.res].Image.Format.HasDepth() {
+				depth = nil // stencil-only (stencil.go)
 			}
 		}
 		k.hooks.Rendering().BeginRendering(unsafe.Pointer(cb), ps.width, ps.height, color, depth, stencil)

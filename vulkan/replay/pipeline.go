@@ -149,6 +149,9 @@ func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr, quiet bool) (vk.
 			key.stencilFmt = key.depthFmt
 			key.stencil = dsMode(a)
 		}
+		if !g.Resources[a.res].Image.Format.HasDepth() {
+			key.depthFmt, key.depth = int32(vk.FormatUndefined), dsNone // stencil-only (stencil.go)
+		}
 	}
 	if pl, ok := k.gfxPipes[key]; ok {
 		return pl, nil
