@@ -31,6 +31,7 @@ var ReplayKinds = []string{
 	"texel-buffers",       // storage texel buffers written and read, uniform texel buffers read (compute, vertex, fragment)
 	"3d-uint",             // an R32_UINT 3D image written, sampled and storage-read; one drawn into slice by slice
 	"stencil-only",        // an S8_UINT attachment written, tested read-write and read-only, then sampled
+	"host",                // HOST_WRITE of an upload buffer before the GPU reads it, HOST_READ of a read-back buffer after
 }
 
 // ReplayFrame builds a small frame (extents 8 to 32) for the replay from
@@ -333,6 +334,16 @@ func (b *rgen) kind(k string) {
 		b.cmd("stencil.test", planner.Access{Resource: st, Stages: tests, Access: vk.AccessDepthStencilAttachmentRead, Layout: vk.LayoutStencilReadOnlyOptimal},
 			planner.Access{Resource: out, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentRead | vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal})
 		b.toSink("stencil.sample", sampled(st, cs, vk.LayoutStencilReadOnlyOptimal), sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "host":
+		up := b.g.AddResource(planner.Resource{Name: b.prefix + "upload", Kind: planner.KindBuffer, Memory: planner.CPUToGPU,
+			Buffer: planner.BufferDesc{Size: uint64(256 * (1 + b.rng.IntN(4))), Usage: vk.BufferUsageStorageBuffer | vk.BufferUsageUniformBuffer}})
+		down := b.g.AddResource(planner.Resource{Name: b.prefix + "readback", Kind: planner.KindBuffer, Memory: planner.GPUToCPU,
+			Buffer: planner.BufferDesc{Size: 512, Usage: vk.BufferUsageStorageBuffer}})
+		b.cmd("upload.host-write", planner.Access{Resource: up, Stages: vk.StageHost, Access: vk.AccessHostWrite})
+		b.cmd("upload.use", planner.Access{Resource: up, Stages: cs | fs, Access: vk.AccessShaderRead},
+			planner.Access{Resource: down, Stages: cs, Access: vk.AccessShaderStorageWrite})
+		b.toSink("readback.gpu-read", planner.Access{Resource: down, Stages: cs, Access: vk.AccessShaderStorageRead})
+		b.cmd("readback.host-read", planner.Access{Resource: down, Stages: vk.StageHost, Access: vk.AccessHostRead})
 	default:
 		panic("proptest: unknown replay kind " + k)
 	}

@@ -228,6 +228,8 @@ type work struct {
 	// the vertex and fragment masks without their slots (gfxwrite.go).
 	gfxWritten map[p.ResourceID]bool
 	quiet      [numStages]specMasks
+	// hostWrites, hostReads: HOST_WRITE and HOST_READ uses (host.go).
+	hostWrites, hostReads []p.ResourceID
 }
 
 // pass is one dynamic-rendering pass of a command: one subresource of
@@ -347,9 +349,9 @@ func analyze(g *p.Graph, order []p.CommandID) ([]work, error) {
 const (
 	readFlags = vk.AccessShaderStorageRead | vk.AccessShaderSampledRead | vk.AccessUniformRead | vk.AccessColorAttachmentRead |
 		vk.AccessDepthStencilAttachmentRead | vk.AccessTransferRead | vk.AccessIndirectCommandRead | vk.AccessVertexAttributeRead |
-		vk.AccessShaderRead | vk.AccessIndexRead | vk.AccessInputAttachmentRead
+		vk.AccessShaderRead | vk.AccessIndexRead | vk.AccessInputAttachmentRead | vk.AccessHostRead
 	writeFlags = vk.AccessShaderStorageWrite | vk.AccessColorAttachmentWrite | vk.AccessDepthStencilAttachmentWrite | vk.AccessTransferWrite |
-		vk.AccessShaderWrite
+		vk.AccessShaderWrite | vk.AccessHostWrite
 	shaderFlags = vk.AccessShaderStorageRead | vk.AccessShaderSampledRead | vk.AccessUniformRead | vk.AccessShaderRead |
 		vk.AccessShaderStorageWrite | vk.AccessShaderWrite
 	// orderingStages do no work of their own: an access there (with no
@@ -559,6 +561,12 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 				op.onlyClear = st&transferStages == vk.StageClear
 				copyDst = append(copyDst, op)
 			}
+		}
+		if st&vk.StageHost != 0 && a.Access&(vk.AccessHostRead|vk.AccessHostWrite) != 0 {
+			if err := addHostAccess(g, &w, a, bad); err != nil { // host.go
+				return w, err
+			}
+			left &^= vk.AccessHostRead | vk.AccessHostWrite
 		}
 		if left != 0 {
 			return w, bad("access flags %s in stages %s have no replay (compute, vertex and fragment shaders, attachments, draw indirect, vertex and index input, clear, copy and resolve do)", left, a.Stages)

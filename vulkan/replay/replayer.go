@@ -340,7 +340,7 @@ func (r *Replayer) checkOrder(order []p.CommandID) error {
 			}
 		}
 	}
-	return nil
+	return r.checkHost(order) // host.go
 }
 
 // result is what one run produced.
