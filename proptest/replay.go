@@ -32,6 +32,7 @@ var ReplayKinds = []string{
 	"3d-uint",             // an R32_UINT 3D image written, sampled and storage-read; one drawn into slice by slice
 	"stencil-only",        // an S8_UINT attachment written, tested read-write and read-only, then sampled
 	"host",                // HOST_WRITE of an upload buffer before the GPU reads it, HOST_READ of a read-back buffer after
+	"msaa-storage",        // 4× storage images read and written by fragment shaders (shaderStorageImageMultisample)
 }
 
 // ReplayFrame builds a small frame (extents 8 to 32) for the replay from
@@ -344,6 +345,17 @@ func (b *rgen) kind(k string) {
 			planner.Access{Resource: down, Stages: cs, Access: vk.AccessShaderStorageWrite})
 		b.toSink("readback.gpu-read", planner.Access{Resource: down, Stages: cs, Access: vk.AccessShaderStorageRead})
 		b.cmd("readback.host-read", planner.Access{Resource: down, Stages: vk.StageHost, Access: vk.AccessHostRead})
+	case "msaa-storage":
+		ms := b.image("ms", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Samples: 4,
+			Usage: vk.ImageUsageColorAttachment | vk.ImageUsageStorage})
+		msw := b.image("ms-written", planner.ImageDesc{Format: vk.FormatR32Uint, Width: s, Height: s, Samples: 4, ArrayLayers: uint32(1 + b.rng.IntN(2)),
+			Usage: vk.ImageUsageStorage | vk.ImageUsageSampled})
+		out := b.image("out", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+		b.cmd("ms.draw", colorWrite(ms))
+		b.cmd("ms.storage", planner.Access{Resource: ms, Stages: fs, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral},
+			planner.Access{Resource: msw, Stages: fs, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
+		b.cmd("ms.fetch", sampled(msw, fs, vk.LayoutShaderReadOnlyOptimal), colorWrite(out))
+		b.toSink("out.read", sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
 	default:
 		panic("proptest: unknown replay kind " + k)
 	}

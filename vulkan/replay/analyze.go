@@ -47,6 +47,14 @@ const (
 	catUTB
 	catSTB
 	catSTBW
+	// Multisampled storage images, vertex and fragment stages
+	// (msstorage.go): reads per format, writes float and unsigned.
+	catIMSRGBA8
+	catIMSRGBA16F
+	catIMSR32F
+	catIMSR32UI
+	catIWMS
+	catIWMSU
 	numCategories
 )
 
@@ -88,10 +96,16 @@ var cats = [numCategories]catInfo{
 	catUTB:        {"uniform texel buffer", 26, 104, 2, 2, 0},
 	catSTB:        {"storage texel buffer", 27, 106, 2, 2, 0},
 	catSTBW:       {"written storage texel buffer", 28, 108, 2, 2, 0},
+	catIMSRGBA8:   {"multisampled storage image rgba8", 29, 110, 0, 2, vk.FormatR8G8B8A8Unorm},
+	catIMSRGBA16F: {"multisampled storage image rgba16f", 30, 112, 0, 2, vk.FormatR16G16B16A16Sfloat},
+	catIMSR32F:    {"multisampled storage image r32f", 31, 114, 0, 2, vk.FormatR32Sfloat},
+	catIMSR32UI:   {"multisampled storage image r32ui", 32, 116, 0, 2, vk.FormatR32Uint},
+	catIWMS:       {"written multisampled storage image", 33, 118, 0, 2, 0},
+	catIWMSU:      {"written unsigned multisampled storage image", 34, 120, 0, 2, 0},
 }
 
 const (
-	numSlots    = 110
+	numSlots    = 122
 	slotBytes   = 16
 	paramsBytes = 32 + numSlots*slotBytes // seed, width, stride, spin, z[4], slots
 	lanesPerCmd = 256
@@ -764,7 +778,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 			return bad("the %s part of the command needs more than %d %s slots", stageNames[st], size, cats[c].name)
 		}
 		s.cat, s.index, s.res, s.layout = c, n, a.Resource, a.Layout
-		if c != catS2MS && c != catS2MSU {
+		if c != catS2MS && c != catS2MSU && !c.isMSStorage() {
 			s.layer = -1
 		}
 		s.flags = flags | (hash32(salt^s.level^s.aspect<<20^uint32(s.layer+1)<<12)&0xffffff)<<8
@@ -878,7 +892,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 		return bad("storage images must be in GENERAL (Vulkan)")
 	}
 	if im.Samples > 1 {
-		return bad("storage access to a multisampled image has no replay yet (it needs shaderStorageImageMultisample)")
+		return addMSStorage(w, st, im, acc, add, bad) // msstorage.go
 	}
 	if im.Format.IsDepthStencil() {
 		return bad("storage access to a depth/stencil image (Vulkan formats have no storage support for depth/stencil)")

@@ -326,6 +326,9 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 	if err := k.texelFeatures(g, ws); err != nil { // texel.go
 		return err
 	}
+	if err := k.msStorageFeatures(g, ws); err != nil { // msstorage.go
+		return err
+	}
 	feats := map[avk.Format]vk.FormatFeatureFlags{}
 	get := func(f avk.Format) vk.FormatFeatureFlags {
 		if v, ok := feats[f]; ok {
@@ -357,7 +360,7 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 					continue
 				}
 				bit, what := vk.FormatFeatureSampledImageBit, "sampled-image"
-				if s.cat >= catR8 && s.cat <= catIW3 || s.cat == catR32UI3D || s.cat == catIW3U {
+				if s.cat >= catR8 && s.cat <= catIW3 || s.cat == catR32UI3D || s.cat == catIW3U || s.cat.isMSStorage() {
 					bit, what = vk.FormatFeatureStorageImageBit, "storage-image"
 				}
 				if err := need(w, s.res, bit, what); err != nil {

@@ -50,7 +50,13 @@
 #define OFF_UTB 104
 #define OFF_STB 106
 #define OFF_STBW 108
-#define N_SLOTS 110
+#define OFF_IMS_RGBA8 110
+#define OFF_IMS_RGBA16F 112
+#define OFF_IMS_R32F 114
+#define OFF_IMS_R32UI 116
+#define OFF_IWMS 118
+#define OFF_IWMSU 120
+#define N_SLOTS 122
 
 #define F_READ 1u
 #define F_WRITE 2u
@@ -85,6 +91,12 @@ layout(constant_id = 23) const uint M_IW3U = 0xffffffffu;
 layout(constant_id = 24) const uint M_UTB = 0xffffffffu;
 layout(constant_id = 25) const uint M_STB = 0xffffffffu;
 layout(constant_id = 26) const uint M_STBW = 0xffffffffu;
+layout(constant_id = 27) const uint M_IMS_RGBA8 = 0xffffffffu;
+layout(constant_id = 28) const uint M_IMS_RGBA16F = 0xffffffffu;
+layout(constant_id = 29) const uint M_IMS_R32F = 0xffffffffu;
+layout(constant_id = 30) const uint M_IMS_R32UI = 0xffffffffu;
+layout(constant_id = 31) const uint M_IWMS = 0xffffffffu;
+layout(constant_id = 32) const uint M_IWMSU = 0xffffffffu;
 
 struct Slot {
 	uint w, h, d; // extent in elements (a buffer: words, 1, 1; a uniform buffer: uvec4s; a 2D image: layers; multisampled: samples, one layer per slot)
@@ -132,6 +144,12 @@ layout(set = SET, binding = 28) writeonly uniform uimageBuffer stbw[2];
 #if N_MS > 0
 layout(set = SET, binding = 21) uniform sampler2DMS s2ms[4];
 layout(set = SET, binding = 22) uniform usampler2DMS s2msu[2];
+layout(set = SET, binding = 29, rgba8) uniform readonly image2DMS i_ms_rgba8[2];
+layout(set = SET, binding = 30, rgba16f) uniform readonly image2DMS i_ms_rgba16f[2];
+layout(set = SET, binding = 31, r32f) uniform readonly image2DMS i_ms_r32f[2];
+layout(set = SET, binding = 32, r32ui) uniform readonly uimage2DMS i_ms_r32ui[2];
+layout(set = SET, binding = 33) writeonly uniform image2DMS iwms[2];
+layout(set = SET, binding = 34) writeonly uniform uimage2DMS iwmsu[2];
 #endif
 
 uint hash(uint x) {
@@ -190,6 +208,9 @@ uint D; // this invocation's digest contribution
 #define R_UTB(i) READ(M_UTB, i, OFF_UTB + i, texelFetch(utb[i], int(e)))
 #define R_STB(i) READ(M_STB, i, OFF_STB + i, imageLoad(stb[i], int(e)))
 
+#define R_IMS(m, off, arr, i) READ(m, i, off + i, floatBitsToUint(imageLoad(arr[i], mscoord(off + i, e), mssample(off + i, e))))
+#define R_IMSU(i) READ(M_IMS_R32UI, i, OFF_IMS_R32UI + i, imageLoad(i_ms_r32ui[i], mscoord(OFF_IMS_R32UI + i, e), mssample(OFF_IMS_R32UI + i, e)))
+
 #define R2(M, m, off, arr) M(m, off, arr, 0) M(m, off, arr, 1)
 
 void readAll() {
@@ -224,6 +245,10 @@ void readAll() {
 #if N_MS > 0
 	R_S2MS(0) R_S2MS(1) R_S2MS(2) R_S2MS(3)
 	R_S2MSU(0) R_S2MSU(1)
+	R2(R_IMS, M_IMS_RGBA8, OFF_IMS_RGBA8, i_ms_rgba8)
+	R2(R_IMS, M_IMS_RGBA16F, OFF_IMS_RGBA16F, i_ms_rgba16f)
+	R2(R_IMS, M_IMS_R32F, OFF_IMS_R32F, i_ms_r32f)
+	R_IMSU(0) R_IMSU(1)
 #endif
 }
 
@@ -238,6 +263,9 @@ uint wval(uint k, uint e) { return hash(H ^ (P.s[k].flags >> 8) ^ hash(e + P.see
 #define W_IW3U(i) WRITE(M_IW3U, i, OFF_IW3U + i, imageStore(iw3u[i], coord(OFF_IW3U + i, e), spread(wval(OFF_IW3U + i, e))))
 #define W_STBW(i) WRITE(M_STBW, i, OFF_STBW + i, imageStore(stbw[i], int(e), uvec4(wval(OFF_STBW + i, e), 0u, 0u, 0u)))
 
+#define W_IWMS(i) WRITE(M_IWMS, i, OFF_IWMS + i, imageStore(iwms[i], mscoord(OFF_IWMS + i, e), mssample(OFF_IWMS + i, e), unit(spread(wval(OFF_IWMS + i, e)))))
+#define W_IWMSU(i) WRITE(M_IWMSU, i, OFF_IWMSU + i, imageStore(iwmsu[i], mscoord(OFF_IWMSU + i, e), mssample(OFF_IWMSU + i, e), spread(wval(OFF_IWMSU + i, e))))
+
 void writeAll() {
 	W_SB(0) W_SB(1) W_SB(2) W_SB(3)
 #if N_SBW > 4
@@ -251,4 +279,8 @@ void writeAll() {
 	W_IW3(0)
 	W_IW3U(0)
 	W_STBW(0) W_STBW(1)
+#if N_MS > 0
+	W_IWMS(0) W_IWMS(1)
+	W_IWMSU(0) W_IWMSU(1)
+#endif
 }
