@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"strings"
 
 	vkg "github.com/goki/vulkan"
 
@@ -92,4 +93,24 @@ func (k *kit) msStorageFeatures(g *p.Graph, ws []work) error {
 		}
 	}
 	return nil
+}
+
+// needsExtra says whether a part with masks m needs the *_x shader
+// variant (common.glsl's EXTRA): unsigned 3D images, texel buffers,
+// multisampled storage images, or (graphics) storage writes.
+func needsExtra(m specMasks, graphics bool) bool {
+	for c := catS3U; c < numCategories; c++ {
+		if m[c] != 0 {
+			return true
+		}
+	}
+	return graphics && m[catSBW]|m[catIW]|m[catIWU]|m[catIW3] != 0
+}
+
+// variant names the *_x module of name when extra.
+func variant(name string, extra bool) string {
+	if !extra {
+		return name
+	}
+	return strings.TrimSuffix(name, ".spv") + "_x.spv"
 }

@@ -58,7 +58,7 @@ func (k *kit) compPipeline(m specMasks) (vk.Pipeline, error) {
 	cinfo := []vk.ComputePipelineCreateInfo{{
 		SType: vk.StructureTypeComputePipelineCreateInfo,
 		Stage: vk.PipelineShaderStageCreateInfo{SType: vk.StructureTypePipelineShaderStageCreateInfo, Stage: vk.ShaderStageComputeBit,
-			Module: k.modules["comp.spv"], PName: "main\x00", PSpecializationInfo: spec},
+			Module: k.modules[variant("comp.spv", needsExtra(m, false))], PName: "main\x00", PSpecializationInfo: spec},
 		Layout: k.compLay,
 	}}
 	pipes := make([]vk.Pipeline, 1)
@@ -174,7 +174,8 @@ func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
 		vin.VertexAttributeDescriptionCount = 1
 		vin.PVertexAttributeDescriptions = []vk.VertexInputAttributeDescription{{Location: 0, Binding: 0, Format: vk.FormatR32Uint}}
 	}
-	frag := fragShader(key.ncolor, key.nuint)
+	frag := variant(fragShader(key.ncolor, key.nuint), needsExtra(key.fmask, true)) // msstorage.go
+	vert = variant(vert, needsExtra(key.vmask, true))
 	vspec, vfree := specialization(key.vmask)
 	defer vfree()
 	fspec, ffree := specialization(key.fmask)

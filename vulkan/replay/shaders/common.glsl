@@ -131,25 +131,35 @@ layout(set = SET, binding = 13, rgba32f) uniform readonly image2DArray i_rgba32f
 layout(set = SET, binding = 14, r11f_g11f_b10f) uniform readonly image2DArray i_r11g11b10f[2];
 layout(set = SET, binding = 15, r32ui) uniform readonly uimage2DArray i_r32ui[2];
 layout(set = SET, binding = 16, rgba16f) uniform readonly image3D i_rgba16f3d[1];
+// EXTRA (the *_x variants, used only by parts that need them: shaders
+// without these arrays compile faster on lavapipe) adds the vertex and
+// fragment write arrays, unsigned 3D images, texel buffers and
+// multisampled storage images; BASE_WRITES (compute) has the writes always.
+#if defined(EXTRA) || defined(BASE_WRITES)
 layout(std430, set = SET, binding = 17) writeonly buffer SBW { uint w[]; } sbw[N_SBW];
 layout(set = SET, binding = 18) writeonly uniform image2DArray iw[N_IW];
 layout(set = SET, binding = 19) writeonly uniform uimage2DArray iwu[2];
 layout(set = SET, binding = 20) writeonly uniform image3D iw3[1];
+#endif
+#ifdef EXTRA
 layout(set = SET, binding = 23) uniform usampler3D s3u[2];
 layout(set = SET, binding = 24, r32ui) uniform readonly uimage3D i_r32ui3d[1];
 layout(set = SET, binding = 25) writeonly uniform uimage3D iw3u[1];
 layout(set = SET, binding = 26) uniform usamplerBuffer utb[2];
 layout(set = SET, binding = 27, r32ui) uniform readonly uimageBuffer stb[2];
 layout(set = SET, binding = 28) writeonly uniform uimageBuffer stbw[2];
+#endif
 #if N_MS > 0
 layout(set = SET, binding = 21) uniform sampler2DMS s2ms[4];
 layout(set = SET, binding = 22) uniform usampler2DMS s2msu[2];
+#ifdef EXTRA
 layout(set = SET, binding = 29, rgba8) uniform readonly image2DMS i_ms_rgba8[2];
 layout(set = SET, binding = 30, rgba16f) uniform readonly image2DMS i_ms_rgba16f[2];
 layout(set = SET, binding = 31, r32f) uniform readonly image2DMS i_ms_r32f[2];
 layout(set = SET, binding = 32, r32ui) uniform readonly uimage2DMS i_ms_r32ui[2];
 layout(set = SET, binding = 33) writeonly uniform image2DMS iwms[2];
 layout(set = SET, binding = 34) writeonly uniform uimage2DMS iwmsu[2];
+#endif
 #endif
 
 uint hash(uint x) {
@@ -238,17 +248,21 @@ void readAll() {
 	R2(R_IMG, M_R11G11B10F, OFF_R11G11B10F, i_r11g11b10f)
 	R_R32UI(0) R_R32UI(1)
 	R_IMG3(0)
+#ifdef EXTRA
 	R_S3U(0) R_S3U(1)
 	R_R32UI3D(0)
 	R_UTB(0) R_UTB(1)
 	R_STB(0) R_STB(1)
+#endif
 #if N_MS > 0
 	R_S2MS(0) R_S2MS(1) R_S2MS(2) R_S2MS(3)
 	R_S2MSU(0) R_S2MSU(1)
+#ifdef EXTRA
 	R2(R_IMS, M_IMS_RGBA8, OFF_IMS_RGBA8, i_ms_rgba8)
 	R2(R_IMS, M_IMS_RGBA16F, OFF_IMS_RGBA16F, i_ms_rgba16f)
 	R2(R_IMS, M_IMS_R32F, OFF_IMS_R32F, i_ms_r32f)
 	R_IMSU(0) R_IMSU(1)
+#endif
 #endif
 }
 
@@ -267,6 +281,7 @@ uint wval(uint k, uint e) { return hash(H ^ (P.s[k].flags >> 8) ^ hash(e + P.see
 #define W_IWMSU(i) WRITE(M_IWMSU, i, OFF_IWMSU + i, imageStore(iwmsu[i], mscoord(OFF_IWMSU + i, e), mssample(OFF_IWMSU + i, e), spread(wval(OFF_IWMSU + i, e))))
 
 void writeAll() {
+#if defined(EXTRA) || defined(BASE_WRITES)
 	W_SB(0) W_SB(1) W_SB(2) W_SB(3)
 #if N_SBW > 4
 	W_SB(4) W_SB(5) W_SB(6) W_SB(7)
@@ -277,10 +292,13 @@ void writeAll() {
 #endif
 	W_IWU(0) W_IWU(1)
 	W_IW3(0)
+#endif
+#ifdef EXTRA
 	W_IW3U(0)
 	W_STBW(0) W_STBW(1)
 #if N_MS > 0
 	W_IWMS(0) W_IWMS(1)
 	W_IWMSU(0) W_IWMSU(1)
+#endif
 #endif
 }

@@ -11,6 +11,7 @@
 #define N_R32F 12
 #define N_SBW 8
 #define N_IW 12
+#define BASE_WRITES 1
 #define I0 gid
 #define STEP n_
 layout(local_size_x = 64) in;
