@@ -26,6 +26,13 @@ var ReplayKinds = []string{
 	"layered-transfers",   // copies and blits of every mip level and layer, buffer↔image of a mip chain
 	"compute-chain",       // short-lived buffers and images between compute passes (aliasing)
 	"aggregated-accesses", // one resource named twice in one command
+	"input-attachment",    // colour and depth written, then read as input attachments at the fragment's own pixel
+	"graphics-storage",    // storage writes from vertex and fragment shaders (beside attachments, and alone)
+	"texel-buffers",       // storage texel buffers written and read, uniform texel buffers read (compute, vertex, fragment)
+	"3d-uint",             // an R32_UINT 3D image written, sampled and storage-read; one drawn into slice by slice
+	"stencil-only",        // an S8_UINT attachment written, tested read-write and read-only, then sampled
+	"host",                // HOST_WRITE of an upload buffer before the GPU reads it, HOST_READ of a read-back buffer after
+	"msaa-storage",        // 4× storage images read and written by fragment shaders (shaderStorageImageMultisample)
 }
 
 // ReplayFrame builds a small frame (extents 8 to 32) for the replay from
@@ -47,7 +54,7 @@ func ReplayFrameKinds(seed uint64) []string {
 func replayFrame(seed uint64) (*planner.Graph, []string) {
 	rng := rand.New(rand.NewPCG(seed, 0xbb67ae8584caa73b))
 	b := &rgen{g: &planner.Graph{}, rng: rng}
-	// Every kind once in every 14 seeds (seed order), plus one or two
+	// Every kind once in every len(ReplayKinds) seeds (seed order), plus one or two
 	// more at random (kept small: make test replays 50 of them).
 	kinds := []int{int(seed % uint64(len(ReplayKinds)))}
 	for n := 1 + rng.IntN(2); n > 0; n-- {
@@ -270,6 +277,85 @@ func (b *rgen) kind(k string) {
 			planner.Access{Resource: img, Stages: cs, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral},
 			planner.Access{Resource: b.sink, Stages: cs, Access: vk.AccessShaderStorageWrite})
 		b.toSink("img.read", sampled(img, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "input-attachment":
+		gb := b.image("gbuffer", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s,
+			Usage: vk.ImageUsageColorAttachment | vk.ImageUsageInputAttachment})
+		dep := b.image("depth", planner.ImageDesc{Format: vk.FormatD32Sfloat, Width: s, Height: s,
+			Usage: vk.ImageUsageDepthStencilAttachment | vk.ImageUsageInputAttachment})
+		out := b.image("lit", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+		b.cmd("gbuffer.draw", colorWrite(gb), depthWrite(dep, vk.LayoutDepthAttachmentOptimal))
+		b.cmd("lighting", planner.Access{Resource: gb, Stages: fs, Access: vk.AccessInputAttachmentRead, Layout: vk.LayoutShaderReadOnlyOptimal},
+			planner.Access{Resource: dep, Stages: fs, Access: vk.AccessInputAttachmentRead, Layout: vk.LayoutDepthReadOnlyOptimal}, colorWrite(out))
+		b.toSink("lit.read", sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "graphics-storage":
+		vbuf := b.buffer("vertex-out", uint64(256*(1+b.rng.IntN(4))), 0)
+		fimg := b.image("fragment-out", planner.ImageDesc{Format: vk.FormatR32Sfloat, Width: s, Height: s, Usage: colorUsage})
+		fbuf := b.buffer("fragment-buf", uint64(512*(1+b.rng.IntN(4))), 0)
+		col := b.image("color", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+		dep := b.image("depth", planner.ImageDesc{Format: vk.FormatD32Sfloat, Width: s, Height: s, Usage: depthUsage})
+		b.cmd("draw.writes", planner.Access{Resource: vbuf, Stages: vk.StageVertexShader, Access: vk.AccessShaderStorageWrite},
+			planner.Access{Resource: fimg, Stages: fs, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral},
+			colorWrite(col), depthWrite(dep, vk.LayoutDepthAttachmentOptimal))
+		b.cmd("fragment.rw", planner.Access{Resource: fimg, Stages: fs, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral},
+			planner.Access{Resource: fbuf, Stages: fs, Access: vk.AccessShaderStorageWrite})
+		b.toSink("writes.read", planner.Access{Resource: vbuf, Stages: cs, Access: vk.AccessShaderStorageRead},
+			planner.Access{Resource: fbuf, Stages: cs, Access: vk.AccessShaderStorageRead},
+			sampled(col, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "texel-buffers":
+		tu := vk.BufferUsageStorageTexelBuffer | vk.BufferUsageUniformTexelBuffer
+		stb := b.g.AddBuffer(b.prefix+"texels", planner.BufferDesc{Size: uint64(256 * (1 + b.rng.IntN(4))), Usage: tu})
+		utb := b.g.AddBuffer(b.prefix+"lut", planner.BufferDesc{Size: uint64(128 * (1 + b.rng.IntN(4))), Usage: vk.BufferUsageUniformTexelBuffer | vk.BufferUsageStorageTexelBuffer})
+		ro := b.g.AddBuffer(b.prefix+"uniform-texels", planner.BufferDesc{Size: 512, Usage: vk.BufferUsageUniformTexelBuffer | vk.BufferUsageStorageTexelBuffer})
+		out := b.image("out", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+		b.cmd("texels.write", planner.Access{Resource: stb, Stages: cs, Access: vk.AccessShaderStorageWrite},
+			planner.Access{Resource: ro, Stages: cs, Access: vk.AccessShaderWrite})
+		b.cmd("lut.write", planner.Access{Resource: stb, Stages: cs, Access: vk.AccessShaderStorageRead},
+			planner.Access{Resource: utb, Stages: cs, Access: vk.AccessShaderStorageWrite})
+		b.cmd("texels.draw", planner.Access{Resource: utb, Stages: fs, Access: vk.AccessShaderSampledRead},
+			planner.Access{Resource: stb, Stages: vk.StageVertexShader, Access: vk.AccessShaderStorageRead},
+			planner.Access{Resource: ro, Stages: vk.StageVertexShader | fs, Access: vk.AccessShaderSampledRead}, colorWrite(out))
+		b.toSink("texels.read", planner.Access{Resource: utb, Stages: cs, Access: vk.AccessShaderSampledRead},
+			sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "3d-uint":
+		vol := b.image("volume", planner.ImageDesc{Format: vk.FormatR32Uint, Width: s / 2, Height: s / 2, Depth: 4, Usage: vk.ImageUsageStorage | vk.ImageUsageSampled})
+		b.cmd("volume.write", b.storageWrite(vol))
+		slices := b.image("slices", planner.ImageDesc{Format: vk.FormatR32Uint, Width: s / 2, Height: s / 2, Depth: 4,
+			Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled})
+		b.cmd("slices.draw", colorWrite(slices), sampled(vol, fs, vk.LayoutShaderReadOnlyOptimal))
+		b.cmd("volume.storage-read", planner.Access{Resource: vol, Stages: cs, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral},
+			planner.Access{Resource: b.sink, Stages: cs, Access: vk.AccessShaderStorageWrite})
+		b.toSink("slices.sample", sampled(slices, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "stencil-only":
+		st := b.image("stencil", planner.ImageDesc{Format: vk.FormatS8Uint, Width: s, Height: s, Usage: depthUsage})
+		out := b.image("out", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+		tests := vk.StageEarlyFragmentTests | vk.StageLateFragmentTests
+		b.cmd("stencil.write", planner.Access{Resource: st, Stages: tests, Access: vk.AccessDepthStencilAttachmentWrite, Layout: vk.LayoutStencilAttachmentOptimal}, colorWrite(out))
+		b.cmd("stencil.increment", planner.Access{Resource: st, Stages: tests,
+			Access: vk.AccessDepthStencilAttachmentRead | vk.AccessDepthStencilAttachmentWrite, Layout: vk.LayoutStencilAttachmentOptimal})
+		b.cmd("stencil.test", planner.Access{Resource: st, Stages: tests, Access: vk.AccessDepthStencilAttachmentRead, Layout: vk.LayoutStencilReadOnlyOptimal},
+			planner.Access{Resource: out, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentRead | vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal})
+		b.toSink("stencil.sample", sampled(st, cs, vk.LayoutStencilReadOnlyOptimal), sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "host":
+		up := b.g.AddResource(planner.Resource{Name: b.prefix + "upload", Kind: planner.KindBuffer, Memory: planner.CPUToGPU,
+			Buffer: planner.BufferDesc{Size: uint64(256 * (1 + b.rng.IntN(4))), Usage: vk.BufferUsageStorageBuffer | vk.BufferUsageUniformBuffer}})
+		down := b.g.AddResource(planner.Resource{Name: b.prefix + "readback", Kind: planner.KindBuffer, Memory: planner.GPUToCPU,
+			Buffer: planner.BufferDesc{Size: 512, Usage: vk.BufferUsageStorageBuffer}})
+		b.cmd("upload.host-write", planner.Access{Resource: up, Stages: vk.StageHost, Access: vk.AccessHostWrite})
+		b.cmd("upload.use", planner.Access{Resource: up, Stages: cs | fs, Access: vk.AccessShaderRead},
+			planner.Access{Resource: down, Stages: cs, Access: vk.AccessShaderStorageWrite})
+		b.toSink("readback.gpu-read", planner.Access{Resource: down, Stages: cs, Access: vk.AccessShaderStorageRead})
+		b.cmd("readback.host-read", planner.Access{Resource: down, Stages: vk.StageHost, Access: vk.AccessHostRead})
+	case "msaa-storage":
+		ms := b.image("ms", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Samples: 4,
+			Usage: vk.ImageUsageColorAttachment | vk.ImageUsageStorage})
+		msw := b.image("ms-written", planner.ImageDesc{Format: vk.FormatR32Uint, Width: s, Height: s, Samples: 4, ArrayLayers: uint32(1 + b.rng.IntN(2)),
+			Usage: vk.ImageUsageStorage | vk.ImageUsageSampled})
+		out := b.image("out", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+		b.cmd("ms.draw", colorWrite(ms))
+		b.cmd("ms.storage", planner.Access{Resource: ms, Stages: fs, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral},
+			planner.Access{Resource: msw, Stages: fs, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
+		b.cmd("ms.fetch", sampled(msw, fs, vk.LayoutShaderReadOnlyOptimal), colorWrite(out))
+		b.toSink("out.read", sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
 	default:
 		panic("proptest: unknown replay kind " + k)
 	}

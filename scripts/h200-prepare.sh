@@ -5,7 +5,8 @@
 #   .vk/  the Khronos validation layer (vulkan-validationlayers), the
 #         self-contained test binaries vulkan.test (go test -c ./vulkan)
 #         and replay.test (./vulkan/replay), the CLI .vk/aliasplan,
-#         scripts/h200-replay.sh and the shared frames (.vk/frames).
+#         scripts/h200-replay.sh, the shared frames and two full-size
+#         4x MSAA frames (scripts/genmsaa) in .vk/frames.
 # Both folders are ignored through .git/info/exclude. Then run there:
 #   device run: command "bash scripts/h200-vulkan.sh", carry [".gl", ".vk"]
 #   device run: command "bash .vk/h200-replay.sh", carry [".gl", ".vk"]
@@ -39,4 +40,10 @@ dst="$(pwd)"
 cp "$src/scripts/h200-replay.sh" "$src/scripts/h200-race.sh" "$src/scripts/h200-queues.sh" "$src/scripts/h200-frames.sh" .vk/
 mkdir -p .vk/frames
 cp "$src"/../shared/data/frames/*.json .vk/frames/ 2>/dev/null || echo "h200-prepare: no shared frames beside $src" >&2
+# Full-size 4x MSAA forward+ frames (proptest.MSAAFrame): h200-replay.sh
+# replays them with the rest; alone:
+#   REPLAY_FRAMES=".vk/frames/forwardplus-msaa-1080p.json .vk/frames/forwardplus-msaa-4k.json" \
+#   REPLAY_SAMPLE=0 REPLAY_NEGATIVE=0 bash .vk/h200-replay.sh
+(cd "$src" && go run ./scripts/genmsaa -size 1920x1080 -o "$dst/.vk/frames/forwardplus-msaa-1080p.json" &&
+	go run ./scripts/genmsaa -size 3840x2160 -o "$dst/.vk/frames/forwardplus-msaa-4k.json")
 du -sh .gl .vk

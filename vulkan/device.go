@@ -468,7 +468,7 @@ func (d *Device) createDevice(choice apiChoice) error {
 	if d.replay {
 		chain.Free()
 		chain = vkext.ReplayChain()
-		features = replayFeatures()
+		features = replayFeatures(d.physical)
 	}
 	defer chain.Free()
 	qs, counts := chooseQueues(familyProperties(d.physical), d.info.QueueFamily)

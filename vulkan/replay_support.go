@@ -11,9 +11,15 @@ import (
 
 const extRobustness2 = "VK_EXT_robustness2"
 
-// replayFeatures are the Vulkan 1.0 features Config.Replay enables.
-func replayFeatures() []vk.PhysicalDeviceFeatures {
+// replayFeatures are the Vulkan 1.0 features Config.Replay enables:
+// those replaySupported requires, and shaderStorageImageMultisample where
+// the device has it (the replay names it when a frame needs it).
+func replayFeatures(physical vk.PhysicalDevice) []vk.PhysicalDeviceFeatures {
+	var have vk.PhysicalDeviceFeatures
+	vk.GetPhysicalDeviceFeatures(physical, &have)
+	have.Deref()
 	return []vk.PhysicalDeviceFeatures{{
+		ShaderStorageImageMultisample:  have.ShaderStorageImageMultisample,
 		IndependentBlend:               vk.True,
 		VertexPipelineStoresAndAtomics: vk.True,
 		FragmentStoresAndAtomics:       vk.True,

@@ -30,7 +30,7 @@ const (
 	catR11G11B10F
 	catR32UI
 	catRGBA16F3D
-	// Write-only arrays, compute stage only (replay.comp).
+	// Write-only arrays (smaller in the vertex and fragment stages).
 	catSBW
 	catIW
 	catIWU
@@ -38,6 +38,23 @@ const (
 	// Multisampled sampled images (texelFetch of every sample).
 	catS2MS
 	catS2MSU
+	// Unsigned 3D images (texel.go): sampled, r32ui storage reads, writes.
+	catS3U
+	catR32UI3D
+	catIW3U
+	// Texel buffers, R32_UINT views (texel.go): uniform texel buffers,
+	// storage texel buffers read and written.
+	catUTB
+	catSTB
+	catSTBW
+	// Multisampled storage images, vertex and fragment stages
+	// (msstorage.go): reads per format, writes float and unsigned.
+	catIMSRGBA8
+	catIMSRGBA16F
+	catIMSR32F
+	catIMSR32UI
+	catIWMS
+	catIWMSU
 	numCategories
 )
 
@@ -67,16 +84,28 @@ var cats = [numCategories]catInfo{
 	catR11G11B10F: {"storage image r11f_g11f_b10f", 14, 66, 2, 2, vk.FormatB10G11R11UfloatPack32},
 	catR32UI:      {"storage image r32ui", 15, 68, 2, 2, vk.FormatR32Uint},
 	catRGBA16F3D:  {"storage 3D image rgba16f", 16, 70, 1, 1, vk.FormatR16G16B16A16Sfloat},
-	catSBW:        {"written storage buffer", 17, 71, 8, 0, 0},
-	catIW:         {"written storage image", 18, 79, 12, 0, 0},
-	catIWU:        {"written unsigned storage image", 19, 91, 2, 0, 0},
-	catIW3:        {"written 3D storage image", 20, 93, 1, 0, 0},
+	catSBW:        {"written storage buffer", 17, 71, 8, 4, 0},
+	catIW:         {"written storage image", 18, 79, 12, 4, 0},
+	catIWU:        {"written unsigned storage image", 19, 91, 2, 2, 0},
+	catIW3:        {"written 3D storage image", 20, 93, 1, 1, 0},
 	catS2MS:       {"sampled multisampled image (float)", 21, 94, 0, 4, 0},
 	catS2MSU:      {"sampled multisampled image (uint)", 22, 98, 0, 2, 0},
+	catS3U:        {"sampled 3D image (uint)", 23, 100, 2, 2, 0},
+	catR32UI3D:    {"storage 3D image r32ui", 24, 102, 1, 1, vk.FormatR32Uint},
+	catIW3U:       {"written unsigned 3D storage image", 25, 103, 1, 1, 0},
+	catUTB:        {"uniform texel buffer", 26, 104, 2, 2, 0},
+	catSTB:        {"storage texel buffer", 27, 106, 2, 2, 0},
+	catSTBW:       {"written storage texel buffer", 28, 108, 2, 2, 0},
+	catIMSRGBA8:   {"multisampled storage image rgba8", 29, 110, 0, 2, vk.FormatR8G8B8A8Unorm},
+	catIMSRGBA16F: {"multisampled storage image rgba16f", 30, 112, 0, 2, vk.FormatR16G16B16A16Sfloat},
+	catIMSR32F:    {"multisampled storage image r32f", 31, 114, 0, 2, vk.FormatR32Sfloat},
+	catIMSR32UI:   {"multisampled storage image r32ui", 32, 116, 0, 2, vk.FormatR32Uint},
+	catIWMS:       {"written multisampled storage image", 33, 118, 0, 2, 0},
+	catIWMSU:      {"written unsigned multisampled storage image", 34, 120, 0, 2, 0},
 }
 
 const (
-	numSlots    = 100
+	numSlots    = 122
 	slotBytes   = 16
 	paramsBytes = 32 + numSlots*slotBytes // seed, width, stride, spin, z[4], slots
 	lanesPerCmd = 256
@@ -209,6 +238,12 @@ type work struct {
 	// spin: extra hash rounds per invocation before the compute part
 	// writes (SetSpin; racing controls make a command slow).
 	spin uint32
+	// gfxWritten: resources the vertex or fragment part writes; quiet:
+	// the vertex and fragment masks without their slots (gfxwrite.go).
+	gfxWritten map[p.ResourceID]bool
+	quiet      [numStages]specMasks
+	// hostWrites, hostReads: HOST_WRITE and HOST_READ uses (host.go).
+	hostWrites, hostReads []p.ResourceID
 }
 
 // pass is one dynamic-rendering pass of a command: one subresource of
@@ -222,6 +257,10 @@ type pass struct {
 	depth         sub // att -1 for none
 	width, height uint32
 	samples       uint32
+	// writes: the pass whose full-screen draw performs the command's
+	// vertex- and fragment-stage storage writes (gfxwrite.go); every
+	// other draw of such a command is quiet.
+	writes bool
 }
 
 // UnsupportedError is an access the replay cannot perform faithfully.
@@ -324,9 +363,9 @@ func analyze(g *p.Graph, order []p.CommandID) ([]work, error) {
 const (
 	readFlags = vk.AccessShaderStorageRead | vk.AccessShaderSampledRead | vk.AccessUniformRead | vk.AccessColorAttachmentRead |
 		vk.AccessDepthStencilAttachmentRead | vk.AccessTransferRead | vk.AccessIndirectCommandRead | vk.AccessVertexAttributeRead |
-		vk.AccessShaderRead | vk.AccessIndexRead | vk.AccessInputAttachmentRead
+		vk.AccessShaderRead | vk.AccessIndexRead | vk.AccessInputAttachmentRead | vk.AccessHostRead
 	writeFlags = vk.AccessShaderStorageWrite | vk.AccessColorAttachmentWrite | vk.AccessDepthStencilAttachmentWrite | vk.AccessTransferWrite |
-		vk.AccessShaderWrite
+		vk.AccessShaderWrite | vk.AccessHostWrite
 	shaderFlags = vk.AccessShaderStorageRead | vk.AccessShaderSampledRead | vk.AccessUniformRead | vk.AccessShaderRead |
 		vk.AccessShaderStorageWrite | vk.AccessShaderWrite
 	// orderingStages do no work of their own: an access there (with no
@@ -430,7 +469,10 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			}
 			flags := a.Access & shaderFlags
 			if sh.st == stFragment && a.Access&vk.AccessInputAttachmentRead != 0 {
-				return w, bad("input attachments have no replay yet (docs/replay.md: what is left)")
+				if err := addInputAttachment(g, &w, a, bad); err != nil { // inputattach.go
+					return w, err
+				}
+				left &^= vk.AccessInputAttachmentRead
 			}
 			if flags == 0 {
 				continue
@@ -464,6 +506,9 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			att := attachment{res: a.Resource, layout: a.Layout, read: a.Access&vk.AccessDepthStencilAttachmentRead != 0,
 				write: a.Access&vk.AccessDepthStencilAttachmentWrite != 0, samples: r.Image.Samples, resolve: -1}
 			ok, dw, sw := depthLayout(a.Layout)
+			if !r.Image.Format.HasDepth() {
+				ok, dw, sw = stencilOnlyLayout(a.Layout) // stencil.go
+			}
 			if !ok {
 				return w, bad("layout %s is not a depth/stencil attachment layout", a.Layout)
 			}
@@ -476,9 +521,6 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			att.stencil = r.Image.Format.HasStencil() && a.Layout != vk.LayoutDepthAttachmentOptimal && a.Layout != vk.LayoutDepthReadOnlyOptimal
 			if att.stencil && att.write && !sw {
 				att.stencil = false // the stencil aspect stays read-only: not attached
-			}
-			if !r.Image.Format.HasDepth() {
-				return w, bad("stencil-only attachments have no replay yet")
 			}
 			w.depths = append(w.depths, att)
 			w.graphics = true
@@ -534,6 +576,12 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 				copyDst = append(copyDst, op)
 			}
 		}
+		if st&vk.StageHost != 0 && a.Access&(vk.AccessHostRead|vk.AccessHostWrite) != 0 {
+			if err := addHostAccess(g, &w, a, bad); err != nil { // host.go
+				return w, err
+			}
+			left &^= vk.AccessHostRead | vk.AccessHostWrite
+		}
 		if left != 0 {
 			return w, bad("access flags %s in stages %s have no replay (compute, vertex and fragment shaders, attachments, draw indirect, vertex and index input, clear, copy and resolve do)", left, a.Stages)
 		}
@@ -572,6 +620,7 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		if err := shapeDraw(g, &w); err != nil {
 			return w, err
 		}
+		shapeWrites(&w) // gfxwrite.go
 	}
 	return w, nil
 }
@@ -700,6 +749,8 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 		switch {
 		case r.Kind == p.KindBuffer && r.Buffer.Usage&vk.BufferUsageStorageBuffer == 0 && r.Buffer.Usage&vk.BufferUsageUniformBuffer != 0:
 			acc |= vk.AccessUniformRead
+		case r.Kind == p.KindBuffer && r.Buffer.Usage&(vk.BufferUsageStorageBuffer|vk.BufferUsageStorageTexelBuffer) == 0 && r.Buffer.Usage&vk.BufferUsageUniformTexelBuffer != 0:
+			acc |= vk.AccessShaderSampledRead // a uniform texel buffer (texel.go)
 		case r.Kind == p.KindBuffer:
 			acc |= vk.AccessShaderStorageRead
 		case r.Image.Usage&vk.ImageUsageSampled != 0 && a.Layout != vk.LayoutGeneral || r.Image.Usage&vk.ImageUsageStorage == 0:
@@ -710,9 +761,6 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 	}
 	if acc&vk.AccessShaderWrite != 0 {
 		acc = acc&^vk.AccessShaderWrite | vk.AccessShaderStorageWrite
-	}
-	if acc&vk.AccessShaderStorageWrite != 0 && st != stCompute {
-		return bad("shader-storage writes from vertex or fragment shaders have no replay yet (docs/replay.md: what is left)")
 	}
 	salt := hashString(r.Name)
 	add := func(c category, s slot, flags uint32) error {
@@ -730,7 +778,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 			return bad("the %s part of the command needs more than %d %s slots", stageNames[st], size, cats[c].name)
 		}
 		s.cat, s.index, s.res, s.layout = c, n, a.Resource, a.Layout
-		if c != catS2MS && c != catS2MSU {
+		if c != catS2MS && c != catS2MSU && !c.isMSStorage() {
 			s.layer = -1
 		}
 		s.flags = flags | (hash32(salt^s.level^s.aspect<<20^uint32(s.layer+1)<<12)&0xffffff)<<8
@@ -738,8 +786,8 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 		return nil
 	}
 	if r.Kind == p.KindBuffer {
-		if acc&vk.AccessShaderSampledRead != 0 {
-			return bad("a sampled read of a buffer (texel buffers) has no replay yet")
+		if done, err := addTexelBuffer(r, &acc, add, bad); done || err != nil { // texel.go
+			return err
 		}
 		if acc&vk.AccessUniformRead != 0 {
 			if r.Buffer.Usage&vk.BufferUsageUniformBuffer == 0 {
@@ -820,7 +868,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 				case is3D && !uintView:
 					err = add(catS3F, s, fRead)
 				case is3D:
-					return bad("sampled 3D unsigned-integer images have no replay yet")
+					err = add(catS3U, s, fRead) // texel.go
 				case uintView:
 					s.d = im.ArrayLayers
 					err = add(catS2U, s, fRead)
@@ -844,7 +892,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 		return bad("storage images must be in GENERAL (Vulkan)")
 	}
 	if im.Samples > 1 {
-		return bad("storage access to a multisampled image has no replay yet (it needs shaderStorageImageMultisample)")
+		return addMSStorage(w, st, im, acc, add, bad) // msstorage.go
 	}
 	if im.Format.IsDepthStencil() {
 		return bad("storage access to a depth/stencil image (Vulkan formats have no storage support for depth/stencil)")
@@ -856,6 +904,9 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 		}
 		if acc&vk.AccessShaderStorageRead != 0 {
 			c, ok := storageCategory(im.Format, is3D)
+			if is3D && im.Format == vk.FormatR32Uint {
+				c, ok = catR32UI3D, true // texel.go
+			}
 			if !ok {
 				return bad("storage-image reads of format %s (3D: %v) have no replay shader (lavapipe reads storage images only with a format qualifier; see docs/replay.md)", im.Format, is3D)
 			}
@@ -867,7 +918,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 			c := catIW
 			switch {
 			case is3D && isUintFormat(im.Format):
-				return bad("3D unsigned-integer storage images have no replay yet")
+				c = catIW3U // texel.go
 			case is3D:
 				c = catIW3
 			case isUintFormat(im.Format):

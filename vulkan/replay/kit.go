@@ -184,8 +184,12 @@ func (c category) descriptorType() vk.DescriptorType {
 		return vk.DescriptorTypeStorageBuffer
 	case catUB:
 		return vk.DescriptorTypeUniformBuffer
-	case catS2F, catS2U, catS3F, catS2MS, catS2MSU:
+	case catS2F, catS2U, catS3F, catS2MS, catS2MSU, catS3U:
 		return vk.DescriptorTypeCombinedImageSampler
+	case catUTB:
+		return vk.DescriptorTypeUniformTexelBuffer
+	case catSTB, catSTBW:
+		return vk.DescriptorTypeStorageTexelBuffer
 	}
 	return vk.DescriptorTypeStorageImage
 }
@@ -321,6 +325,12 @@ func (k *kit) newImage(im *p.ImageDesc, usage vk.ImageUsageFlags) (ownImage, err
 // formatFeatures checks that the device supports what the replay does
 // with each image of g, naming the command, resource and access if not.
 func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
+	if err := k.texelFeatures(g, ws); err != nil { // texel.go
+		return err
+	}
+	if err := k.msStorageFeatures(g, ws); err != nil { // msstorage.go
+		return err
+	}
 	feats := map[avk.Format]vk.FormatFeatureFlags{}
 	get := func(f avk.Format) vk.FormatFeatureFlags {
 		if v, ok := feats[f]; ok {
@@ -352,7 +362,7 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 					continue
 				}
 				bit, what := vk.FormatFeatureSampledImageBit, "sampled-image"
-				if s.cat >= catR8 && s.cat <= catIW3 {
+				if s.cat >= catR8 && s.cat <= catIW3 || s.cat == catR32UI3D || s.cat == catIW3U || s.cat.isMSStorage() {
 					bit, what = vk.FormatFeatureStorageImageBit, "storage-image"
 				}
 				if err := need(w, s.res, bit, what); err != nil {

@@ -17,14 +17,16 @@ import (
 // recorded command buffers (frame timestamps only, and one timestamp per
 // command).
 type mode struct {
-	r     *Replayer
-	res   *vulkan.Resources
-	plan  *p.Plan
-	own   bool // res is the mode's own (closed with it)
-	pool  vk.DescriptorPool
-	sets  [][numStages]vk.DescriptorSet
-	views map[viewKey]vk.ImageView
-	cbs   []vk.CommandBuffer // [timed, profiled]
+	r        *Replayer
+	res      *vulkan.Resources
+	plan     *p.Plan
+	own      bool // res is the mode's own (closed with it)
+	pool     vk.DescriptorPool
+	sets     [][numStages]vk.DescriptorSet
+	quiet    [][numStages]vk.DescriptorSet // gfxwrite.go: commands whose vertex or fragment part writes
+	views    map[viewKey]vk.ImageView
+	bufViews map[p.ResourceID]vk.BufferView // texel.go
+	cbs      []vk.CommandBuffer             // [timed, profiled]
 }
 
 type viewKey struct {
@@ -38,6 +40,7 @@ type viewKey struct {
 // otherwise), hands over the imported resources, makes views and
 // descriptor sets, and records the command buffers.
 func (r *Replayer) bind(res *vulkan.Resources, plan *p.Plan, own bool) (*mode, error) {
+	plan = replayPlan(plan) // inputattach.go
 	m := &mode{r: r, res: res, plan: plan, own: own, views: map[viewKey]vk.ImageView{}}
 	for _, o := range r.imports {
 		var err error
@@ -72,6 +75,7 @@ func (m *mode) close() {
 	for _, v := range m.views {
 		vk.DestroyImageView(k.vd, v, nil)
 	}
+	m.closeBufViews()
 	if m.pool != vk.NullDescriptorPool {
 		vk.DestroyDescriptorPool(k.vd, m.pool, nil)
 	}
@@ -123,12 +127,14 @@ func (m *mode) attachView(id p.ResourceID, sr sub, aspect uint32) (vk.ImageView,
 
 func (m *mode) prepare() error {
 	r, k := m.r, m.r.k
-	n := uint32(max(r.nparts, 1))
+	n := 2 * uint32(max(r.nparts, 1)) // a full and a quiet set per part at most
 	sizes := []vk.DescriptorPoolSize{
 		{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: n * 18},
 		{Type: vk.DescriptorTypeUniformBuffer, DescriptorCount: n * 4},
 		{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: n * 40},
-		{Type: vk.DescriptorTypeStorageImage, DescriptorCount: n * 44},
+		{Type: vk.DescriptorTypeStorageImage, DescriptorCount: n * 48},
+		{Type: vk.DescriptorTypeUniformTexelBuffer, DescriptorCount: n * 2},
+		{Type: vk.DescriptorTypeStorageTexelBuffer, DescriptorCount: n * 4},
 	}
 	pi := vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo, MaxSets: n, PoolSizeCount: uint32(len(sizes)), PPoolSizes: sizes}
 	var pool vk.DescriptorPool
@@ -139,6 +145,7 @@ func (m *mode) prepare() error {
 	}
 	m.pool = pool
 	m.sets = make([][numStages]vk.DescriptorSet, len(r.works))
+	m.quiet = make([][numStages]vk.DescriptorSet, len(r.works))
 	align := max(uint64(k.limits.MinStorageBufferOffsetAlignment), 16)
 	stride := (uint64(paramsBytes) + align - 1) / align * align
 	for i := range r.works {
@@ -146,11 +153,16 @@ func (m *mode) prepare() error {
 			if pt == nil {
 				continue
 			}
-			set, err := m.writeSet(pt, stage(st), stride)
+			set, err := m.writeSet(pt, stage(st), stride, nil)
 			if err != nil {
 				return fmt.Errorf("replay: command %q: %w", r.works[i].name, err)
 			}
 			m.sets[i][st] = set
+			if wr := r.works[i].gfxWritten; wr != nil && stage(st) != stCompute {
+				if m.quiet[i][st], err = m.writeSet(pt, stage(st), stride, wr); err != nil {
+					return fmt.Errorf("replay: command %q: %w", r.works[i].name, err)
+				}
+			}
 		}
 	}
 	for i := range r.works {
@@ -199,6 +211,9 @@ func (m *mode) prepare() error {
 }
 
 func dsAspect(f avk.Format) uint32 {
+	if !f.HasDepth() {
+		return aspectStencil // a stencil-only format (stencil.go)
+	}
 	a := uint32(aspectDepth)
 	if f.HasStencil() {
 		a |= aspectStencil
@@ -206,7 +221,9 @@ func dsAspect(f avk.Format) uint32 {
 	return a
 }
 
-func (m *mode) writeSet(pt *part, st stage, stride uint64) (vk.DescriptorSet, error) {
+// writeSet writes pt's descriptor set; the slots of resources in skip
+// stay null (a quiet set, gfxwrite.go).
+func (m *mode) writeSet(pt *part, st stage, stride uint64, skip map[p.ResourceID]bool) (vk.DescriptorSet, error) {
 	r, k := m.r, m.r.k
 	ai := vk.DescriptorSetAllocateInfo{SType: vk.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: m.pool,
 		DescriptorSetCount: 1, PSetLayouts: []vk.DescriptorSetLayout{k.setsLay[st]}}
@@ -232,7 +249,9 @@ func (m *mode) writeSet(pt *part, st stage, stride uint64) (vk.DescriptorSet, er
 		// Unused slots get null descriptors (VK_EXT_robustness2):
 		// nothing reads or writes them.
 		isBuf := c == catSB || c == catUB || c == catSBW
-		if isBuf {
+		if c.isTexel() { // texel.go
+			wr.PTexelBufferView = make([]vk.BufferView, n)
+		} else if isBuf {
 			wr.PBufferInfo = make([]vk.DescriptorBufferInfo, n)
 			for i := range wr.PBufferInfo {
 				wr.PBufferInfo[i] = vk.DescriptorBufferInfo{Buffer: vk.NullBuffer, Range: vk.DeviceSize(vk.WholeSize)}
@@ -247,10 +266,18 @@ func (m *mode) writeSet(pt *part, st stage, stride uint64) (vk.DescriptorSet, er
 			}
 		}
 		for _, s := range pt.slots {
-			if s.cat != c {
+			if s.cat != c || skip[s.res] {
 				continue
 			}
 			buf, _ := m.handle(s.res)
+			if c.isTexel() {
+				v, err := m.bufView(s.res)
+				if err != nil {
+					return set, err
+				}
+				wr.PTexelBufferView[s.index] = v
+				continue
+			}
 			if isBuf {
 				size := r.g.Resources[s.res].Buffer.Size
 				wr.PBufferInfo[s.index] = vk.DescriptorBufferInfo{Buffer: buf, Range: vk.DeviceSize(size)}
@@ -398,7 +425,7 @@ func (r *Replayer) recordReadback(cb vk.CommandBuffer, order []p.CommandID) erro
 		for l := uint32(0); l < im.MipLevels; l++ {
 			vk.CmdCopyImageToBuffer(cb, o.img, vk.ImageLayoutTransferSrcOptimal, r.readback.buf, 1, []vk.BufferImageCopy{{
 				BufferOffset:     vk.DeviceSize(off),
-				ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(colorOrDepth(im.Format) &^ aspectStencil), MipLevel: l, LayerCount: im.ArrayLayers},
+				ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(readbackAspect(im.Format)), MipLevel: l, LayerCount: im.ArrayLayers},
 				ImageExtent:      mipExtent(im, l)}})
 			off += texels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
 		}
@@ -531,29 +558,42 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 				st := at
 				stencil = &st
 			}
+			if !g.Resources[a.res].Image.Format.HasDepth() {
+				depth = nil // stencil-only (stencil.go)
+			}
 		}
 		k.hooks.Rendering().BeginRendering(unsafe.Pointer(cb), ps.width, ps.height, color, depth, stencil)
 		vk.CmdSetViewport(cb, 0, 1, []vk.Viewport{{Width: float32(ps.width), Height: float32(ps.height), MaxDepth: 1}})
 		vk.CmdSetScissor(cb, 0, 1, []vk.Rect2D{{Extent: vk.Extent2D{Width: ps.width, Height: ps.height}}})
 		vk.CmdSetStencilReference(cb, vk.StencilFaceFlags(vk.StencilFrontAndBack), w.seed&0xff)
-		bind := func(vattr bool) error {
-			pl, err := k.gfxPipeline(g, w, ps, vattr)
+		bind := func(vattr, fullScreen bool) error {
+			quiet := quietDraw(w, ps, fullScreen) // gfxwrite.go
+			pl, err := k.gfxPipeline(g, w, ps, vattr, quiet)
 			if err != nil {
 				return err
 			}
 			vk.CmdBindPipeline(cb, vk.PipelineBindPointGraphics, pl)
+			sets := m.sets[w.cmd]
+			if quiet {
+				sets = m.quiet[w.cmd]
+			}
 			vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, k.gfxLay, 0, 2,
-				[]vk.DescriptorSet{m.sets[w.cmd][stVertex], m.sets[w.cmd][stFragment]}, 0, nil)
+				[]vk.DescriptorSet{sets[stVertex], sets[stFragment]}, 0, nil)
 			pc := [2]uint32{ps.width, ps.width * ps.height}
 			vk.CmdPushConstants(cb, k.gfxLay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 8, unsafe.Pointer(&pc[0]))
 			return nil
 		}
-		if err := bind(false); err != nil {
+		if err := bind(false, true); err != nil {
 			return err
 		}
 		// The full-screen draw: every pass's fragments and vertex reads.
 		vk.CmdDraw(cb, w.vertices, 1, 0, 0)
-		if pi == 0 {
+		if pi == 0 && len(w.indirect)+len(w.index)+len(w.vertex) > 0 {
+			if quietDraw(w, ps, false) {
+				if err := bind(false, false); err != nil {
+					return err
+				}
+			}
 			// Each indirect, index and vertex buffer is read by a draw
 			// of its own, once per command.
 			for _, id := range w.indirect {
@@ -566,7 +606,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 				vk.CmdDrawIndexed(cb, uint32(g.Resources[id].Buffer.Size/4), 1, 0, 0, 0)
 			}
 			if len(w.vertex) > 0 {
-				if err := bind(true); err != nil {
+				if err := bind(true, false); err != nil {
 					return err
 				}
 				for _, id := range w.vertex {

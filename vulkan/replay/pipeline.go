@@ -58,7 +58,7 @@ func (k *kit) compPipeline(m specMasks) (vk.Pipeline, error) {
 	cinfo := []vk.ComputePipelineCreateInfo{{
 		SType: vk.StructureTypeComputePipelineCreateInfo,
 		Stage: vk.PipelineShaderStageCreateInfo{SType: vk.StructureTypePipelineShaderStageCreateInfo, Stage: vk.ShaderStageComputeBit,
-			Module: k.modules["comp.spv"], PName: "main\x00", PSpecializationInfo: spec},
+			Module: k.modules[variant("comp.spv", needsExtra(m, false))], PName: "main\x00", PSpecializationInfo: spec},
 		Layout: k.compLay,
 	}}
 	pipes := make([]vk.Pipeline, 1)
@@ -126,9 +126,12 @@ func fragShader(count, nuint int) string {
 	return fmt.Sprintf("frag_f%d_u%d.spv", count-nuint, nuint)
 }
 
-func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr bool) (vk.Pipeline, error) {
+func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr, quiet bool) (vk.Pipeline, error) {
 	key := gfxKey{vattr: vattr, depthFmt: int32(vk.FormatUndefined), stencilFmt: int32(vk.FormatUndefined),
 		vmask: w.parts[stVertex].masks(), fmask: w.parts[stFragment].masks(), samples: max(ps.samples, 1)}
+	if quiet {
+		key.vmask, key.fmask = w.quiet[stVertex], w.quiet[stFragment] // gfxwrite.go
+	}
 	colors := passColors(w, ps)
 	loc, count, nuint := colorLocations(colors)
 	key.ncolor, key.nuint = count, nuint
@@ -145,6 +148,9 @@ func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr bool) (vk.Pipelin
 		if a.stencil {
 			key.stencilFmt = key.depthFmt
 			key.stencil = dsMode(a)
+		}
+		if !g.Resources[a.res].Image.Format.HasDepth() {
+			key.depthFmt, key.depth = int32(vk.FormatUndefined), dsNone // stencil-only (stencil.go)
 		}
 	}
 	if pl, ok := k.gfxPipes[key]; ok {
@@ -168,7 +174,8 @@ func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
 		vin.VertexAttributeDescriptionCount = 1
 		vin.PVertexAttributeDescriptions = []vk.VertexInputAttributeDescription{{Location: 0, Binding: 0, Format: vk.FormatR32Uint}}
 	}
-	frag := fragShader(key.ncolor, key.nuint)
+	frag := variant(fragShader(key.ncolor, key.nuint), needsExtra(key.fmask, true)) // msstorage.go
+	vert = variant(vert, needsExtra(key.vmask, true))
 	vspec, vfree := specialization(key.vmask)
 	defer vfree()
 	fspec, ffree := specialization(key.fmask)

@@ -55,6 +55,7 @@ func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
 	if err := partialRange(g); err != nil {
 		return nil, err
 	}
+	g = replayGraph(g) // inputattach.go
 	ws := make([]work, len(g.Commands))
 	for c := range g.Commands {
 		w, err := analyzeCommand(g, p.CommandID(c))
@@ -342,7 +343,7 @@ func (r *Replayer) checkOrder(order []p.CommandID) error {
 			}
 		}
 	}
-	return nil
+	return r.checkHost(order) // host.go
 }
 
 // result is what one run produced.

@@ -1,7 +1,8 @@
 // common.glsl: what every replay shader stage shares. A stage defines
-// SET (its descriptor set), the descriptor-array sizes N_S2F and N_R32F,
+// SET (its descriptor set), the descriptor-array sizes N_S2F, N_R32F,
+// N_SBW and N_IW,
 // I0 (its first element) and STEP (the element stride), then includes
-// this file and calls READ_ALL() and, in compute, WRITE_ALL().
+// this file and calls readAll() and then writeAll().
 //
 // Each stage reads the slots its command declares for that stage (the
 // params say which, and their extents): element e of slot k is word e of
@@ -16,8 +17,9 @@
 // reads without a format, so storage images come in one array per format.
 // Every array here is read-only (synchronization validation takes each
 // bound descriptor's static use as its access, so a resource the command
-// only reads must not sit in an array the shader writes); the compute
-// stage adds write-only arrays (replay.comp). Unused slots hold null
+// only reads must not sit in an array the shader writes); the write-only
+// arrays follow. Invocation I0 writes elements I0, I0+STEP, ... (compute:
+// element I0 alone) with values derived from what it read at I0. Unused slots hold null
 // descriptors (VK_EXT_robustness2), which no access touches.
 
 // Slot offsets into Params.s; the same in every stage.
@@ -42,7 +44,19 @@
 #define OFF_IW3 93
 #define OFF_S2MS 94
 #define OFF_S2MSU 98
-#define N_SLOTS 100
+#define OFF_S3U 100
+#define OFF_R32UI3D 102
+#define OFF_IW3U 103
+#define OFF_UTB 104
+#define OFF_STB 106
+#define OFF_STBW 108
+#define OFF_IMS_RGBA8 110
+#define OFF_IMS_RGBA16F 112
+#define OFF_IMS_R32F 114
+#define OFF_IMS_R32UI 116
+#define OFF_IWMS 118
+#define OFF_IWMSU 120
+#define N_SLOTS 122
 
 #define F_READ 1u
 #define F_WRITE 2u
@@ -65,8 +79,24 @@ layout(constant_id = 11) const uint M_RGBA32F = 0xffffffffu;
 layout(constant_id = 12) const uint M_R11G11B10F = 0xffffffffu;
 layout(constant_id = 13) const uint M_R32UI = 0xffffffffu;
 layout(constant_id = 14) const uint M_RGBA16F3D = 0xffffffffu;
+layout(constant_id = 15) const uint M_SBW = 0xffffffffu;
+layout(constant_id = 16) const uint M_IW = 0xffffffffu;
+layout(constant_id = 17) const uint M_IWU = 0xffffffffu;
+layout(constant_id = 18) const uint M_IW3 = 0xffffffffu;
 layout(constant_id = 19) const uint M_S2MS = 0xffffffffu;
 layout(constant_id = 20) const uint M_S2MSU = 0xffffffffu;
+layout(constant_id = 21) const uint M_S3U = 0xffffffffu;
+layout(constant_id = 22) const uint M_R32UI3D = 0xffffffffu;
+layout(constant_id = 23) const uint M_IW3U = 0xffffffffu;
+layout(constant_id = 24) const uint M_UTB = 0xffffffffu;
+layout(constant_id = 25) const uint M_STB = 0xffffffffu;
+layout(constant_id = 26) const uint M_STBW = 0xffffffffu;
+layout(constant_id = 27) const uint M_IMS_RGBA8 = 0xffffffffu;
+layout(constant_id = 28) const uint M_IMS_RGBA16F = 0xffffffffu;
+layout(constant_id = 29) const uint M_IMS_R32F = 0xffffffffu;
+layout(constant_id = 30) const uint M_IMS_R32UI = 0xffffffffu;
+layout(constant_id = 31) const uint M_IWMS = 0xffffffffu;
+layout(constant_id = 32) const uint M_IWMSU = 0xffffffffu;
 
 struct Slot {
 	uint w, h, d; // extent in elements (a buffer: words, 1, 1; a uniform buffer: uvec4s; a 2D image: layers; multisampled: samples, one layer per slot)
@@ -101,9 +131,35 @@ layout(set = SET, binding = 13, rgba32f) uniform readonly image2DArray i_rgba32f
 layout(set = SET, binding = 14, r11f_g11f_b10f) uniform readonly image2DArray i_r11g11b10f[2];
 layout(set = SET, binding = 15, r32ui) uniform readonly uimage2DArray i_r32ui[2];
 layout(set = SET, binding = 16, rgba16f) uniform readonly image3D i_rgba16f3d[1];
+// EXTRA (the *_x variants, used only by parts that need them: shaders
+// without these arrays compile faster on lavapipe) adds the vertex and
+// fragment write arrays, unsigned 3D images, texel buffers and
+// multisampled storage images; BASE_WRITES (compute) has the writes always.
+#if defined(EXTRA) || defined(BASE_WRITES)
+layout(std430, set = SET, binding = 17) writeonly buffer SBW { uint w[]; } sbw[N_SBW];
+layout(set = SET, binding = 18) writeonly uniform image2DArray iw[N_IW];
+layout(set = SET, binding = 19) writeonly uniform uimage2DArray iwu[2];
+layout(set = SET, binding = 20) writeonly uniform image3D iw3[1];
+#endif
+#ifdef EXTRA
+layout(set = SET, binding = 23) uniform usampler3D s3u[2];
+layout(set = SET, binding = 24, r32ui) uniform readonly uimage3D i_r32ui3d[1];
+layout(set = SET, binding = 25) writeonly uniform uimage3D iw3u[1];
+layout(set = SET, binding = 26) uniform usamplerBuffer utb[2];
+layout(set = SET, binding = 27, r32ui) uniform readonly uimageBuffer stb[2];
+layout(set = SET, binding = 28) writeonly uniform uimageBuffer stbw[2];
+#endif
 #if N_MS > 0
 layout(set = SET, binding = 21) uniform sampler2DMS s2ms[4];
 layout(set = SET, binding = 22) uniform usampler2DMS s2msu[2];
+#ifdef EXTRA
+layout(set = SET, binding = 29, rgba8) uniform readonly image2DMS i_ms_rgba8[2];
+layout(set = SET, binding = 30, rgba16f) uniform readonly image2DMS i_ms_rgba16f[2];
+layout(set = SET, binding = 31, r32f) uniform readonly image2DMS i_ms_r32f[2];
+layout(set = SET, binding = 32, r32ui) uniform readonly uimage2DMS i_ms_r32ui[2];
+layout(set = SET, binding = 33) writeonly uniform image2DMS iwms[2];
+layout(set = SET, binding = 34) writeonly uniform uimage2DMS iwmsu[2];
+#endif
 #endif
 
 uint hash(uint x) {
@@ -157,6 +213,14 @@ uint D; // this invocation's digest contribution
 #define R_S2MS(i) READ(M_S2MS, i, OFF_S2MS + i, floatBitsToUint(texelFetch(s2ms[i], mscoord(OFF_S2MS + i, e), mssample(OFF_S2MS + i, e))))
 #define R_S2MSU(i) READ(M_S2MSU, i, OFF_S2MSU + i, texelFetch(s2msu[i], mscoord(OFF_S2MSU + i, e), mssample(OFF_S2MSU + i, e)))
 
+#define R_S3U(i) READ(M_S3U, i, OFF_S3U + i, texelFetch(s3u[i], coord(OFF_S3U + i, e), 0))
+#define R_R32UI3D(i) READ(M_R32UI3D, i, OFF_R32UI3D + i, imageLoad(i_r32ui3d[i], coord(OFF_R32UI3D + i, e)))
+#define R_UTB(i) READ(M_UTB, i, OFF_UTB + i, texelFetch(utb[i], int(e)))
+#define R_STB(i) READ(M_STB, i, OFF_STB + i, imageLoad(stb[i], int(e)))
+
+#define R_IMS(m, off, arr, i) READ(m, i, off + i, floatBitsToUint(imageLoad(arr[i], mscoord(off + i, e), mssample(off + i, e))))
+#define R_IMSU(i) READ(M_IMS_R32UI, i, OFF_IMS_R32UI + i, imageLoad(i_ms_r32ui[i], mscoord(OFF_IMS_R32UI + i, e), mssample(OFF_IMS_R32UI + i, e)))
+
 #define R2(M, m, off, arr) M(m, off, arr, 0) M(m, off, arr, 1)
 
 void readAll() {
@@ -184,8 +248,57 @@ void readAll() {
 	R2(R_IMG, M_R11G11B10F, OFF_R11G11B10F, i_r11g11b10f)
 	R_R32UI(0) R_R32UI(1)
 	R_IMG3(0)
+#ifdef EXTRA
+	R_S3U(0) R_S3U(1)
+	R_R32UI3D(0)
+	R_UTB(0) R_UTB(1)
+	R_STB(0) R_STB(1)
+#endif
 #if N_MS > 0
 	R_S2MS(0) R_S2MS(1) R_S2MS(2) R_S2MS(3)
 	R_S2MSU(0) R_S2MSU(1)
+#ifdef EXTRA
+	R2(R_IMS, M_IMS_RGBA8, OFF_IMS_RGBA8, i_ms_rgba8)
+	R2(R_IMS, M_IMS_RGBA16F, OFF_IMS_RGBA16F, i_ms_rgba16f)
+	R2(R_IMS, M_IMS_R32F, OFF_IMS_R32F, i_ms_r32f)
+	R_IMSU(0) R_IMSU(1)
+#endif
+#endif
+}
+
+uint wval(uint k, uint e) { return hash(H ^ (P.s[k].flags >> 8) ^ hash(e + P.seed)); }
+
+#define WRITE(m, i, k, STORE) if ((m & (1u << (i))) != 0u) { uint n_ = count(k); for (uint e = I0; e < n_; e += STEP) { STORE; } }
+#define W_SB(i) WRITE(M_SBW, i, OFF_SBW + i, { uint v_ = wval(OFF_SBW + i, e); if ((P.s[OFF_SBW + i].flags & F_INDIRECT) != 0u && e < 4u) v_ = e == 0u ? 12288u + 3u * (v_ & 31u) : (e == 1u ? 1u : 0u); sbw[i].w[e] = v_; })
+#define W_IW(i) WRITE(M_IW, i, OFF_IW + i, imageStore(iw[i], coord(OFF_IW + i, e), unit(spread(wval(OFF_IW + i, e)))))
+#define W_IWU(i) WRITE(M_IWU, i, OFF_IWU + i, imageStore(iwu[i], coord(OFF_IWU + i, e), spread(wval(OFF_IWU + i, e))))
+#define W_IW3(i) WRITE(M_IW3, i, OFF_IW3 + i, imageStore(iw3[i], coord(OFF_IW3 + i, e), unit(spread(wval(OFF_IW3 + i, e)))))
+
+#define W_IW3U(i) WRITE(M_IW3U, i, OFF_IW3U + i, imageStore(iw3u[i], coord(OFF_IW3U + i, e), spread(wval(OFF_IW3U + i, e))))
+#define W_STBW(i) WRITE(M_STBW, i, OFF_STBW + i, imageStore(stbw[i], int(e), uvec4(wval(OFF_STBW + i, e), 0u, 0u, 0u)))
+
+#define W_IWMS(i) WRITE(M_IWMS, i, OFF_IWMS + i, imageStore(iwms[i], mscoord(OFF_IWMS + i, e), mssample(OFF_IWMS + i, e), unit(spread(wval(OFF_IWMS + i, e)))))
+#define W_IWMSU(i) WRITE(M_IWMSU, i, OFF_IWMSU + i, imageStore(iwmsu[i], mscoord(OFF_IWMSU + i, e), mssample(OFF_IWMSU + i, e), spread(wval(OFF_IWMSU + i, e))))
+
+void writeAll() {
+#if defined(EXTRA) || defined(BASE_WRITES)
+	W_SB(0) W_SB(1) W_SB(2) W_SB(3)
+#if N_SBW > 4
+	W_SB(4) W_SB(5) W_SB(6) W_SB(7)
+#endif
+	W_IW(0) W_IW(1) W_IW(2) W_IW(3)
+#if N_IW > 4
+	W_IW(4) W_IW(5) W_IW(6) W_IW(7) W_IW(8) W_IW(9) W_IW(10) W_IW(11)
+#endif
+	W_IWU(0) W_IWU(1)
+	W_IW3(0)
+#endif
+#ifdef EXTRA
+	W_IW3U(0)
+	W_STBW(0) W_STBW(1)
+#if N_MS > 0
+	W_IWMS(0) W_IWMS(1)
+	W_IWMSU(0) W_IWMSU(1)
+#endif
 #endif
 }

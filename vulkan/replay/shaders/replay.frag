@@ -9,6 +9,8 @@
 #define N_S2F 8
 #define N_MS 1
 #define N_R32F 2
+#define N_SBW 4
+#define N_IW 4
 #define I0 pix
 #define STEP pc.stride
 uint pix;
@@ -80,6 +82,7 @@ void main() {
 	H = hash(P.seed ^ pix);
 	D = hash(P.seed ^ (pix * 0xC2B2AE35u));
 	readAll();
+	writeAll();
 	atomicAdd(L.lane[pix & 255u], D);
 #if 0 < NFLOAT
 	o0 = unit(spread(OUTV(0u)));

@@ -9,6 +9,8 @@
 #define N_S2F 8
 #define N_MS 1
 #define N_R32F 2
+#define N_SBW 4
+#define N_IW 4
 #define I0 vid
 #define STEP P.stride
 uint vid;
@@ -26,6 +28,7 @@ void main() {
 	D += hash(attr ^ (vid * 0x85EBCA6Bu) ^ P.seed);
 #endif
 	readAll();
+	writeAll();
 	atomicAdd(L.lane[vid & 255u], D);
 	if (vid < 3u) {
 		vec2 xy = vec2(vid == 1u ? 3.0 : -1.0, vid == 2u ? 3.0 : -1.0);
