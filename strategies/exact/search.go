@@ -99,6 +99,12 @@ type search struct {
 	// skyline selects branchLevel over branchNext where no tight section
 	// lies at the lowest level.
 	skyline bool
+	// The deepest node of the current run (complete.go): how many items
+	// are placed now, the most of any node of the run, and that node's
+	// placement and lower bounds.
+	nplaced, deep   int
+	deepOff, deepLo []uint64
+	deepPlaced      []bool
 }
 
 func newSearch(m *model) *search {
@@ -212,6 +218,7 @@ func (s *search) reset(c uint64) {
 	s.halted = false
 	s.need = math.MaxUint64
 	s.trail = s.trail[:0]
+	s.nplaced, s.deep = 0, 0
 	s.queue = s.queue[:0]
 	for t := 0; t < m.nsec; t++ {
 		s.floor[t] = 0
@@ -765,6 +772,7 @@ func (s *search) dfs(lo, hi int32) status {
 	if invariants.Enabled {
 		s.checkInvariants()
 	}
+	s.snapshot()
 
 	// The scope: time sections [lo, hi) and, with cliques (never split
 	// into blocks), every clique section.
@@ -1251,6 +1259,7 @@ func (s *search) place(j int32, f uint64) bool {
 	m := s.m
 	end := f + m.size[j]
 	s.placed[j] = true
+	s.nplaced++
 	s.off[j] = f
 	s.trail = append(s.trail, undo{undoPlace, j, 0})
 	for t := m.sa[j]; t < m.sb[j]; t++ {
@@ -1320,6 +1329,7 @@ func (s *search) unwind(mark int) {
 		case undoPlace:
 			j := u.idx
 			s.placed[j] = false
+			s.nplaced--
 			for t := m.sa[j]; t < m.sb[j]; t++ {
 				s.rem[t] += m.size[j]
 				s.cnt[t]++
