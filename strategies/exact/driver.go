@@ -63,6 +63,7 @@ type driver struct {
 	// see Result.Stopped.
 	stopped string
 	capa    uint64        // Options.Capacity: 0 minimises the peak
+	hstep   uint          // halfway runs aim (U-L)/2^(hstep+1) below U
 	greedy  time.Duration // what the greedy start cost
 }
 
@@ -386,9 +387,16 @@ func (d *driver) improve() {
 			L = d.capa
 			C = L
 		}
-		if k%4 == 0 && U-L > 1 {
+		half := k%4 == 0 && U-L > 1
+		if half {
+			// Halfway between, at first; a halfway run that fails moves
+			// the next one closer to U (half the distance), one that
+			// succeeds moves it back: on large components a failed run
+			// costs seconds, and the repairs (complete.go) lower U in
+			// small steps, which would make halfway ever harder.
 			// Peaks are multiples of every component's granularity.
-			C = max(L, alignDown(L+(U-L)/2, d.gran()))
+			dist := max((U-L)>>(d.hstep+1), 1)
+			C = max(L, alignDown(U-dist, d.gran()))
 		}
 		if k%4 == 1 {
 			d.shakeAll(uint64(k), 8*int(luby(k)))
@@ -449,7 +457,7 @@ func (d *driver) improve() {
 					} else if c.repair() {
 						c.step *= 2 // band halved it; the repair moved
 					}
-					if c.peak <= C || d.out() || r+1 >= maxBands || c.s.work-w0 >= c.runWork || 2*int64(c.runDeep) >= n {
+					if c.peak <= C || d.out() || r+1 >= maxBands || 2*(c.s.work-w0) >= c.runWork || 2*int64(c.runDeep) >= n {
 						break
 					}
 					if budget = min(budget, d.limit-d.nodes()); budget <= 0 {
@@ -463,6 +471,14 @@ func (d *driver) improve() {
 			w0 := c.s.work
 			st = c.s.run(cc, budget)
 			c.runWork, c.runDeep = c.s.work-w0, c.s.deep
+			if half && d.capa == 0 {
+				switch {
+				case st == found && d.hstep > 0:
+					d.hstep--
+				case st == aborted && d.hstep < 6:
+					d.hstep++
+				}
+			}
 			if traceRun != nil {
 				traceRun(k, map[bool]string{true: "level", false: "next"}[c.s.skyline], cc, st, c.s.deep, c.peak)
 			}
@@ -508,7 +524,7 @@ var traceRun func(k int, kind string, c uint64, st status, deep int, peak uint64
 const repairItems = bandItems
 
 // maxBands caps the bands of one banded restart.
-const maxBands = 256
+const maxBands = 1
 
 // banded reports whether restart k of c is a band search.
 func (c *comp) banded(k int) bool {
@@ -687,14 +703,6 @@ func (c *comp) order() []int32 {
 	default:
 		r := rand.New(rand.NewPCG(uint64(c.round), 0x5eed))
 		r.Shuffle(n, func(a, b int) { o[a], o[b] = o[b], o[a] })
-		if n >= repairItems && c.round%2 == 0 && c.best != nil {
-			// Solution-guided: the items lowest in the best placement
-			// first (ties: the shuffle), so the run follows the best
-			// placement until C forces it away; its deepest node is
-			// repaired (complete.go).
-			best := c.best
-			sort.SliceStable(o, func(x, y int) bool { return best[o[x]] < best[o[y]] })
-		}
 	}
 	return o
 }
