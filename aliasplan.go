@@ -55,6 +55,16 @@ type (
 	// H200 profile estimates for resources without requirements, and
 	// remembers 4 graphs. Fields: go doc planner.Options.
 	Options = planner.Options
+	// Queue is the queue a command runs on (AddCommandOn): QueueGraphics
+	// (the default), QueueCompute or QueueTransfer.
+	Queue = planner.Queue
+)
+
+// Queues, for Graph.AddCommandOn.
+const (
+	QueueGraphics = planner.QueueGraphics
+	QueueCompute  = planner.QueueCompute
+	QueueTransfer = planner.QueueTransfer
 )
 
 // Resource kinds and memory kinds, for AddResource.
@@ -294,7 +304,7 @@ func copyGraph(dst, src *planner.Graph) {
 	for i := range src.Commands {
 		lo := len(acc)
 		acc = append(acc, src.Commands[i].Accesses...)
-		dst.Commands[i] = planner.Command{Name: src.Commands[i].Name, Accesses: acc[lo:len(acc):len(acc)]}
+		dst.Commands[i] = planner.Command{Name: src.Commands[i].Name, Accesses: acc[lo:len(acc):len(acc)], Queue: src.Commands[i].Queue}
 	}
 }
 

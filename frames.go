@@ -36,18 +36,37 @@ import (
 // its memory type and class that is free this frame and large enough;
 // when none is, a new allocation of the pool's size plus
 // FrameOptions.Headroom is made, and a smaller held allocation of that
-// type and class left unused this frame is freed at once (a larger one
-// replaces it). An allocation that no frame has used for
+// type and class left unused this frame is freed (a larger one replaces
+// it; see Frames in flight for when it is announced). An allocation that no frame has used for
 // FrameOptions.KeepFrames frames in a row is freed.
 //
-// Frames in flight. All frames share the held pools. On one queue the
-// frames' command buffers execute in submission order, and frame N+1's
-// first use of pooled bytes must wait for frame N's last use of them:
-// record FramePlan.Entry at the start of each frame (before its first
-// command; package vulkan's RecordFrame does). The CPU side is the
-// caller's: free an allocation (State PoolFree) or destroy a frame's
-// resource objects only after the fence of the last frame in flight that
-// used them has signalled.
+// Between frames. All frames share the held pools (one set, not one per
+// frame slot), submitted in order on one queue. Frame N+1's first use of
+// pooled bytes is ordered after frame N's last use of them by the plan's
+// entry barrier (Plan.Entry): a VkMemoryBarrier2 recorded in call 0
+// before the first command, source frame N's terminal scope of its pooled
+// resources plus frame N's own entry destination (through which earlier
+// frames' uses chain), destination this frame's first uses of pooled
+// resources; the first frame a Frames plans has the full scope
+// (ALL_COMMANDS, MEMORY_WRITE) as its source, since what ran before it is
+// unknown. Each pooled image's UNDEFINED transition chains after it
+// (barriers.ChainFirstUses). barriers.Dependencies, and so package
+// vulkan's Record and RecordBarriers, record it with the first command's
+// barriers. So frames may be submitted back to back with no semaphore and
+// no CPU wait between them; every plan passes verify.Plan and, against
+// the frame before it, verify.Sequence.
+//
+// Frames in flight. With K frames in flight (FrameOptions.InFlight), the
+// GPU may still run frames N-K+1..N-1 while frame N is recorded; the
+// caller waits on frame N-K's fence before planning frame N (the usual
+// ring of K fences and command buffers). The GPU side needs nothing more:
+// the entry barriers order the frames on the queue. The CPU side: a
+// frame's resource objects (VkBuffer, VkImage, views) live until that
+// frame's fence has signalled (keep them per frame slot), and an
+// allocation is announced PoolFree only in the first frame N at which the
+// last frame that used it (HeldPool.LastUsed) is at least K frames old,
+// so it may be freed at once. Frames on several queues, or submitted out
+// of planning order, need the caller's own semaphores between them.
 //
 // A Frames is safe for concurrent use, but frames are planned one at a
 // time, in the order the calls take its lock.
@@ -62,6 +81,14 @@ type Frames struct {
 	reuse   int
 	last    *FramePlan
 	lastG   planner.Graph // a copy of the last frame's graph
+	// lastC compiles the last frame; lastFirst and lastLast are its
+	// anchor's frame scopes (barriers.FrameScopes).
+	lastC               *planner.Compiled
+	lastFirst, lastLast barriers.Scope
+	// pending is the next frame's entry source (barriers.EntrySource);
+	// seq checks each frame's entry against the frames before it.
+	pending barriers.Scope
+	seq     verify.SequenceState
 }
 
 // FrameOptions configure what a Frames does with the memory it holds.
@@ -78,7 +105,15 @@ type FrameOptions struct {
 	// Held are allocations the caller already holds (their IDs are kept;
 	// State is ignored): frames are placed into them first.
 	Held []HeldPool
+	// InFlight is how many frames the caller lets the GPU run at once
+	// (K: it waits on frame N-K's fence before planning frame N). An
+	// allocation is announced PoolFree only once the last frame that used
+	// it is K frames old. 0 means DefaultInFlight.
+	InFlight int
 }
+
+// DefaultInFlight is the default FrameOptions.InFlight.
+const DefaultInFlight = 2
 
 // DefaultKeepFrames is how many frames a held allocation may go unused
 // before it is freed: two seconds at 60 frames a second.
@@ -93,7 +128,7 @@ type PoolState uint8
 const (
 	PoolKept PoolState = iota // held from an earlier frame: nothing to do
 	PoolNew                   // allocate it before binding this frame
-	PoolFree                  // free it once the frames in flight that used it retired
+	PoolFree                  // free it now: the last frame that used it is FrameOptions.InFlight frames old
 )
 
 func (s PoolState) String() string {
@@ -115,7 +150,10 @@ type HeldPool struct {
 	Class           planner.Class
 	Size            uint64
 	State           PoolState
-	idle            int // frames in a row no plan pool went into it
+	// LastUsed is the last frame a plan pool went into it (0: none yet).
+	LastUsed uint64
+	idle     int    // frames in a row no plan pool went into it
+	retire   uint64 // freed: announced PoolFree at this frame (0: held)
 }
 
 // FramePlan is one frame's plan and what to do with the held memory.
@@ -124,7 +162,9 @@ type FramePlan struct {
 	// Frame counts the frames planned, from 1.
 	Frame uint64
 	// Held lists the allocations held after this frame (kept or new) and
-	// those to free now (PoolFree), ascending by ID.
+	// those to free now (PoolFree), ascending by ID. An allocation no
+	// frame will use again stays listed as kept (no pool goes into it)
+	// until its last frame is FrameOptions.InFlight frames old.
 	Held []HeldPool
 	// PoolOf[i] indexes Held: the allocation Plan.Pools[i] lives in.
 	PoolOf []int
@@ -143,6 +183,9 @@ type anchor struct {
 	reqs []planner.Requirements
 	c    *planner.Compiled
 	plan *planner.Plan
+	// first and last are the plan's frame scopes (barriers.FrameScopes):
+	// its entry barrier's destination and the next frame's source.
+	first, last barriers.Scope
 }
 
 // NewFrames returns a Frames planning with opts (as New) that holds its
@@ -161,6 +204,10 @@ func NewFrames(opts Options, fo FrameOptions) *Frames {
 	case f.reuse < 0:
 		f.reuse = 1
 	}
+	if f.fo.InFlight <= 0 {
+		f.fo.InFlight = DefaultInFlight
+	}
+	f.pending = barriers.FullScope // what the caller ran before is unknown
 	if f.fo.KeepFrames <= 0 {
 		f.fo.KeepFrames = DefaultKeepFrames
 	}
@@ -178,7 +225,8 @@ func NewFrames(opts Options, fo FrameOptions) *Frames {
 	return f
 }
 
-// Held returns the allocations held now.
+// Held returns the allocations held now, those waiting to be announced
+// PoolFree (InFlight) included.
 func (f *Frames) Held() []HeldPool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -186,7 +234,9 @@ func (f *Frames) Held() []HeldPool {
 }
 
 // Plan plans the next frame. The returned FramePlan (and its Plan) are
-// read-only; a frame identical to the last one gets the same plan.
+// read-only; a frame identical to the last one gets the same plan (a
+// shallow copy with another entry barrier when the frame before the last
+// had other frame scopes).
 func (f *Frames) Plan(graph *Graph) (*FramePlan, error) {
 	if graph == nil {
 		return nil, fmt.Errorf("aliasplan: Frames.Plan: the graph is nil")
@@ -195,7 +245,7 @@ func (f *Frames) Plan(graph *Graph) (*FramePlan, error) {
 	defer f.mu.Unlock()
 	g := &graph.Graph
 	if f.last != nil && equalGraphs(&f.lastG, g) {
-		return f.hold(f.last.Plan, "same")
+		return f.hold(f.lastC, f.last.Plan, f.lastFirst, f.lastLast, "same")
 	}
 	if err := planner.Validate(g); err != nil {
 		return nil, err
@@ -203,9 +253,10 @@ func (f *Frames) Plan(graph *Graph) (*FramePlan, error) {
 	path := "resized"
 	a := f.anchorFor(g)
 	var plan *Plan
+	var c *planner.Compiled
 	var err error
 	if a != nil {
-		plan, err = f.resize(a, g)
+		c, plan, err = f.resize(a, g)
 		if err != nil && !errors.Is(err, planner.ErrNoFit) {
 			return nil, err
 		}
@@ -225,7 +276,7 @@ func (f *Frames) Plan(graph *Graph) (*FramePlan, error) {
 			if a, err = f.newAnchor(old, g, reqs, grow); err != nil {
 				return nil, err
 			}
-			if plan, err = f.resize(a, g); err == nil {
+			if c, plan, err = f.resize(a, g); err == nil {
 				break
 			}
 			if !errors.Is(err, planner.ErrNoFit) || !grow {
@@ -234,7 +285,7 @@ func (f *Frames) Plan(graph *Graph) (*FramePlan, error) {
 		}
 	}
 	copyGraphInto(&f.lastG, g)
-	return f.hold(plan, path)
+	return f.hold(c, plan, a.first, a.last, path)
 }
 
 // requirements are g's requirements: explicit, or from the source.
@@ -274,17 +325,17 @@ func (f *Frames) anchorFor(g *planner.Graph) *anchor {
 }
 
 // resize keeps a's layout for g's sizes and verifies the result.
-func (f *Frames) resize(a *anchor, g *planner.Graph) (*Plan, error) {
+func (f *Frames) resize(a *anchor, g *planner.Graph) (*planner.Compiled, *Plan, error) {
 	c := *a.c // the same analysis: the structure is the same
 	c.Graph = g
 	plan, err := planner.Resize(&c, a.plan, f.opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := verify.Resized(&c, plan, a.c, a.plan); err != nil {
-		return nil, fmt.Errorf("aliasplan: resized plan failed verification (a bug; please report it with the graph): %w", err)
+		return nil, nil, fmt.Errorf("aliasplan: resized plan failed verification (a bug; please report it with the graph): %w", err)
 	}
-	return plan, nil
+	return &c, plan, nil
 }
 
 // newAnchor plans g with its requirements (grow: per resource, the
@@ -316,6 +367,14 @@ func (f *Frames) newAnchor(old *anchor, g *planner.Graph, reqs []planner.Require
 	if err := barriers.Build(c, plan); err != nil {
 		return nil, err
 	}
+	// The anchor's barriers, shared by its resized frames, chain after an
+	// entry barrier; each frame gets its own (its source is the frame
+	// before it), checked against the full scope here.
+	barriers.ChainFirstUses(plan)
+	a.first, a.last = barriers.FrameScopes(c, plan)
+	if x, ok := barriers.EntryBarrier(plan, barriers.FullScope, a.first); ok {
+		plan.Entry = []planner.Barrier{x}
+	}
 	if err := verify.Plan(c, plan); err != nil {
 		return nil, fmt.Errorf("aliasplan: plan failed verification (a bug; please report it with the graph): %w", err)
 	}
@@ -332,8 +391,21 @@ func (f *Frames) newAnchor(old *anchor, g *planner.Graph, reqs []planner.Require
 	return a, nil
 }
 
-// hold puts plan's pools into held allocations and returns the frame.
-func (f *Frames) hold(plan *Plan, path string) (*FramePlan, error) {
+// hold gives plan (of c; frame scopes first and last) its entry barrier,
+// checks it against the frames before it, puts its pools into held
+// allocations and returns the frame.
+func (f *Frames) hold(c *planner.Compiled, plan *Plan, first, last barriers.Scope, path string) (*FramePlan, error) {
+	plan = f.entry(plan, first)
+	if err := f.seq.Check(c, plan); err != nil {
+		return nil, fmt.Errorf("aliasplan: frame %d failed the sequence check (a bug; please report it with the graphs): %w", f.frame+1, err)
+	}
+	f.lastC, f.lastFirst, f.lastLast = c, first, last
+	if len(plan.Entry) > 0 {
+		f.pending = barriers.EntrySource(last, first)
+	} else {
+		f.pending.Stages |= last.Stages
+		f.pending.Access |= last.Access
+	}
 	f.frame++
 	fp := &FramePlan{Plan: plan, Frame: f.frame, Path: path, PoolOf: make([]int, len(plan.Pools))}
 	for i := range f.held {
@@ -354,7 +426,7 @@ func (f *Frames) hold(plan *Plan, path string) (*FramePlan, error) {
 		best := -1
 		for k := range f.held {
 			h := &f.held[k]
-			if taken[k] || h.MemoryTypeIndex != pool.MemoryTypeIndex || h.Class != pool.Class || h.Size < pool.Size {
+			if taken[k] || h.retire != 0 || h.MemoryTypeIndex != pool.MemoryTypeIndex || h.Class != pool.Class || h.Size < pool.Size {
 				continue
 			}
 			if best < 0 || h.Size < f.held[best].Size {
@@ -367,7 +439,7 @@ func (f *Frames) hold(plan *Plan, path string) (*FramePlan, error) {
 			small := -1
 			for k := range f.held {
 				h := &f.held[k]
-				if !taken[k] && h.MemoryTypeIndex == pool.MemoryTypeIndex && h.Class == pool.Class && !slices.Contains(replaced, k) &&
+				if !taken[k] && h.retire == 0 && h.MemoryTypeIndex == pool.MemoryTypeIndex && h.Class == pool.Class && !slices.Contains(replaced, k) &&
 					(small < 0 || h.Size > f.held[small].Size) {
 					small = k
 				}
@@ -388,13 +460,25 @@ func (f *Frames) hold(plan *Plan, path string) (*FramePlan, error) {
 		h := &f.held[k]
 		switch {
 		case taken[k]:
-			h.idle = 0
+			h.idle, h.LastUsed = 0, f.frame
+		case h.retire != 0:
 		case slices.Contains(replaced, k):
 			h.State = PoolFree
 		default:
 			if h.idle++; h.idle >= f.fo.KeepFrames {
 				h.State = PoolFree
 			}
+		}
+	}
+	// A freed allocation retires (kept, no pool goes into it) until the
+	// last frame that used it is InFlight frames old; then it is PoolFree.
+	for k := range f.held {
+		h := &f.held[k]
+		if h.State == PoolFree {
+			h.State, h.retire = PoolKept, max(h.LastUsed+uint64(f.fo.InFlight), 1)
+		}
+		if h.retire != 0 && h.retire <= f.frame {
+			h.State = PoolFree
 		}
 	}
 	slices.SortFunc(f.held, func(a, b HeldPool) int { return a.ID - b.ID })
@@ -448,4 +532,30 @@ func copyGraphInto(dst, src *planner.Graph) {
 			dst.Resources[i].Requirements = &c
 		}
 	}
+}
+
+// entry returns plan with its entry barrier: source the frames before it
+// (f.pending), destination first. A plan that already has that barrier
+// is returned as is (a frame like the last, in steady state); otherwise a
+// shallow copy carries it (plans are read-only once returned).
+func (f *Frames) entry(plan *Plan, first barriers.Scope) *Plan {
+	x, ok := barriers.EntryBarrier(plan, f.pending, first)
+	switch {
+	case !ok && len(plan.Entry) == 0:
+		return plan
+	case ok && len(plan.Entry) == 1 && sameBarrier(&plan.Entry[0], &x):
+		return plan
+	}
+	q := *plan
+	q.Entry = nil
+	if ok {
+		q.Entry = []planner.Barrier{x}
+	}
+	return &q
+}
+
+func sameBarrier(a, b *planner.Barrier) bool {
+	return a.Before == b.Before && a.Kind == b.Kind && a.Type == b.Type && a.Resource == b.Resource && a.Call == b.Call &&
+		a.SrcStages == b.SrcStages && a.DstStages == b.DstStages && a.SrcAccess == b.SrcAccess && a.DstAccess == b.DstAccess &&
+		a.OldLayout == b.OldLayout && a.NewLayout == b.NewLayout && len(a.Previous) == 0 && len(b.Previous) == 0
 }

@@ -50,7 +50,7 @@ func count(fp *aliasplan.FramePlan, s aliasplan.PoolState) int {
 // identical frame is the same plan; a larger one is planned afresh into a
 // larger allocation that replaces the smaller.
 func TestFramesDynamicResolution(t *testing.T) {
-	f := aliasplan.NewFrames(aliasplan.Options{}, aliasplan.FrameOptions{})
+	f := aliasplan.NewFrames(aliasplan.Options{}, aliasplan.FrameOptions{InFlight: 1})
 	g := aliasplan.SampleFrame(1920, 1080)
 	first, err := f.Plan(g)
 	if err != nil {

@@ -42,6 +42,12 @@ func (g *Graph) AddCommand(name string, accesses ...Access) CommandID {
 	return g.Graph.AddCommand(name, accesses...)
 }
 
+// AddCommandOn appends a command that runs on queue q (QueueCompute,
+// QueueTransfer; AddCommand runs it on QueueGraphics) and returns its ID.
+func (g *Graph) AddCommandOn(q Queue, name string, accesses ...Access) CommandID {
+	return g.Graph.AddCommandOn(q, name, accesses...)
+}
+
 // Reset empties the graph, keeping its storage for the next frame.
 func (g *Graph) Reset() { g.Graph.Reset() }
 

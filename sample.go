@@ -138,3 +138,33 @@ func SampleFrame(width, height uint32) *Graph {
 	g.AddCommand("tonemap", sampled(fragment, taa), sampled(fragment, up[0]), readBuf(fragment, exposure), color(backbuffer))
 	return g
 }
+
+// AsyncSampleFrame is SampleFrame with async compute (issue 24): the
+// shadow cascades, the depth prepass, the G-buffer, lighting, TAA, bloom
+// and the tonemap stay on graphics; the hierarchical-Z build, SSAO and its
+// blur, light culling, a particle simulation (added: a 4 MiB buffer that
+// lighting reads) and the auto-exposure luminance passes run on the compute
+// queue. The same frame on one queue is AsyncSampleFrame with every
+// command's Queue set back to graphics.
+func AsyncSampleFrame(width, height uint32) *Graph {
+	g := SampleFrame(width, height)
+	depth, _ := g.ResourceByName("depth")
+	lighting, _ := g.CommandByName("lighting")
+	particles := g.AddBuffer("particles", BufferDesc{Size: 4 << 20, Usage: vk.BufferUsageStorageBuffer})
+	// The simulation runs after the depth prepass (it collides with depth)
+	// and before lighting, which reads the particles.
+	sim := p.Command{Name: "particles.simulate", Queue: p.QueueCompute, Accesses: []Access{
+		{Resource: depth, Stages: vk.StageComputeShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutDepthReadOnlyOptimal},
+		{Resource: particles, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead | vk.AccessShaderStorageWrite}}}
+	l := &g.Commands[lighting]
+	l.Accesses = append(l.Accesses, Access{Resource: particles, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+	g.Commands = append(g.Commands[:lighting], append([]p.Command{sim}, g.Commands[lighting:]...)...)
+	for i := range g.Commands {
+		switch g.Commands[i].Name {
+		case "hiz.build", "ssao", "ssao.blur", "lights.cull", "particles.simulate",
+			"exposure.clear", "exposure.histogram", "exposure.adapt":
+			g.Commands[i].Queue = p.QueueCompute
+		}
+	}
+	return g
+}

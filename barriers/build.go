@@ -36,15 +36,21 @@ func Build(c *planner.Compiled, p *planner.Plan) error {
 	if err != nil {
 		return err
 	}
-	prev, err := oldOccupants(c, p, pos)
+	b := builder{c: c, p: p, pos: pos, multi: g.MultiQueue()}
+	var pairs *[][2]planner.ResourceID
+	if b.multi {
+		pairs = &b.pairs // every ordered pair sharing bytes, for queues.go
+	}
+	prev, err := oldOccupants(c, p, pos, pairs)
 	if err != nil {
 		return err
 	}
-	b := builder{c: c, p: p, pos: pos, prev: prev}
+	b.prev = prev
 	b.hazardSources()
 	p.Barriers = b.build(p.Barriers[:0])
 	p.FinalBarriers, p.Warnings = b.finalBarriers(p.FinalBarriers[:0], p.Warnings)
-	return nil
+	return b.submissions() // queues.go
+
 }
 
 // executionOrder sets p.Order to the recorded order when it is nil, checks
@@ -98,6 +104,9 @@ func useIndex(c *planner.Compiled, r planner.ResourceID, cmd planner.CommandID) 
 // TOP_OF_PIPE or BOTTOM_OF_PIPE) counts as the stages the barrier before
 // it waits in (effective), so that the scope chains with that barrier.
 func (b *builder) terminalScope(r planner.ResourceID) (vk.Stage, vk.AccessFlags) {
+	if b.ranged(r) {
+		return b.rangedTerminalScope(r) // ranges.go
+	}
 	var s vk.Stage
 	var w vk.AccessFlags
 	us := b.c.Uses(r)
@@ -122,7 +131,7 @@ func (b *builder) terminalScope(r planner.ResourceID) (vk.Stage, vk.AccessFlags)
 // barrier's access scope is the image's subresources, which may leave
 // out padding that its placement (the required size) covers, so the old
 // occupant's writes there would never be made available (see prune).
-func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planner.ResourceID, error) {
+func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32, pairs *[][2]planner.ResourceID) ([][]planner.ResourceID, error) {
 	g := c.Graph
 	ao := planner.NewAliasOrder(c, p)
 	var pooled []planner.ResourceID
@@ -139,6 +148,12 @@ func oldOccupants(c *planner.Compiled, p *planner.Plan, pos []int32) ([][]planne
 	old := make([][]planner.ResourceID, len(g.Resources))
 	for ko, kr := range interval.Overlaps(len(pooled), p.PlacedAt(pooled)) {
 		o, r := pooled[ko], pooled[kr]
+		if pairs != nil && ao.Before(r, o) {
+			o, r = r, o
+		}
+		if pairs != nil && ao.Before(o, r) {
+			*pairs = append(*pairs, [2]planner.ResourceID{o, r})
+		}
 		switch {
 		case ao.Before(o, r):
 			old[r] = append(old[r], o)
@@ -219,6 +234,7 @@ type hazardSource struct {
 	stages vk.Stage
 	writes vk.AccessFlags
 	last   int32
+	cross  bool // a predecessor is on another queue: a semaphore orders it (queues.go)
 }
 
 type builder struct {
@@ -234,9 +250,12 @@ type builder struct {
 	lead    []int32        // per use: for readers sharing a transition, the index of the one first in execution order; else -1
 	gStages []vk.Stage     // per lead: the destination of the group's transition, all its readers
 	gAccess []vk.AccessFlags
-	onRes   [][]int32   // per resource, indices of its emitted hazard barriers, in order
-	memory  []int32     // indices of the emitted memory barriers, in order
-	batch   []candidate // the barriers one command needs
+	onRes   [][]int32               // per resource, indices of its emitted hazard barriers, in order
+	memory  []int32                 // indices of the emitted memory barriers, in order
+	batch   []candidate             // the barriers one command needs
+	rg      rangedBuild             // ranged images (ranges.go)
+	multi   bool                    // some command is not on graphics (queues.go)
+	pairs   [][2]planner.ResourceID // (old, new) pooled pairs sharing bytes, when multi (queues.go)
 }
 
 // candidate is a barrier a command needs, before merging.
@@ -315,6 +334,7 @@ func (b *builder) hazardSources() {
 	b.gStages = make([]vk.Stage, n)
 	b.gAccess = make([]vk.AccessFlags, n)
 	b.stageScopes()
+	b.initRanged() // ranges.go
 	for r := range g.Resources {
 		us := b.c.Uses(planner.ResourceID(r))
 		base := b.useBase[r]
@@ -328,11 +348,15 @@ func (b *builder) hazardSources() {
 			}
 			h := hazardSource{last: -1}
 			add := func(k int) {
+				if b.otherQueue(us[k].Command, u.Command) {
+					h.cross = true
+					return
+				}
 				h.stages |= b.eff[base+int32(k)]
 				h.writes |= us[k].Access.Writes()
 				h.last = max(h.last, b.pos[us[k].Command])
 			}
-			if lastMod >= 0 && (!(u.Modifies && readsSince < i) || us[lastMod].Transition == int32(lastMod)) {
+			if lastMod >= 0 && (!(u.Modifies && readsSince < i) || us[lastMod].Transition == int32(lastMod) || b.crossReads(us[readsSince:i], u.Command)) {
 				add(lastMod)
 			}
 			if u.Modifies {
@@ -393,6 +417,10 @@ func (b *builder) build(out []planner.Barrier) []planner.Barrier {
 	for _, cmd := range b.p.Order {
 		b.batch = b.batch[:0]
 		for _, ref := range b.c.CommandUses(cmd) {
+			if b.ranged(ref.Resource) {
+				b.needRanged(out, cmd, ref) // ranges.go
+				continue
+			}
 			b.need(cmd, ref)
 		}
 		// Call 0 first: the barriers of call 1 chain after them.
@@ -404,6 +432,9 @@ func (b *builder) build(out []planner.Barrier) []planner.Barrier {
 				}
 				out = append(out, x.Barrier)
 				k := int32(len(out) - 1)
+				if x.last < -1 {
+					b.rangedAppended(int(-2-x.last), k) // ranges.go
+				}
 				switch {
 				case x.Type == planner.MemoryBarrier:
 					b.memory = append(b.memory, k)
@@ -443,11 +474,13 @@ func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) {
 	}
 	if t > 0 {
 		h := b.src[base+t]
-		if h.last < 0 {
-			return // no predecessor: a read that changes no layout
+		if h.last < 0 && (!h.cross || !image || ut.PrevLayout == ut.Layout) {
+			return // no predecessor on this queue: a read that changes no layout, or the semaphore orders it
 		}
 		x.SrcStages, x.SrcAccess = h.stages, h.writes
-		if !image || ut.PrevLayout == ut.Layout {
+		if h.cross && image && ut.PrevLayout != ut.Layout {
+			x.SrcStages |= dstS // the transition chains after the semaphore wait (queues.go)
+		} else if !image || ut.PrevLayout == ut.Layout {
 			x.last = h.last
 		}
 		b.batch = append(b.batch, x)
@@ -474,10 +507,21 @@ func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) {
 		return
 	}
 	x.Kind, x.Previous = planner.Alias, prev
+	cross := false
 	for _, a := range prev {
-		s, w := b.terminalScope(a)
+		s, w, cr := b.terminalScopeOn(a, cmd)
 		x.SrcStages |= s
 		x.SrcAccess |= w
+		cross = cross || cr
+	}
+	if cross { // an old occupant's terminal use on another queue: a semaphore orders it (queues.go)
+		if !image {
+			if x.SrcStages == 0 {
+				return
+			}
+		} else {
+			x.SrcStages |= dstS
+		}
 	}
 	switch {
 	case !image:
@@ -513,6 +557,9 @@ func (b *builder) implied(out []planner.Barrier, x *candidate) bool {
 			y := &out[list[k]]
 			if b.pos[y.Before] <= x.last {
 				break // recorded before a predecessor: it orders nothing of x
+			}
+			if b.otherQueue(y.Before, x.Before) {
+				continue // a barrier of another queue orders nothing there
 			}
 			if includes(y, &x.Barrier) {
 				return true

@@ -35,6 +35,10 @@ func (b *builder) finalBarriers(out []planner.Barrier, warn []planner.Warning) (
 			continue
 		}
 		id := planner.ResourceID(r)
+		if b.ranged(id) {
+			out, warn = b.rangedFinal(out, warn, id) // ranges.go
+			continue
+		}
 		x := planner.Barrier{Before: planner.EndOfFrame, Kind: planner.Hazard, Type: planner.ImageBarrier, Resource: id,
 			DstStages: vk.StageAllCommands, DstAccess: vk.AccessMemoryRead | vk.AccessMemoryWrite,
 			OldLayout: res.Image.InitialLayout, NewLayout: res.Image.FinalLayout}

@@ -177,6 +177,7 @@ func Dependencies(g *planner.Graph, p *planner.Plan) []Batch {
 			ni++
 		}
 	}
+	nm += len(p.Entry)
 	mem := make([]MemoryBarrier2, 0, nm)
 	buf := make([]BufferMemoryBarrier2, 0, nb)
 	img := make([]ImageMemoryBarrier2, 0, ni)
@@ -193,6 +194,9 @@ func Dependencies(g *planner.Graph, p *planner.Plan) []Batch {
 			}
 		}
 		out[k].Command = cmd
+		if k == 0 {
+			call0 = appendEntry(call0, p) // entry.go
+		}
 		for c, xs := range [2][]*planner.Barrier{call0, call1} {
 			m0, b0, i0 := len(mem), len(buf), len(img)
 			for j, x := range xs {
@@ -208,7 +212,7 @@ func Dependencies(g *planner.Graph, p *planner.Plan) []Batch {
 					}
 				case planner.ImageBarrier:
 					img = append(img, ImageMemoryBarrier2{x.SrcStages, x.SrcAccess, x.DstStages, x.DstAccess, x.OldLayout, x.NewLayout, x.Resource,
-						ImageSubresourceRange{AspectOf(g.Resources[x.Resource].Image.Format), 0, RemainingMipLevels, 0, RemainingArrayLayers}})
+						SubresourceRangeOf(x, &g.Resources[x.Resource].Image)}) // ranges.go
 				}
 			}
 			d := DependencyInfo{

@@ -53,6 +53,10 @@ func FuzzReadGraph(f *testing.F) {
 			cmdDoc("down", arrAccess(true, `, "mips": [0, 1]`), arrAccess(false, `, "mips": [1, 1], "layers": [1, 2]`))+", "+
 			cmdDoc("ds", `{"resource": "ds", "stages": ["EARLY_FRAGMENT_TESTS"], "access": ["DEPTH_STENCIL_ATTACHMENT_WRITE"], "layout": "STENCIL_ATTACHMENT_OPTIMAL", "aspects": ["STENCIL"]}`)),
 		graphDoc(fileArr, cmdDoc("bad", arrAccess(false, `, "mips": [4, 9], "aspects": ["DEPTH", "COLOR"]`))),
+		// Queues (issue 24): a compute command, an unknown queue, graphics stages on compute.
+		graphDoc(fileBuf, `{"name": "c0", "queue": "compute", "accesses": [`+fileWrite+`]}, {"name": "c1", "queue": "graphics", "accesses": [`+fileRead+`]}`),
+		graphDoc(fileBuf, `{"name": "c0", "queue": "asynk", "accesses": [`+fileWrite+`]}`),
+		graphDoc(both, `{"name": "c0", "queue": "transfer", "accesses": [`+fileImgOut+`]}`),
 		`{"version": 1}`,
 		`{"version": 1, "resources": [{}], "commands": [{}]}`,
 		`{"version": 2}`,

@@ -68,6 +68,7 @@ type fileRequirements struct {
 
 type fileCommand struct {
 	Name     *string      `json:"name"`
+	Queue    *string      `json:"queue,omitempty"` // graphics (left out), compute or transfer
 	Accesses []fileAccess `json:"accesses"`
 }
 
@@ -75,6 +76,7 @@ type fileCommand struct {
 // an error inside one access can name its index.
 type fileCommandHead struct {
 	Name     *string           `json:"name"`
+	Queue    *string           `json:"queue"`
 	Accesses []json.RawMessage `json:"accesses"`
 }
 
@@ -505,6 +507,13 @@ func (rd *fileReader) command(g *planner.Graph, c *planner.Command, i int, el el
 	}
 	c.Name = *head.Name
 	w.command = c.Name
+	if head.Queue != nil {
+		q, ok := planner.ParseQueue(*head.Queue)
+		if !ok {
+			return rd.fail(w, "queue", planner.RuleQueue, "unknown queue %q (want graphics, compute or transfer)", *head.Queue)
+		}
+		c.Queue = q
+	}
 	if len(head.Accesses) > 0 {
 		c.Accesses = make([]planner.Access, len(head.Accesses))
 	}
@@ -764,6 +773,12 @@ func writeCommand(fc *fileCommand, g *planner.Graph, i int) error {
 		return fail(-1, "", planner.RuleField, "name is not valid UTF-8")
 	}
 	fc.Name = ptr(c.Name)
+	if c.Queue != planner.QueueGraphics {
+		if _, ok := planner.ParseQueue(c.Queue.String()); !ok {
+			return fail(-1, "", planner.RuleQueue, "unknown queue %d", uint8(c.Queue))
+		}
+		fc.Queue = ptr(c.Queue.String())
+	}
 	fc.Accesses = make([]fileAccess, len(c.Accesses))
 	for ai, a := range c.Accesses {
 		if a.Resource < 0 || int(a.Resource) >= len(g.Resources) {

@@ -127,8 +127,8 @@ func TestReadGraphErrors(t *testing.T) {
 			planner.GraphError{Resource: "img", Access: -1, Rule: planner.RuleUnknownField, Detail: `"levels"`}},
 		{"unknown field of an unnamed resource", graphDoc(`{"type": "buffer", "colour": 1}`, ""),
 			planner.GraphError{Item: "resources[0]", Access: -1, Rule: planner.RuleUnknownField, Detail: `"colour"`}},
-		{"unknown command field", graphDoc(both, `{"name": "c0", "queue": 1, "accesses": []}`),
-			planner.GraphError{Command: "c0", Access: -1, Rule: planner.RuleUnknownField, Detail: `"queue"`}},
+		{"unknown command field", graphDoc(both, `{"name": "c0", "priority": 1, "accesses": []}`),
+			planner.GraphError{Command: "c0", Access: -1, Rule: planner.RuleUnknownField, Detail: `"priority"`}},
 		{"unknown access field", graphDoc(both, cmdDoc("c0", fileWrite, `{"resource": "buf", "stage": ["COMPUTE_SHADER"]}`)),
 			planner.GraphError{Command: "c0", Access: 1, Rule: planner.RuleUnknownField, Detail: `"stage"`}},
 

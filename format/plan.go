@@ -83,6 +83,8 @@ type planFile struct {
 	Resources          []planResource      `json:"resources"`
 	Barriers           []planBarrier       `json:"barriers"`
 	FinalBarriers      []planBarrier       `json:"finalBarriers,omitempty"`
+	Submissions        []planSubmission    `json:"submissions,omitempty"`
+	Entry              *planEntry          `json:"entry,omitempty"` // entry.go
 	Serializations     []planSerialization `json:"serializations,omitempty"`
 	Stats              *planStats          `json:"stats"`
 }
@@ -112,6 +114,7 @@ type planResource struct {
 	Alignment    *uint64           `json:"alignment,omitempty"`
 	Aliased      *bool             `json:"aliased,omitempty"`
 	Requirements *planRequirements `json:"requirements,omitempty"`
+	Queues       []string          `json:"queues,omitempty"` // plans with submissions: the queues that use it
 }
 
 type planRequirements struct {
@@ -134,7 +137,10 @@ type planBarrier struct {
 	DstAccess []string `json:"dstAccess"`
 	OldLayout *string  `json:"oldLayout,omitempty"`
 	NewLayout *string  `json:"newLayout,omitempty"`
-	Call      *uint8   `json:"call,omitempty"` // absent: 0
+	Call      *uint8   `json:"call,omitempty"`   // absent: 0
+	Mips      []uint32 `json:"mips,omitempty"`   // image barriers: [base, count]; absent: every level
+	Layers    []uint32 `json:"layers,omitempty"` // image barriers: [base, count]; absent: every layer
+	Aspects   []string `json:"aspects,omitempty"`
 }
 
 type planStats struct {
@@ -201,6 +207,12 @@ func WritePlan(w io.Writer, g *planner.Graph, p *planner.Plan) error {
 	list("barriers", len(pf.Barriers), func(i int) any { return &pf.Barriers[i] })
 	if pf.FinalBarriers != nil {
 		list("finalBarriers", len(pf.FinalBarriers), func(i int) any { return &pf.FinalBarriers[i] })
+	}
+	if pf.Submissions != nil {
+		list("submissions", len(pf.Submissions), func(i int) any { return &pf.Submissions[i] })
+	}
+	if pf.Entry != nil {
+		field("entry", pf.Entry, false)
 	}
 	if pf.Serializations != nil {
 		list("serializations", len(pf.Serializations), func(i int) any { return &pf.Serializations[i] })
@@ -319,7 +331,15 @@ func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 		if q := rp.Requirements; q != (planner.Requirements{}) {
 			fr.Requirements = &planRequirements{q.Size, q.Alignment, q.MemoryTypeBits, q.PrefersDedicated, q.RequiresDedicated}
 		}
+		if len(p.Submissions) > 0 {
+			fr.Queues = queueNames(rp.Queues)
+		}
 	}
+	subs, err := toPlanSubmissions(g, p) // plan_queues.go
+	if err != nil {
+		return nil, err
+	}
+	pf.Submissions = subs
 	if len(p.FinalBarriers) > 0 {
 		pf.FinalBarriers = make([]planBarrier, len(p.FinalBarriers))
 	}
@@ -371,6 +391,9 @@ func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 			}
 			oldL, newL := x.OldLayout.String(), x.NewLayout.String()
 			fb.OldLayout, fb.NewLayout = &oldL, &newL
+			if err := writeBarrierRange(fb, x); err != nil { // ranges.go
+				return nil, fail("barrier %d: %v", k, err)
+			}
 		}
 		if x.Call > 1 {
 			return nil, fail("barrier %d: call %d (0 or 1)", k, x.Call)
@@ -379,6 +402,9 @@ func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 			call := x.Call
 			fb.Call = &call
 		}
+	}
+	if pf.Entry, err = entryToFile(p, cmdName); err != nil {
+		return nil, err
 	}
 	return pf, nil
 }
@@ -608,7 +634,7 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 		fb := &pf.Barriers[k]
 		item := fmt.Sprintf("barriers[%d]", k)
 		x := &p.Barriers[k]
-		if err := readBarrier(x, fb, false, cmds, ress, func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError {
+		if err := readBarrier(x, fb, false, g, cmds, ress, func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError {
 			e := fail(item+field, rule, format, args...)
 			if fb.Before != nil {
 				e.Command = *fb.Before
@@ -627,7 +653,7 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 		fb := &pf.FinalBarriers[k]
 		item := fmt.Sprintf("finalBarriers[%d]", k)
 		var x planner.Barrier
-		if err := readBarrier(&x, fb, true, cmds, ress, func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError {
+		if err := readBarrier(&x, fb, true, g, cmds, ress, func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError {
 			e := fail(item+field, rule, format, args...)
 			if fb.Resource != nil {
 				e.Resource = *fb.Resource
@@ -673,6 +699,10 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 		p.Serializations = append(p.Serializations, x)
 	}
 
+	if err := readPlanSubmissions(p, &pf, cmds, fail); err != nil { // plan_queues.go
+		return nil, err
+	}
+
 	// Stats.
 	st := pf.Stats
 	for _, f := range []struct {
@@ -691,10 +721,17 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 	if st.ExecutionBound != nil {
 		p.Stats.ExecutionBound = *st.ExecutionBound
 	}
+	if pf.Entry != nil {
+		x, err := entryFromFile(pf.Entry, cmds, fail)
+		if err != nil {
+			return nil, err
+		}
+		p.Entry = []planner.Barrier{x}
+	}
 	return p, nil
 }
 
-func readBarrier(x *planner.Barrier, fb *planBarrier, final bool, cmds map[string]planner.CommandID, ress map[string]planner.ResourceID,
+func readBarrier(x *planner.Barrier, fb *planBarrier, final bool, g *planner.Graph, cmds map[string]planner.CommandID, ress map[string]planner.ResourceID,
 	fail func(field string, rule planner.Rule, format string, args ...any) *planner.GraphError) error {
 	switch {
 	case fb.Before == nil && !final:
@@ -775,7 +812,14 @@ func readBarrier(x *planner.Barrier, fb *planBarrier, final bool, cmds map[strin
 		if fb.OldLayout != nil || fb.NewLayout != nil {
 			return fail(".oldLayout", planner.RuleField, "only image barriers have layouts")
 		}
-		return nil
+		return readBarrierRange(x, fb, nil, fail) // ranges.go: none
+	}
+	var im *planner.ImageDesc
+	if g.Resources[x.Resource].Kind == planner.KindImage {
+		im = &g.Resources[x.Resource].Image
+	}
+	if err := readBarrierRange(x, fb, im, fail); err != nil { // ranges.go
+		return err
 	}
 	for _, l := range []struct {
 		field string

@@ -147,9 +147,17 @@ func MaxLoad(items []Item) uint64 {
 // sparse. The successor rows are kept by item, so each is one word-wise
 // complement of an interference row.
 func maxAntichain(p *Problem) (uint64, []int32) {
+	w, items, _ := maxAntichainUntil(p, nil)
+	return w, items
+}
+
+// maxAntichainUntil is maxAntichain that gives up, reporting false, once
+// stop (when not nil) reports true; it asks between rows of the
+// successor rows and of linkPairs and between augmenting paths.
+func maxAntichainUntil(p *Problem, stop func() bool) (uint64, []int32, bool) {
 	n := len(p.Items)
 	if n == 0 {
-		return 0, nil
+		return 0, nil, true
 	}
 	order := make([]int32, n) // order[r] is the item of rank r
 	for i := range order {
@@ -187,6 +195,9 @@ func maxAntichain(p *Problem) (uint64, []int32) {
 			later[j>>6] |= 1 << (uint(j) & 63)
 		}
 		for r, i := range order {
+			if r&63 == 63 && stop != nil && stop() {
+				return 0, nil, false
+			}
 			later[i>>6] &^= 1 << (uint(i) & 63)
 			row := succ[r*words : (r+1)*words]
 			adj := p.Row(int(i))
@@ -211,9 +222,9 @@ func maxAntichain(p *Problem) (uint64, []int32) {
 		items := slices.Clone(order)
 		slices.Sort(items)
 		if overflow != 0 {
-			return math.MaxUint64, items
+			return math.MaxUint64, items, true
 		}
-		return total, items
+		return total, items, true
 	}
 	shift := 0
 	if overflow != 0 {
@@ -239,11 +250,14 @@ func maxAntichain(p *Problem) (uint64, []int32) {
 	}
 	if p.order != nil {
 		p.order.link(net, rank, 2+2*int32(n))
-	} else {
-		linkPairs(net, succ, rank, words)
+	} else if !linkPairs(net, succ, rank, words, stop) {
+		return 0, nil, false
 	}
 	net.build()
-	net.maxFlow(src, sink)
+	net.stop = stop
+	if net.maxFlow(src, sink); net.stopped {
+		return 0, nil, false
+	}
 
 	reach := net.residualReach(src)
 	var items []int32
@@ -259,19 +273,23 @@ func maxAntichain(p *Problem) (uint64, []int32) {
 	slices.Sort(items)
 	// Without scaling, sum == total − flow by the cut argument.
 	if hi != 0 {
-		return math.MaxUint64, items
+		return math.MaxUint64, items, true
 	}
-	return sum, items
+	return sum, items, true
 }
 
 // linkPairs adds the item-to-item arcs L_r → R_q of a generating set of
-// the order (see maxAntichain), from the successor rows by rank.
-func linkPairs(net *flowNetwork, succ []uint64, rank []int32, words int) {
+// the order (see maxAntichain), from the successor rows by rank; false
+// when stop (not nil) said so first.
+func linkPairs(net *flowNetwork, succ []uint64, rank []int32, words int, stop func() bool) bool {
 	n := len(rank)
 	left := func(r int) int32 { return int32(2 + 2*r) }
 	right := func(r int) int32 { return int32(3 + 2*r) }
 	covered := make([]uint64, words)
 	for r := n - 1; r >= 0; r-- {
+		if r&63 == 0 && stop != nil && stop() {
+			return false
+		}
 		clear(covered)
 		row := succ[r*words : (r+1)*words]
 		for x := range row {
@@ -287,6 +305,7 @@ func linkPairs(net *flowNetwork, succ []uint64, rank []int32, words int) {
 			}
 		}
 	}
+	return true
 }
 
 // beforeOrder is a graph problem's "entirely before" order given by the
@@ -420,6 +439,10 @@ type flowNetwork struct {
 	residual      []uint64
 	level, cursor []int32
 	queue         []int32
+	// stop, when not nil, is asked between augmenting paths (every 64)
+	// and phases; once it reports true maxFlow returns, stopped set.
+	stop    func() bool
+	stopped bool
 }
 
 func newFlowNetwork(nodes, arcs int) *flowNetwork {
@@ -469,9 +492,13 @@ func (f *flowNetwork) build() {
 // level-increasing arcs.
 func (f *flowNetwork) maxFlow(s, t int32) uint64 {
 	var total uint64
-	for f.bfs(s, t) {
+	for k := 0; f.bfs(s, t); {
 		copy(f.cursor, f.start[:f.n])
-		for {
+		for ; ; k++ {
+			if k&63 == 0 && f.stop != nil && f.stop() {
+				f.stopped = true
+				return total
+			}
 			pushed := f.dfs(s, t, infCap)
 			if pushed == 0 {
 				break

@@ -208,6 +208,13 @@ func (c *Compiled) buildDAG() {
 		for i := range us {
 			u := &us[i]
 			u.Transition = -1
+			// A reader on another queue than the transition never shares
+			// it: the transition's barrier cannot reach that queue, so the
+			// reader depends on it (a semaphore) like any later read, and
+			// the group ends there (groups stay contiguous runs of uses).
+			if group >= 0 && !u.Modifies && g.Commands[u.Command].Queue != g.Commands[us[group].Command].Queue {
+				group = -1
+			}
 			if group >= 0 && !u.Modifies {
 				u.Transition = int32(group)
 				if gLast >= 0 {

@@ -51,6 +51,7 @@ const (
 	RuleHazardBarrier   Rule = "hazard-barrier"   // a DAG edge is not covered by a barrier or a chain of barriers
 	RuleLayoutBarrier   Rule = "layout-barrier"   // a command finds an image in another layout than it needs
 	RuleAliasBarrier    Rule = "alias-barrier"    // an aliasing pair is not covered by an alias barrier
+	RuleEntryBarrier    Rule = "entry-barrier"    // a frame-entry barrier (Plan.Entry) is malformed, or does not order the frames before it on the queue before this frame's first uses
 )
 
 // GraphError reports one broken rule with the evidence: the file (when the

@@ -77,9 +77,6 @@ func decide(c *Compiled, opts *Options) (*Plan, []ResourceID, error) {
 	if err := checkOrdering(opts); err != nil { // order.go
 		return nil, nil, err
 	}
-	if err := c.rangesServed(); err != nil { // subresource.go
-		return nil, nil, err
-	}
 	g := c.Graph
 	threshold := opts.dedicatedThreshold()
 	src := opts.source()

@@ -60,6 +60,13 @@ type ResourcePlan struct {
 	// unused resources).
 	Requirements Requirements
 	Placement    Placement // meaningful when Status == StatusPooled
+	// Queues is the set of queues whose commands use the resource (0 for
+	// an unused one). When it holds more than one (Queues.Concurrent), the
+	// contents cross queues without ownership transfers: the Vulkan side
+	// creates the resource VK_SHARING_MODE_CONCURRENT over the families
+	// of those queues, or EXCLUSIVE when they map to one family. It is
+	// set only in plans with submissions.
+	Queues QueueSet
 }
 
 // Pool is one aliasable device-memory allocation.
@@ -136,7 +143,13 @@ type BarrierKind uint8
 const (
 	Hazard BarrierKind = iota // orders conflicting uses of one resource (a DAG edge)
 	Alias                     // orders an old occupant's last uses before a new occupant's first use
+	// Entry orders the previous frame's last uses of the pools' bytes
+	// before this frame's first uses (Plan.Entry; Resource is NoResource).
+	Entry
 )
+
+// NoResource is the Resource of a barrier that names none (Entry).
+const NoResource ResourceID = -1
 
 func (k BarrierKind) String() string {
 	switch k {
@@ -144,6 +157,8 @@ func (k BarrierKind) String() string {
 		return "hazard"
 	case Alias:
 		return "alias"
+	case Entry:
+		return "entry"
 	}
 	return fmt.Sprintf("BarrierKind(%d)", uint8(k))
 }
@@ -183,6 +198,12 @@ type Barrier struct {
 	// OldLayout and NewLayout are set for image barriers (equal when the
 	// barrier changes no layout).
 	OldLayout, NewLayout vk.Layout
+	// Mips, Layers and Aspects are an image barrier's subresource range
+	// (SPEC §5); the zero values are the whole image. Barriers on images
+	// that some access names only part of carry the range that needs them.
+	Mips    MipRange
+	Layers  LayerRange
+	Aspects vk.Aspect
 	// Call is the vkCmdPipelineBarrier2 of its command that records it:
 	// 0, or 1 for an image's alias barrier that chains after the memory
 	// barrier (call 0) making its old occupants' writes available (SPEC §4).
@@ -205,6 +226,12 @@ type Plan struct {
 	// transitions of imported images into their final layouts
 	// (ImageDesc.FinalLayout), one per image, Before == EndOfFrame.
 	FinalBarriers []Barrier
+	// Entry is the frame-entry barrier (barriers.EntryBarrier), recorded
+	// in call 0 before the first command of Order: nil, or one memory
+	// barrier of Kind Entry. Plans of aliasplan.Frames carry one; their
+	// pooled images' UNDEFINED transitions chain after it
+	// (barriers.ChainFirstUses).
+	Entry []Barrier
 	// Ordering is the rule the placement was made under; Budget is the
 	// pooled-byte budget of an OrderBudget plan (0 otherwise).
 	Ordering Ordering

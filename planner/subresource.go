@@ -180,28 +180,6 @@ func twoLayoutsWhere(a, b *Access, res *Resource) string {
 	return " on " + i.String()
 }
 
-// RuleRangesUnsupported: a graph with subresource ranges (less than a
-// whole image) reached Place, but barriers.Build and verify.Plan do not yet
-// serve ranges: no plan is made rather than one with whole-image barriers.
-const RuleRangesUnsupported Rule = "ranges-unsupported-in-barriers"
-
-// rangesServed reports a graph with a partial subresource range: until the
-// barriers serve ranges, Place plans none.
-func (c *Compiled) rangesServed() error {
-	g := c.Graph
-	for ci := range g.Commands {
-		cmd := &g.Commands[ci]
-		for ai := range cmd.Accesses {
-			a := &cmd.Accesses[ai]
-			if a.HasRange() && partial(a, &g.Resources[a.Resource]) {
-				return &GraphError{Command: cmd.Name, Access: ai, Resource: g.Resources[a.Resource].Name, Rule: RuleRangesUnsupported,
-					Detail: "subresource ranges are compiled, but barriers and verify do not serve them yet: no plan is made"}
-			}
-		}
-	}
-	return nil
-}
-
 // Per-subresource compilation. An image that some access names only part
 // of is "ranged": its subresources are cut into cells, the coarsest grid
 // (mip cuts × layer cuts × aspect bits) on which every access's range is a
@@ -222,13 +200,13 @@ type ranged struct {
 	mipCuts, layerCuts []uint32    // ascending, from 0 to the image's count
 	aspects            []vk.Aspect // the format's aspect bits, ascending
 	entStart           []int32     // entries of use i: ent[entStart[i]:entStart[i+1]], ascending cell
-	ent                []cellUse
+	ent                []CellUse
 	from, to           []CommandID // the DAG edges of this resource
 	terminal           []CommandID // ascending
 }
 
-// cellUse is one use's aggregated access to one cell.
-type cellUse struct {
+// CellUse is one use's aggregated access to one cell.
+type CellUse struct {
 	cell               int32
 	layout, prevLayout vk.Layout
 	stages             vk.Stage
@@ -296,7 +274,7 @@ func (c *Compiled) compileRanges() error {
 	}
 	w := rangeWork{
 		accs: make([]rangeAccess, 0, nacc), mips: make([]uint32, 0, 2*nacc+2), layers: make([]uint32, 0, 2*nacc+2),
-		pool: make([]int32, 0, nacc), ent: make([]cellUse, 0, 2*nacc), entStart: make([]int32, 0, nuse+len(g.Resources)),
+		pool: make([]int32, 0, nacc), ent: make([]CellUse, 0, 2*nacc), entStart: make([]int32, 0, nuse+len(g.Resources)),
 		from: make([]CommandID, 0, 2*nacc), to: make([]CommandID, 0, 2*nacc), terminal: make([]CommandID, 0, nuse),
 	}
 	for r, rr := range c.ranged {
@@ -318,7 +296,7 @@ type rangeWork struct {
 	at, seen     []int32
 	cells        []cellState
 	pool         []int32 // the preds of groups
-	ent          []cellUse
+	ent          []CellUse
 	entStart     []int32
 	from, to     []CommandID
 	terminal     []CommandID
@@ -452,7 +430,7 @@ func (c *Compiled) analyseRanged(r ResourceID, rr *ranged, w *rangeWork) error {
 					e.access |= a.Access
 					return
 				}
-				w.ent = append(w.ent, cellUse{cell: cell, layout: a.Layout, stages: a.Stages, access: a.Access})
+				w.ent = append(w.ent, CellUse{cell: cell, layout: a.Layout, stages: a.Stages, access: a.Access})
 				w.at[cell] = int32(len(w.ent) - e0)
 			})
 		}
@@ -573,10 +551,98 @@ var (
 
 // sortEntries sorts one use's entries by cell (insertion sort: cellsOf
 // emits them ascending per access, so runs are already sorted).
-func sortEntries(s []cellUse) {
+func sortEntries(s []CellUse) {
 	for i := 1; i < len(s); i++ {
 		for j := i; j > 0 && s[j].cell < s[j-1].cell; j-- {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
+}
+
+// Ranged reports whether image r is compiled per subresource: some access
+// names only part of it. Its barriers then carry ranges (package barriers)
+// and its uses' Layout, PrevLayout and Transition describe only their first
+// cell; CellUses has the whole picture.
+func (c *Compiled) Ranged(r ResourceID) bool { return c.rangedOf(int(r)) != nil }
+
+// NumCells returns the number of subresource cells of ranged image r (0
+// for any other resource): the coarsest grid of mips × layers × aspects on
+// which every access's range is a union of whole cells.
+func (c *Compiled) NumCells(r ResourceID) int {
+	rr := c.rangedOf(int(r))
+	if rr == nil {
+		return 0
+	}
+	return (len(rr.mipCuts) - 1) * (len(rr.layerCuts) - 1) * len(rr.aspects)
+}
+
+// CellRange returns the subresource range of one cell of ranged image r,
+// with explicit counts. Cells are numbered mip-major, then layer, then
+// aspect, so that neighbours along each axis are easy to merge.
+func (c *Compiled) CellRange(r ResourceID, cell int32) (MipRange, LayerRange, vk.Aspect) {
+	s := c.rangedOf(int(r)).cellSpan(cell)
+	return MipRange{Base: uint8(s.mip0), Count: uint8(s.mip1 - s.mip0)}, LayerRange{Base: uint16(s.layer0), Count: uint16(s.layer1 - s.layer0)}, s.aspects
+}
+
+// CellUses returns use i (index into Uses(r)) of ranged image r per cell,
+// ascending by cell: the layout, stages and access of the use on that
+// cell, the layout before it (recorded order) and whether it modifies it.
+// The slice is the compiled graph's: the caller must not change it.
+func (c *Compiled) CellUses(r ResourceID, i int) []CellUse {
+	rr := c.rangedOf(int(r))
+	return rr.ent[rr.entStart[i]:rr.entStart[i+1]]
+}
+
+// Cell returns the cell the entry is about.
+func (e *CellUse) Cell() int32 { return e.cell }
+
+// Layout returns the layout the use needs on the cell.
+func (e *CellUse) Layout() vk.Layout { return e.layout }
+
+// PrevLayout returns the cell's layout before the use, in recorded order.
+func (e *CellUse) PrevLayout() vk.Layout { return e.prevLayout }
+
+// Stages returns the use's stages on the cell.
+func (e *CellUse) Stages() vk.Stage { return e.stages }
+
+// Access returns the use's access flags on the cell.
+func (e *CellUse) Access() vk.AccessFlags { return e.access }
+
+// Modifies reports whether the use writes the cell or changes its layout.
+func (e *CellUse) Modifies() bool { return e.modifies }
+
+// SubresourceRange is a subresource range with explicit counts (a
+// barrier's, a cell's).
+type SubresourceRange struct {
+	Mips    MipRange
+	Layers  LayerRange
+	Aspects vk.Aspect
+}
+
+// BarrierRange returns barrier x's range resolved on image im: explicit
+// counts, and the image's aspects when x names none.
+func BarrierRange(x *Barrier, im *ImageDesc) SubresourceRange {
+	a := Access{Mips: x.Mips, Layers: x.Layers, Aspects: x.Aspects}
+	s := resolve(&a, im)
+	return SubresourceRange{Mips: MipRange{Base: uint8(s.mip0), Count: uint8(s.mip1 - s.mip0)},
+		Layers: LayerRange{Base: uint16(s.layer0), Count: uint16(s.layer1 - s.layer0)}, Aspects: s.aspects}
+}
+
+// Intersects reports whether two resolved ranges share a subresource.
+func (s SubresourceRange) Intersects(t SubresourceRange) bool {
+	return s.Mips.Base < t.Mips.Base+t.Mips.Count && t.Mips.Base < s.Mips.Base+s.Mips.Count &&
+		s.Layers.Base < t.Layers.Base+t.Layers.Count && t.Layers.Base < s.Layers.Base+s.Layers.Count && s.Aspects&t.Aspects != 0
+}
+
+// Covers reports whether s includes every subresource of t.
+func (s SubresourceRange) Covers(t SubresourceRange) bool {
+	return s.Mips.Base <= t.Mips.Base && t.Mips.Base+t.Mips.Count <= s.Mips.Base+s.Mips.Count &&
+		s.Layers.Base <= t.Layers.Base && t.Layers.Base+t.Layers.Count <= s.Layers.Base+s.Layers.Count && t.Aspects&^s.Aspects == 0
+}
+
+// CellGrid returns the shape of ranged image r's cells: mips × layers ×
+// aspects (cell = (mip*layers+layer)*aspects+aspect).
+func (c *Compiled) CellGrid(r ResourceID) (mips, layers, aspects int) {
+	rr := c.rangedOf(int(r))
+	return len(rr.mipCuts) - 1, len(rr.layerCuts) - 1, len(rr.aspects)
 }

@@ -58,6 +58,9 @@ func Validate(g *Graph) error {
 			return errs.join()
 		}
 		names[cmd.Name] = struct{}{}
+		if err := validateQueue(g, cmd); err != nil && errs.add(err) { // queue.go
+			return errs.join()
+		}
 		for ai := range cmd.Accesses {
 			if err := validateAccess(g, cmd, ai, nr); err != nil && errs.add(err) {
 				return errs.join()

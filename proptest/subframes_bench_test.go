@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/strategies/firstfit"
 )
 
 // BenchmarkCompileMipChains: Compile on n bloom-like chains of per-mip
@@ -24,6 +26,32 @@ func BenchmarkCompileMipChains(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := planner.Compile(g); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkPlanMipChains: the whole per-frame cost (Compile, Place,
+// barriers and verify, as aliasplan.Planner.PlanCompiled pays it) on n
+// bloom-like chains of per-mip accesses (n = 10: 210 of them) against the
+// same commands with whole-image GENERAL accesses (no reuse of an
+// earlier frame's plan). Issue 23's target: within 2×.
+func BenchmarkPlanMipChains(b *testing.B) {
+	for _, n := range []int{10} {
+		for _, general := range []bool{false, true} {
+			g := &aliasplan.Graph{Graph: *MipChains(n, general)}
+			kind := "ranges"
+			if general {
+				kind = "general"
+			}
+			pl := aliasplan.New(aliasplan.Options{Strategy: firstfit.New(), Reuse: aliasplan.NoReuse})
+			b.Run(fmt.Sprintf("chains=%d/access=%s", n, kind), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, _, err := pl.PlanCompiled(g); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -10,6 +10,10 @@
 #   device run: command "bash scripts/h200-vulkan.sh", carry [".gl", ".vk"]
 #   device run: command "bash .vk/h200-replay.sh", carry [".gl", ".vk"]
 #   device run: command "bash .vk/h200-race.sh", carry [".gl", ".vk"]
+#   device run: command "bash .vk/h200-queues.sh", carry [".gl", ".vk"]
+#               (issue 24: queues, async sample frame, 100 random graphs)
+#   device run: command "bash .vk/h200-frames.sh", carry [".gl", ".vk"]
+#               (frame sequences back to back into held memory, issue 25)
 #               (the racing control's rates, the generated frames)
 #               (REPLAY_FLAGS="--pool-prefers-dedicated ..." for planning flags)
 # The device copies the lead's checkout: run this there, or give the target
@@ -32,7 +36,7 @@ dst="$(pwd)"
 (cd "$src" && GOARCH=amd64 go test -c -o "$dst/.vk/vulkan.test" ./vulkan &&
 	GOARCH=amd64 go test -c -ldflags='-s -w' -o "$dst/.vk/replay.test" ./vulkan/replay &&
 	GOARCH=amd64 go build -ldflags='-s -w' -o "$dst/.vk/aliasplan" ./cmd/aliasplan)
-cp "$src/scripts/h200-replay.sh" "$src/scripts/h200-race.sh" .vk/
+cp "$src/scripts/h200-replay.sh" "$src/scripts/h200-race.sh" "$src/scripts/h200-queues.sh" "$src/scripts/h200-frames.sh" .vk/
 mkdir -p .vk/frames
 cp "$src"/../shared/data/frames/*.json .vk/frames/ 2>/dev/null || echo "h200-prepare: no shared frames beside $src" >&2
 du -sh .gl .vk

@@ -14,11 +14,14 @@
 // made available and visible); serializations of the execution and
 // budget orders listed exactly and covered.
 //
-// The lower bound is recomputed with planner.LowerBound on each pool
-// group's problem (built as Place builds it, planner.Compiled.GroupProblem),
-// so it costs what the planner's bound costs: at 30,000 commands about
-// 1.2 s of Verify's 1.3 s, and the same P²/8-byte matrix per group, one
-// group at a time.
+// The lower bound is recomputed with planner.Compiled.GroupLowerBound on
+// each pool group's members and the items verify builds from the plan
+// (slots as placed, windows from the compiled uses): from 2,048 members
+// up the flow runs on the DAG's network as Place's does, without the
+// group's P²/8-byte interference matrix, which cost 3.8 of Verify's 5 s
+// at 30,000 commands; smaller groups link item pairs on the matrix.
+// Under the invariants build tag both networks run and must agree
+// (GroupLowerBound checks it).
 //
 // Cost: O(R log R + byte-overlapping pairs) plus the lower bound for the
 // placement, O(A + B + alias pairs) for the barriers (R resources, A

@@ -64,6 +64,9 @@ func verifyFinal(c *planner.Compiled, p *planner.Plan, errs *errList) bool {
 			continue
 		}
 		res := &g.Resources[r]
+		if c.Ranged(r) {
+			continue // per cell: ranges.go
+		}
 		var msg string
 		switch {
 		case x.Before != planner.EndOfFrame:
@@ -98,7 +101,7 @@ func verifyFinal(c *planner.Compiled, p *planner.Plan, errs *errList) bool {
 	for r := range g.Resources {
 		res := &g.Resources[r]
 		id := planner.ResourceID(r)
-		if !res.Imported || res.Kind != planner.KindImage || res.Image.FinalLayout == vk.LayoutUndefined || seen[r] {
+		if !res.Imported || res.Kind != planner.KindImage || res.Image.FinalLayout == vk.LayoutUndefined || seen[r] || c.Ranged(id) {
 			continue
 		}
 		if end := endLayout(id); end != res.Image.FinalLayout {

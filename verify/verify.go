@@ -60,6 +60,9 @@ func All(c *planner.Compiled, p *planner.Plan, max int) []error {
 	if max == 0 || len(errs.errs) < max {
 		verifyFinal(c, p, errs)
 	}
+	if len(p.Entry) > 0 && (max == 0 || len(errs.errs) < max) {
+		verifyEntry(c, p, errs) // sequence.go
+	}
 	return errs.errs
 }
 
@@ -378,11 +381,11 @@ func lowerBound(c *planner.Compiled, p *planner.Plan) (uint64, bool) {
 	var total uint64
 	ok := true
 	for g := range keys {
-		prob, err := c.GroupProblem(members[g], items[g], 0)
+		b, err := groupBound(c, members[g], items[g])
 		if err != nil {
 			return 0, false
 		}
-		if total = addChecked(total, planner.LowerBound(prob), &ok); !ok {
+		if total = addChecked(total, b, &ok); !ok {
 			total = ^uint64(0)
 		}
 	}

@@ -71,6 +71,12 @@ type barrierCheck struct {
 	trans   []int32         // per use, the barrier that moves the image into its layout before it, or -1
 
 	errs *errList // where violations go
+
+	multi  bool                    // some command is not on graphics (queues.go)
+	cross  []crossEdge             // the hazard edges across queues, for queues.go
+	termQ  []planner.QueueSet      // per resource, the queues of its terminal uses (queues.go)
+	pairs  [][2]planner.ResourceID // pooled pairs sharing bytes, (old, new), found by aliases for queues.go
+	termOn []terminalNeeds         // per resource and queue, terminalNeedOn's cache
 }
 
 // verifyBarriers checks the execution order and barriers of p against c,
@@ -139,15 +145,16 @@ func verifyBarriers(c *planner.Compiled, p *planner.Plan) error {
 // checks stop at its cap. Layouts, hazards and aliases run only when the
 // structure holds.
 func verifyBarriersAll(c *planner.Compiled, p *planner.Plan, errs *errList) {
-	v := &barrierCheck{c: c, p: p, errs: errs, ao: planner.NewAliasOrder(c, p)}
+	v := &barrierCheck{c: c, p: p, errs: errs, ao: planner.NewAliasOrder(c, p), multi: c.Graph.MultiQueue()}
 	if err := v.structure(); err != nil {
 		errs.add(err)
 		return
 	}
-	if v.layouts() || v.hazards() {
+	if v.layouts() || v.hazards() || v.ranges() { // ranges.go: per cell for ranged images
 		return
 	}
 	v.aliases()
+	v.queues() // queues.go
 }
 
 func (v *barrierCheck) cmdName(cmd planner.CommandID) string { return v.c.Graph.Commands[cmd].Name }
@@ -228,7 +235,7 @@ func (v *barrierCheck) structure() error {
 			return fail(k, planner.RuleBarrier, "hazard barrier with old occupants")
 		case x.Call > 1:
 			return fail(k, planner.RuleBarrier, "call %d: a command records its barriers in call 0 and call 1", x.Call)
-		case x.Call == 1 && (x.Kind != planner.Alias || x.Type != planner.ImageBarrier):
+		case x.Call == 1 && (x.Kind != planner.Alias || x.Type != planner.ImageBarrier) && !entryChained(p, x): // sequence.go
 			return fail(k, planner.RuleBarrier, "only an image's alias barrier is recorded in call 1, not a %s %s barrier", x.Kind, x.Type)
 		case k > 0 && p.Barriers[k-1].Before == x.Before && p.Barriers[k-1].Call > x.Call:
 			return fail(k, planner.RuleBarrier, "barriers are not grouped by call: a barrier of call 0 after one of call 1 before the same command")
@@ -272,9 +279,9 @@ func (v *barrierCheck) aliasStructure(k int, fail func(int, planner.Rule, string
 		return fail(k, planner.RuleBarrier, "an image's alias memory barrier is recorded in call 0")
 	case x.Type == planner.ImageBarrier && x.OldLayout != vk.LayoutUndefined:
 		return fail(k, planner.RuleBarrier, "an image's alias barrier must transition from UNDEFINED, not %s", x.OldLayout)
-	case x.Before != v.c.Initial(b)[0]:
+	case x.Before != v.firstUse(b):
 		return fail(k, planner.RuleBarrier, "alias barrier before command %q, not before the resource's initial use %q",
-			g.Commands[x.Before].Name, g.Commands[v.c.Initial(b)[0]].Name)
+			g.Commands[x.Before].Name, g.Commands[v.firstUse(b)].Name)
 	case len(x.Previous) == 0:
 		return fail(k, planner.RuleBarrier, "alias barrier without old occupants")
 	}
@@ -313,7 +320,7 @@ func (v *barrierCheck) layouts() bool {
 	for q, cmd := range p.Order {
 		for k := v.start[q]; k < v.start[q+1]; k++ {
 			x := &p.Barriers[k]
-			if x.Type != planner.ImageBarrier {
+			if x.Type != planner.ImageBarrier || c.Ranged(x.Resource) {
 				continue
 			}
 			r := x.Resource
@@ -375,7 +382,7 @@ func (v *barrierCheck) layouts() bool {
 		}
 		for _, ref := range c.CommandUses(cmd) {
 			r := ref.Resource
-			if g.Resources[r].Kind != planner.KindImage {
+			if g.Resources[r].Kind != planner.KindImage || c.Ranged(r) {
 				continue
 			}
 			if u := c.Use(ref); cur[r] != u.Layout {
@@ -408,6 +415,9 @@ func (v *barrierCheck) useOf(cmd planner.CommandID, r planner.ResourceID) (plann
 func (v *barrierCheck) hazards() bool {
 	for r := range v.c.Graph.Resources {
 		rid := planner.ResourceID(r)
+		if v.c.Ranged(rid) {
+			continue // per cell: ranges.go
+		}
 		us := v.c.Uses(rid)
 		lastMod, readsSince := -1, 0
 		group, gLast, gFrom := -1, -1, 0
@@ -469,6 +479,10 @@ func (v *barrierCheck) edge(r planner.ResourceID, us []planner.Use, i, j int) er
 		return &planner.BarrierError{Before: v.cmdName(uj.Command), After: v.cmdName(ui.Command), Resource: v.resName(r), Barrier: -1, Rule: planner.RuleOrder,
 			Detail: "the order runs the command before one it depends on"}
 	}
+	if v.otherQueue(ui.Command, uj.Command) {
+		v.cross = append(v.cross, crossEdge{r, int32(i), int32(j)})
+		return nil // a semaphore covers it: queues.go
+	}
 	e := edgeNeed{
 		si: useStages(ui.Stages), wi: ui.Access.Writes().Expand(),
 		sj: useStages(uj.Stages), aj: uj.Access.Expand(), jStageless: stageless(uj.Stages),
@@ -513,6 +527,9 @@ func (v *barrierCheck) edge(r planner.ResourceID, us []planner.Use, i, j int) er
 		}
 		k := lists[l][at[l]]
 		at[l]++
+		if v.otherQueue(v.p.Barriers[k].Before, uj.Command) {
+			continue // a barrier of another queue orders nothing on this one
+		}
 		if v.slot[k] != cur {
 			reach |= nReach
 			reachAvail |= nAvail
@@ -607,6 +624,11 @@ func (v *barrierCheck) aliases() {
 	old := make([][]planner.ResourceID, len(g.Resources))
 	for ko, kr := range interval.Overlaps(len(pooled), p.PlacedAt(pooled)) {
 		o, r := pooled[ko], pooled[kr]
+		if v.multi && v.ao.Before(r, o) {
+			v.pairs = append(v.pairs, [2]planner.ResourceID{r, o}) // for queues.go
+		} else if v.multi && v.ao.Before(o, r) {
+			v.pairs = append(v.pairs, [2]planner.ResourceID{o, r})
+		}
 		switch {
 		case v.ao.Before(o, r):
 			old[r] = append(old[r], o)
@@ -653,7 +675,7 @@ func (v *barrierCheck) aliasPairs(b planner.ResourceID, olds []planner.ResourceI
 		}
 		return cmp.Compare(a, b)
 	})
-	ub := c.Uses(b)[0]
+	ub := c.Uses(b)[v.firstUseIndex(b)]
 	sb, ab := useStages(ub.Stages), ub.Access.Expand()
 	image := g.Resources[b].Kind == planner.KindImage
 	pb := &p.Resources[b].Placement
@@ -669,6 +691,11 @@ func (v *barrierCheck) aliasPairs(b planner.ResourceID, olds []planner.ResourceI
 	var cover []interval.Range
 	for i, a := range olds {
 		tn := v.terminalNeed(a)
+		if v.multi {
+			if tn = v.terminalNeedOn(a, ub.Command); tn == nil {
+				continue // every terminal use on another queue: a semaphore covers it (queues.go)
+			}
+		}
 		ts, tw := tn.stages, tn.writes
 		listed, direct := false, false
 		// srcOK: barrier k's first scope includes every terminal use of a

@@ -60,6 +60,9 @@ type Info struct {
 	MaxMemoryAllocationSize uint64
 	QueueFamily             uint32
 	Validation              bool // the validation layer with synchronization validation is on
+	// Queues: the device queue of each logical queue (planner.Queue),
+	// see queues.go.
+	Queues [planner.NumQueues]QueueInfo
 }
 
 // Device is an open Vulkan device: instance, physical device, logical
@@ -81,6 +84,9 @@ type Device struct {
 	device   vk.Device
 	queue    vk.Queue
 	pool     vk.CommandPool
+	queues   [planner.NumQueues]deviceQueue
+	pools    map[uint32]vk.CommandPool // per family; the graphics family's is pool
+	submit   *vkext.Submit
 
 	ext       *vkext.Instance
 	dext      *vkext.Device
@@ -98,6 +104,7 @@ type Device struct {
 // destroyed; Close reports any left.
 type liveCounts struct {
 	Memory, Buffers, Images int
+	Semaphores              int
 }
 
 var (
@@ -464,17 +471,14 @@ func (d *Device) createDevice(choice apiChoice) error {
 		features = replayFeatures()
 	}
 	defer chain.Free()
-	queue := vk.DeviceQueueCreateInfo{
-		SType:            vk.StructureTypeDeviceQueueCreateInfo,
-		QueueFamilyIndex: d.info.QueueFamily,
-		QueueCount:       1,
-		PQueuePriorities: []float32{1},
-	}
+	qs, counts := chooseQueues(familyProperties(d.physical), d.info.QueueFamily)
+	d.info.Queues = qs
+	queues := queueCreateInfos(counts)
 	info := vk.DeviceCreateInfo{
 		SType:                   vk.StructureTypeDeviceCreateInfo,
 		PNext:                   chain.Head(),
-		QueueCreateInfoCount:    1,
-		PQueueCreateInfos:       []vk.DeviceQueueCreateInfo{queue},
+		QueueCreateInfoCount:    uint32(len(queues)),
+		PQueueCreateInfos:       queues,
 		EnabledExtensionCount:   uint32(len(exts)),
 		PpEnabledExtensionNames: exts,
 		PEnabledFeatures:        features,
@@ -513,7 +517,10 @@ func (d *Device) createDevice(choice apiChoice) error {
 		return err
 	}
 	d.pool = pool
-	return nil
+	if d.submit, err = d.ext.LoadSubmit(unsafe.Pointer(dev), choice.Sync2Ext); err != nil {
+		return fmt.Errorf("%w: %q: %v", ErrUnsupported, d.info.Name, err)
+	}
+	return d.createQueues()
 }
 
 // Close waits for the device to go idle and destroys, in reverse order of
@@ -527,8 +534,9 @@ func (d *Device) Close() error {
 	if d.device != nil {
 		vk.DeviceWaitIdle(d.device)
 		if d.live != (liveCounts{}) {
-			err = fmt.Errorf("vulkan: Close with objects alive: %d allocations, %d buffers, %d images", d.live.Memory, d.live.Buffers, d.live.Images)
+			err = fmt.Errorf("vulkan: Close with objects alive: %d allocations, %d buffers, %d images, %d semaphores", d.live.Memory, d.live.Buffers, d.live.Images, d.live.Semaphores)
 		}
+		d.destroyQueuePools()
 		if d.pool != vk.NullCommandPool {
 			vk.DestroyCommandPool(d.device, d.pool, nil)
 			d.pool = vk.NullCommandPool
@@ -575,8 +583,9 @@ func (d *Device) Handle() vk.Device { return d.device }
 // Physical returns the VkPhysicalDevice.
 func (d *Device) Physical() vk.PhysicalDevice { return d.physical }
 
-// Queue returns the device's queue (of family Info().QueueFamily). Plans
-// are single-queue: submit a plan's work on this queue only.
+// Queue returns the device's graphics queue (of family
+// Info().QueueFamily). A plan with submissions runs on QueueOf each
+// submission's queue (Resources.Execute); one without, on this queue.
 func (d *Device) Queue() vk.Queue { return d.queue }
 
 // Run records one command buffer with record, submits it, and waits with

@@ -141,7 +141,6 @@ func (r *Resources) prepareRecording() {
 		r.final.Dependency.ImageMemoryBarriers = append(r.final.Dependency.ImageMemoryBarriers, barriers.ImageMemoryBarrier2{
 			SrcStageMask: x.SrcStages, SrcAccessMask: x.SrcAccess, DstStageMask: x.DstStages, DstAccessMask: x.DstAccess,
 			OldLayout: x.OldLayout, NewLayout: x.NewLayout, Image: x.Resource,
-			SubresourceRange: barriers.ImageSubresourceRange{AspectMask: barriers.AspectOf(r.g.Resources[x.Resource].Image.Format),
-				LevelCount: barriers.RemainingMipLevels, LayerCount: barriers.RemainingArrayLayers}})
+			SubresourceRange: barriers.SubresourceRangeOf(&x, &r.g.Resources[x.Resource].Image)})
 	}
 }

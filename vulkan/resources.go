@@ -38,6 +38,13 @@ type Resources struct {
 	pools []pool
 	plan  *planner.Plan
 	bound bool
+	// sharing: how resources used on several queue families are created
+	// (SetSharing; queues.go, submit.go).
+	sharing Sharing
+
+	// held, when set (BindHeld), is the memory of each plan pool: the
+	// caller's, bound into and never freed here.
+	held []vk.DeviceMemory
 
 	// deps[k] is the dependency recorded before plan.Order[k]; pos[c] is
 	// command c's position in the order (-1 when absent).
@@ -64,8 +71,9 @@ type object struct {
 func (o *object) exists() bool { return o.buffer != vk.NullBuffer || o.image != vk.NullImage }
 
 type pool struct {
-	memory vk.DeviceMemory
-	refs   int // resources bound to it (or about to be, during Bind)
+	memory   vk.DeviceMemory
+	refs     int  // resources bound to it (or about to be, during Bind)
+	borrowed bool // memory is the caller's (BindHeld): never freed here
 }
 
 // NewResources returns an empty Resources for g on d. It creates nothing:
@@ -171,6 +179,9 @@ func (r *Resources) create(id planner.ResourceID) error {
 			Usage:       vk.BufferUsageFlags(res.Buffer.Usage),
 			SharingMode: vk.SharingModeExclusive,
 		}
+		if fams := r.concurrentFamilies(id); fams != nil {
+			info.SharingMode, info.QueueFamilyIndexCount, info.PQueueFamilyIndices = vk.SharingModeConcurrent, uint32(len(fams)), fams
+		}
 		var b vk.Buffer
 		ret := vk.CreateBuffer(r.dev.device, &info, nil, &b)
 		info.Free()
@@ -212,6 +223,9 @@ func (r *Resources) create(id planner.ResourceID) error {
 		Usage:         vk.ImageUsageFlags(im.Usage),
 		SharingMode:   vk.SharingModeExclusive,
 		InitialLayout: vk.ImageLayout(im.InitialLayout),
+	}
+	if fams := r.concurrentFamilies(id); fams != nil {
+		info.SharingMode, info.QueueFamilyIndexCount, info.PQueueFamilyIndices = vk.SharingModeConcurrent, uint32(len(fams)), fams
 	}
 	var img vk.Image
 	ret := vk.CreateImage(r.dev.device, &info, nil, &img)
@@ -373,6 +387,12 @@ func (r *Resources) Bind(plan *planner.Plan) (err error) {
 		step := fmt.Sprintf("allocate pool %d", i)
 		if err := r.step(step); err != nil {
 			return err
+		}
+		if r.held != nil { // frames.go
+			if err := r.borrowPool(i, plan); err != nil {
+				return err
+			}
+			continue
 		}
 		m, err := r.allocate(plan.Pools[i].Size, plan.Pools[i].MemoryTypeIndex, nil)
 		if err != nil {
@@ -631,6 +651,9 @@ func (r *Resources) Destroy(id planner.ResourceID) {
 func (r *Resources) releasePool(i int) {
 	p := &r.pools[i]
 	p.refs--
+	if p.refs == 0 && p.memory != vk.NullDeviceMemory && p.borrowed {
+		p.memory = vk.NullDeviceMemory
+	}
 	if p.refs == 0 && p.memory != vk.NullDeviceMemory {
 		vk.FreeMemory(r.dev.device, p.memory, nil)
 		r.dev.live.Memory--
@@ -649,12 +672,12 @@ func (r *Resources) Close() {
 	// failed between allocating and binding) was released with them; this
 	// only guards against a plan whose pool has no member.
 	for i := range r.pools {
-		if r.pools[i].memory != vk.NullDeviceMemory {
+		if r.pools[i].memory != vk.NullDeviceMemory && !r.pools[i].borrowed {
 			vk.FreeMemory(r.dev.device, r.pools[i].memory, nil)
 			r.dev.live.Memory--
 		}
 	}
-	r.pools, r.plan, r.bound = nil, nil, false
+	r.pools, r.plan, r.bound, r.held = nil, nil, false, nil
 	r.deps, r.pos = nil, nil
 }
 

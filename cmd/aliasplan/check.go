@@ -94,6 +94,9 @@ func check(files []string, max int, stdout, stderr io.Writer) error {
 		// alias barrier.
 		ordering = fmt.Sprintf(", %s order with %s", plan.Ordering, plural(len(plan.Serializations), "serialization"))
 	}
+	if len(plan.Submissions) > 0 {
+		ordering += fmt.Sprintf(", %s with %s", plural(len(plan.Submissions), "submission"), plural(plan.Semaphores, "semaphore"))
+	}
 	fmt.Fprintf(stdout, "%s: ok: %s (%d pooled) in %s of %s, %s%s\n", planName, plural(len(plan.Resources), "resource"),
 		pooled, plural(len(plan.Pools), "pool"), mib(plan.Stats.PooledBytes), plural(len(plan.Barriers), "barrier"), ordering)
 	return nil

@@ -151,6 +151,8 @@ func exactOutcome(r exact.Result, ex exactFlags) string {
 	switch r.Stopped {
 	case "greedy":
 		why = limit + " ran out in the greedy start: first fit's placement"
+	case "bound":
+		why = limit + " ran out while computing the lower bound: the greedy placement, and the largest buffer as the bound"
 	case "model":
 		why = limit + " ran out while building the search model: the greedy placement"
 	case "dives":

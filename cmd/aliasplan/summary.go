@@ -28,6 +28,8 @@ type summary struct {
 	Exact     *exactSummary    `json:"exact,omitempty"`
 	Unpooled  []unpooledEntry  `json:"unpooled"`
 	Ordering  *orderingSummary `json:"ordering,omitempty"`
+	// Queues summarizes the submissions (plans with a command off graphics).
+	Queues *queuesSummary `json:"queues,omitempty"`
 	// Warnings are the plan's (planner.Warning), one line each.
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -165,6 +167,7 @@ func summarize(input string, g *planner.Graph, p *planner.Plan, types []planner.
 		}
 	}
 	s.Barriers.Final = len(p.FinalBarriers)
+	s.Queues = summarizeQueues(p)
 	for _, w := range p.Warnings {
 		s.Warnings = append(s.Warnings, w.String())
 	}
@@ -325,6 +328,7 @@ func (s *summary) text(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "\nbarriers      %d: %d hazard, %d alias\n", s.Barriers.Hazard+s.Barriers.Alias, s.Barriers.Hazard, s.Barriers.Alias)
 	}
+	writeQueues(w, s.Queues)
 	if len(s.Warnings) > 0 {
 		fmt.Fprintf(w, "\nwarnings\n")
 		for _, line := range s.Warnings {

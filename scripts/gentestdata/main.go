@@ -103,6 +103,9 @@ func run(dir string) error {
 	if err := write(filepath.Join(dir, "frames", "README.md"), readme.Bytes()); err != nil {
 		return err
 	}
+	if err := writeQueueFrames(dir); err != nil { // queues.go
+		return err
+	}
 	readmes := map[string]*bytes.Buffer{}
 	for _, p := range problems {
 		items := p.gen()

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/aliasplan/aliasplan/planner"
@@ -144,14 +145,17 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 	}
 	// The lower bound needs only the problem: on a large one it runs
 	// beside the greedy strategies (on the other core, where there is
-	// one) and is joined before anything reads it, so that it does not
-	// add to the time a limit allows.
+	// one) and is joined before anything reads it. Under a time limit
+	// the join waits until the deadline at most, then stops the bound
+	// (see joinBound).
 	var boundDone chan struct{}
+	var boundOK bool
+	var cancel atomic.Bool
 	if n >= concurrentBoundItems {
 		boundDone = make(chan struct{})
 		go func() {
 			defer close(boundDone)
-			d.bound = planner.LowerBound(p)
+			d.bound, boundOK = lowerBoundUntil(p, cancel.Load)
 		}()
 	} else {
 		d.bound = planner.LowerBound(p)
@@ -167,8 +171,9 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 	if err == nil && !d.expired() {
 		bf, err = bestfit.New().Place(p)
 	}
+	greedyEnd := d.now()
 	if boundDone != nil {
-		<-boundDone
+		d.joinBound(boundDone, &cancel)
 	}
 	if err != nil {
 		return nil, Result{}, err
@@ -177,7 +182,17 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 	if bf != nil && bf.Peak() < ff.Peak() {
 		d.greed = bf
 	}
-	d.greedy = d.now().Sub(d.start)
+	d.greedy = greedyEnd.Sub(d.start)
+	if boundDone != nil && !boundOK {
+		// The time limit ran out before the bound: every placement
+		// holds the largest item.
+		d.bound = 0
+		for _, it := range p.Items {
+			d.bound = max(d.bound, it.Size)
+		}
+		d.stopped = "bound"
+		return d.greed, d.result(d.greed.Peak()), nil
+	}
 	if d.greed.Peak() <= d.bound || d.answered(d.greed.Peak()) {
 		return d.greed, d.result(d.greed.Peak()), nil
 	}
@@ -267,6 +282,34 @@ func (d *driver) solve() (*planner.Solution, Result, error) {
 		}
 	}
 	return sol, d.result(top), nil
+}
+
+// lowerBoundUntil is planner.LowerBoundUntil; a test replaces it with a
+// bound that never finishes before it is stopped.
+var lowerBoundUntil = planner.LowerBoundUntil
+
+// joinBound waits for the concurrent lower bound; under a time limit
+// only until the deadline, and then it stops the bound (cancel) and
+// waits the few milliseconds LowerBoundUntil takes to return. The clock
+// is read once, here, not by the bound's goroutine (a test's clock need
+// not be safe for concurrent use).
+func (d *driver) joinBound(done chan struct{}, cancel *atomic.Bool) {
+	if !d.timed() {
+		<-done
+		return
+	}
+	left := d.dead.Sub(d.now())
+	if left > 0 {
+		t := time.NewTimer(left)
+		defer t.Stop()
+		select {
+		case <-done:
+			return
+		case <-t.C:
+		}
+	}
+	cancel.Store(true)
+	<-done
 }
 
 // searchable reports whether the search can work on p: a single pool must

@@ -68,7 +68,10 @@ type Result struct {
 	Optimal bool
 	// Stopped says why the peak is not proven optimal. What the budget
 	// (time or nodes) interrupted: "greedy" (first fit alone used the
-	// whole time limit: the peak is its solution's), "model" (finding
+	// whole time limit: the peak is its solution's), "bound" (the lower
+	// bound, which runs beside the greedy strategies on large problems,
+	// was not done at the deadline: the peak is the greedy incumbent's
+	// and Bound only the largest item), "model" (finding
 	// components and building the search's model: the peak is the greedy
 	// incumbent's), "dives" (the greedy dives of interval components), or
 	// "search". Or no limit but a reason of the problem's: "size" (a
@@ -83,8 +86,9 @@ type Result struct {
 	Verdict Verdict
 	Nodes   int64
 	// Elapsed is the whole of Solve; Greedy the part the greedy start
-	// took (first fit, best fit and the planner's lower bound), which a
-	// time limit cannot interrupt.
+	// took (first fit, and best fit when first fit left time), which a
+	// time limit cannot interrupt. The lower bound runs beside them and
+	// is stopped at the deadline (Stopped "bound").
 	Elapsed, Greedy time.Duration
 }
 
@@ -93,7 +97,7 @@ type Result struct {
 // being answered).
 func (r Result) Limited() bool {
 	switch r.Stopped {
-	case "greedy", "model", "dives", "search":
+	case "greedy", "bound", "model", "dives", "search":
 		return true
 	}
 	return false

@@ -50,9 +50,16 @@ func tiling(seed uint64, n int) *planner.Problem {
 // wall time and what the greedy incumbents (first fit and best fit) cost
 // on the same group.
 type timed struct {
-	s              *exact.Strategy
-	solve, greedy  time.Duration
-	worst          time.Duration // the largest solve − greedy of a group
+	s             *exact.Strategy
+	solve, greedy time.Duration
+	worst         time.Duration // the largest solve − greedy of a group
+	// late is the largest Result.Elapsed − Result.Greedy − limit of a
+	// group: Solve's own time past its greedy start plus the limit (the
+	// issue's target: at most 10% of the limit), measured inside Solve
+	// (no separate greedy run to compare with, so less sensitive to the
+	// machine's load).
+	late           time.Duration
+	limit          time.Duration
 	groups, search int
 }
 
@@ -72,6 +79,7 @@ func (r *timed) Place(p *planner.Problem) (*planner.Solution, error) {
 	r.greedy += t1.Sub(t0)
 	r.solve += t2.Sub(t1)
 	r.worst = max(r.worst, t2.Sub(t1)-t1.Sub(t0))
+	r.late = max(r.late, res.Elapsed-res.Greedy-r.limit)
 	r.groups++
 	if res.Stopped != "model" {
 		r.search++
@@ -86,7 +94,10 @@ func (r *timed) Place(p *planner.Problem) (*planner.Solution, error) {
 // and zero-waste tilings of n buffers. The target is a wall time per pool group within 1.1 ×
 // the limit plus what the greedy incumbents cost; the metric
 // excess-ms is the largest (solve − greedy) over the groups, to compare
-// with 220 ms, and greedy-ms the greedy time of all groups.
+// with 220 ms, and greedy-ms the greedy time of all groups; late-ms is
+// the largest time a group's Solve ran past its own greedy start plus the
+// limit, as Solve measures them (Result.Elapsed − Result.Greedy − limit;
+// 0 when every group kept within it), to compare with 20 ms.
 func BenchmarkTimeLimit(b *testing.B) {
 	const limit = 200 * time.Millisecond
 	for _, gen := range []struct {
@@ -101,14 +112,15 @@ func BenchmarkTimeLimit(b *testing.B) {
 		p := tiling(1, n)
 		b.Run(fmt.Sprintf("intervals/buffers=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
-			r := &timed{s: exact.New(exact.Options{TimeLimit: limit})}
+			r := &timed{s: exact.New(exact.Options{TimeLimit: limit}), limit: limit}
 			for b.Loop() {
-				r.worst = 0
+				r.worst, r.late = 0, 0
 				if _, err := r.Place(p); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.ReportMetric(float64(r.worst.Milliseconds()), "excess-ms")
+			b.ReportMetric(float64(r.late.Milliseconds()), "late-ms")
 			b.ReportMetric(float64(r.greedy.Milliseconds())/float64(b.N), "greedy-ms")
 		})
 	}
@@ -123,14 +135,15 @@ func benchGraph(b *testing.B, name string, n int, g *planner.Graph, limit time.D
 	}
 	b.Run(fmt.Sprintf("%s/commands=%d", name, n), func(b *testing.B) {
 		b.ReportAllocs()
-		r := &timed{s: exact.New(exact.Options{TimeLimit: limit})}
+		r := &timed{s: exact.New(exact.Options{TimeLimit: limit}), limit: limit}
 		for b.Loop() {
-			r.worst = 0
+			r.worst, r.late = 0, 0
 			if _, err := planner.Place(c, planner.Options{Strategy: r, DedicatedThreshold: planner.DefaultDedicatedThreshold}); err != nil {
 				b.Fatal(err)
 			}
 		}
 		b.ReportMetric(float64(r.worst.Milliseconds()), "excess-ms")
+		b.ReportMetric(float64(r.late.Milliseconds()), "late-ms")
 		b.ReportMetric(float64(r.greedy.Milliseconds())/float64(b.N), "greedy-ms")
 	})
 }

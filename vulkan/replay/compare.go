@@ -94,6 +94,7 @@ func Unaliased(g *p.Graph, plan *p.Plan) (*p.Plan, error) {
 	// Nothing shares bytes, so nothing is serialized: the twin is a DAG
 	// plan whatever the aliased plan's ordering (a budget would not hold).
 	u.Serializations = nil
+	u.Entry = nil // the twin runs alone, in memory of its own
 	u.Ordering, u.Budget = p.OrderDAG, 0
 	u.Stats.PooledBytes = 0
 	for id := range u.Resources {
@@ -133,6 +134,9 @@ type Run struct {
 // and the validation messages they produced.
 func (r *Replayer) RunPlan(plan *p.Plan, runs int, fresh bool) (*Run, []vulkan.Message, error) {
 	defer pauseGC()()
+	if len(plan.Submissions) > 0 {
+		return nil, nil, fmt.Errorf("replay: the plan has %d submissions across queues: use CompareQueues", len(plan.Submissions))
+	}
 	if err := r.checkOrder(plan.Order); err != nil {
 		return nil, nil, err
 	}
@@ -247,6 +251,9 @@ func median(xs []uint64) uint64 {
 // layer meanwhile (binding included).
 func (r *Replayer) Compare(plan *p.Plan, cfg Config) (*Report, error) {
 	defer pauseGC()()
+	if len(plan.Submissions) > 0 {
+		return nil, fmt.Errorf("replay: the plan has %d submissions across queues: use CompareQueues", len(plan.Submissions))
+	}
 	if err := r.checkOrder(plan.Order); err != nil {
 		return nil, err
 	}
@@ -377,7 +384,9 @@ func LayerQuirk(m vulkan.Message) string {
 	}
 	switch {
 	case strings.Contains(m.Text, "prior_usage: SYNC_COPY_TRANSFER_WRITE") && strings.Contains(m.Text, "command: vkCmdFillBuffer"),
-		strings.Contains(m.Text, "vkCmdFillBuffer: Hazard") && strings.Contains(m.Text, "(usage: SYNC_COPY_TRANSFER_WRITE,"):
+		strings.Contains(m.Text, "vkCmdFillBuffer: Hazard") && strings.Contains(m.Text, "(usage: SYNC_COPY_TRANSFER_WRITE,"),
+		// The same at submit time (QUEUE_SUBMIT validation): a fill in a later submission.
+		strings.Contains(m.Text, "recorded_usage: SYNC_COPY_TRANSFER_WRITE, command: vkCmdFillBuffer"):
 		return "fill-as-copy"
 	case strings.HasPrefix(m.ID, "SYNC-HAZARD-READ-AFTER-WRITE") && strings.Contains(m.Text, "(usage: SYNC_VERTEX_ATTRIBUTE_INPUT_VERTEX_ATTRIBUTE_READ,") &&
 		strings.Contains(m.Text, "write_barriers: ") && !strings.Contains(m.Text, "|SYNC_VERTEX_ATTRIBUTE_INPUT_VERTEX_ATTRIBUTE_READ") &&

@@ -256,6 +256,7 @@ func (k *kit) allocate(size uint64, typeIndex uint32) (vk.DeviceMemory, error) {
 // and mapped when host), tracked for close.
 func (k *kit) newBuffer(size uint64, usage vk.BufferUsageFlags, host bool) (ownBuffer, error) {
 	info := vk.BufferCreateInfo{SType: vk.StructureTypeBufferCreateInfo, Size: vk.DeviceSize(size), Usage: usage, SharingMode: vk.SharingModeExclusive}
+	info.SharingMode, info.QueueFamilyIndexCount, info.PQueueFamilyIndices = k.sharing()
 	var b vk.Buffer
 	r := vk.CreateBuffer(k.vd, &info, nil, &b)
 	info.Free()
@@ -295,6 +296,7 @@ func (k *kit) newImage(im *p.ImageDesc, usage vk.ImageUsageFlags) (ownImage, err
 		Extent: vk.Extent3D{Width: im.Width, Height: im.Height, Depth: im.Depth}, MipLevels: im.MipLevels, ArrayLayers: im.ArrayLayers,
 		Samples: vk.SampleCountFlagBits(im.Samples), Tiling: vk.ImageTiling(im.Tiling), Usage: usage, SharingMode: vk.SharingModeExclusive,
 		InitialLayout: vk.ImageLayoutUndefined}
+	info.SharingMode, info.QueueFamilyIndexCount, info.PQueueFamilyIndices = k.sharing()
 	var img vk.Image
 	r := vk.CreateImage(k.vd, &info, nil, &img)
 	info.Free()

@@ -52,6 +52,9 @@ type importObj struct {
 // vulkan.Config{Replay: true}. The graph must not change afterwards.
 func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
 	defer pauseGC()()
+	if err := partialRange(g); err != nil {
+		return nil, err
+	}
 	ws := make([]work, len(g.Commands))
 	for c := range g.Commands {
 		w, err := analyzeCommand(g, p.CommandID(c))

@@ -34,6 +34,9 @@ var abi = []struct {
 	{"apDependencyInfo", "VkDependencyInfo", fieldsSame("sType", "pNext", "dependencyFlags", "memoryBarrierCount", "pMemoryBarriers", "bufferMemoryBarrierCount", "pBufferMemoryBarriers", "imageMemoryBarrierCount", "pImageMemoryBarriers")},
 	{"apValidationFeatures", "VkValidationFeaturesEXT", fieldsSame("sType", "pNext", "enabledValidationFeatureCount", "pEnabledValidationFeatures", "disabledValidationFeatureCount", "pDisabledValidationFeatures")},
 	{"apDebugUtilsMessengerCallbackData", "VkDebugUtilsMessengerCallbackDataEXT", fieldsSame("sType", "pNext", "flags", "pMessageIdName", "messageIdNumber", "pMessage", "queueLabelCount", "pQueueLabels", "cmdBufLabelCount", "pCmdBufLabels", "objectCount", "pObjects")},
+	{"apSemaphoreSubmitInfo", "VkSemaphoreSubmitInfo", fieldsSame("sType", "pNext", "semaphore", "value", "stageMask", "deviceIndex")},
+	{"apCommandBufferSubmitInfo", "VkCommandBufferSubmitInfo", fieldsSame("sType", "pNext", "commandBuffer", "deviceMask")},
+	{"apSubmitInfo2", "VkSubmitInfo2", fieldsSame("sType", "pNext", "flags", "waitSemaphoreInfoCount", "pWaitSemaphoreInfos", "commandBufferInfoCount", "pCommandBufferInfos", "signalSemaphoreInfoCount", "pSignalSemaphoreInfos")},
 	{"apDebugUtilsMessengerCreateInfo", "VkDebugUtilsMessengerCreateInfoEXT", fieldsSame("sType", "pNext", "flags", "messageSeverity", "messageType", "pfnUserCallback", "pUserData")},
 }
 

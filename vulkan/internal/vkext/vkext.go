@@ -191,20 +191,39 @@ type Scope struct {
 	SrcStages, SrcAccess, DstStages, DstAccess uint64
 }
 
-// BufferBarrier is a VkBufferMemoryBarrier2 without a queue transfer.
+// BufferBarrier is a VkBufferMemoryBarrier2; with Transfer it is one
+// half (release or acquire) of a queue family ownership transfer from
+// SrcFamily to DstFamily, else both indices are VK_QUEUE_FAMILY_IGNORED.
 type BufferBarrier struct {
 	Scope
 	Buffer       unsafe.Pointer
 	Offset, Size uint64
+	Ownership
 }
 
-// ImageBarrier is a VkImageMemoryBarrier2 without a queue transfer.
+// Ownership is a barrier's queue family ownership transfer: the zero
+// value is none (VK_QUEUE_FAMILY_IGNORED on both sides).
+type Ownership struct {
+	Transfer             bool
+	SrcFamily, DstFamily uint32
+}
+
+func (o Ownership) families() (C.uint32_t, C.uint32_t) {
+	if !o.Transfer {
+		return queueFamilyIgnored, queueFamilyIgnored
+	}
+	return C.uint32_t(o.SrcFamily), C.uint32_t(o.DstFamily)
+}
+
+// ImageBarrier is a VkImageMemoryBarrier2, with an ownership transfer
+// when Transfer (see BufferBarrier).
 type ImageBarrier struct {
 	Scope
 	OldLayout, NewLayout             uint32
 	Image                            unsafe.Pointer
 	Aspect                           uint32
 	BaseMip, Mips, BaseLayer, Layers uint32
+	Ownership
 }
 
 // Barriers is reusable scratch for PipelineBarrier2: it keeps its C-shaped
@@ -239,18 +258,20 @@ func (d *Device) PipelineBarrier2(cmd unsafe.Pointer, s *Barriers) {
 			dstStageMask: C.uint64_t(m.DstStages), dstAccessMask: C.uint64_t(m.DstAccess)})
 	}
 	for _, b := range s.Buffer {
+		sf, df := b.families()
 		s.b = append(s.b, C.apBufferMemoryBarrier2{sType: C.apSTypeBufferMemoryBarrier2,
 			srcStageMask: C.uint64_t(b.SrcStages), srcAccessMask: C.uint64_t(b.SrcAccess),
 			dstStageMask: C.uint64_t(b.DstStages), dstAccessMask: C.uint64_t(b.DstAccess),
-			srcQueueFamilyIndex: queueFamilyIgnored, dstQueueFamilyIndex: queueFamilyIgnored,
+			srcQueueFamilyIndex: sf, dstQueueFamilyIndex: df,
 			buffer: C.apHandle(b.Buffer), offset: C.uint64_t(b.Offset), size: C.uint64_t(b.Size)})
 	}
 	for _, im := range s.Image {
+		sf, df := im.families()
 		s.i = append(s.i, C.apImageMemoryBarrier2{sType: C.apSTypeImageMemoryBarrier2,
 			srcStageMask: C.uint64_t(im.SrcStages), srcAccessMask: C.uint64_t(im.SrcAccess),
 			dstStageMask: C.uint64_t(im.DstStages), dstAccessMask: C.uint64_t(im.DstAccess),
 			oldLayout: C.int32_t(im.OldLayout), newLayout: C.int32_t(im.NewLayout),
-			srcQueueFamilyIndex: queueFamilyIgnored, dstQueueFamilyIndex: queueFamilyIgnored,
+			srcQueueFamilyIndex: sf, dstQueueFamilyIndex: df,
 			image: C.apHandle(im.Image),
 			subresourceRange: C.apImageSubresourceRange{aspectMask: C.uint32_t(im.Aspect),
 				baseMipLevel: C.uint32_t(im.BaseMip), levelCount: C.uint32_t(im.Mips),

@@ -376,4 +376,45 @@ void apBeginRendering(const apRenderingFns *fns, apHandle cmd, const apRect2D *a
 	const apRenderingAttachmentInfo *depth, const apRenderingAttachmentInfo *stencil);
 void apEndRendering(const apRenderingFns *fns, apHandle cmd);
 
+// Queue submission (submit.c): vkQueueSubmit2 with binary semaphores.
+typedef struct apSemaphoreSubmitInfo {
+	int32_t sType;
+	const void *pNext;
+	apHandle semaphore;
+	uint64_t value;
+	uint64_t stageMask;
+	uint32_t deviceIndex;
+} apSemaphoreSubmitInfo;
+
+typedef struct apCommandBufferSubmitInfo {
+	int32_t sType;
+	const void *pNext;
+	apHandle commandBuffer;
+	uint32_t deviceMask;
+} apCommandBufferSubmitInfo;
+
+typedef struct apSubmitInfo2 {
+	int32_t sType;
+	const void *pNext;
+	uint32_t flags;
+	uint32_t waitSemaphoreInfoCount;
+	const apSemaphoreSubmitInfo *pWaitSemaphoreInfos;
+	uint32_t commandBufferInfoCount;
+	const apCommandBufferSubmitInfo *pCommandBufferInfos;
+	uint32_t signalSemaphoreInfoCount;
+	const apSemaphoreSubmitInfo *pSignalSemaphoreInfos;
+} apSubmitInfo2;
+
+#define apSTypeSubmitInfo2 1000314004
+#define apSTypeSemaphoreSubmitInfo 1000314005
+#define apSTypeCommandBufferSubmitInfo 1000314006
+
+typedef struct apSubmitFns {
+	apResult (*queueSubmit2)(apHandle, uint32_t, const apSubmitInfo2 *, apHandle);
+} apSubmitFns;
+
+int apLoadSubmit(const apInstanceFns *ifns, apHandle device, int sync2KHR, apSubmitFns *fns);
+apResult apQueueSubmit2(const apSubmitFns *fns, apHandle queue, apHandle cmd,
+	uint32_t nw, const apSemaphoreSubmitInfo *w, uint32_t ns, const apSemaphoreSubmitInfo *s, apHandle fence);
+
 #endif

@@ -115,6 +115,14 @@ type planData struct {
 	// 5 integers: the two resources (first, second), the commands now
 	// ordered (first's last use, second's first use), the bytes saved.
 	Ser []uint64 `json:"ser,omitempty"`
+	// Queues, Sems and XAlias, present only when the plan has submissions
+	// (queues.go): per command its queue (0 graphics, 1 compute, 2
+	// transfer); per semaphore the command after which it is signalled
+	// and the one before which it is waited; per alias across queues the
+	// old and new occupant, the old one's last use, the new one's first.
+	Queues []int `json:"queues,omitempty"`
+	Sems   []int `json:"sems,omitempty"`
+	XAlias []int `json:"xalias,omitempty"`
 }
 
 type groupData struct {
@@ -168,10 +176,11 @@ func newPageData(c *planner.Compiled, plans []*planner.Plan, names []string, opt
 			imported = 1
 		}
 		d.RInfo = append(d.RInfo, st.id(describe(res)), category(c, planner.ResourceID(r)), int(res.Kind), imported)
-		for _, u := range c.Uses(planner.ResourceID(r)) {
+		for i, u := range c.Uses(planner.ResourceID(r)) {
 			layout, prev := -1, -1
 			if res.Kind == planner.KindImage {
-				layout, prev = st.id(u.Layout.String()), st.id(u.PrevLayout.String())
+				l, p := useLayouts(c, planner.ResourceID(r), i) // ranges.go: per cell for a ranged image
+				layout, prev = st.id(l), st.id(p)
 			}
 			d.Uses = append(d.Uses, int(u.Command), st.id(u.Stages.String()), st.id(u.Access.String()), layout, prev)
 		}
@@ -224,7 +233,8 @@ func newPageData(c *planner.Compiled, plans []*planner.Plan, names []string, opt
 			br := &p.Barriers[i]
 			oldL, newL := -1, -1
 			if br.Type == planner.ImageBarrier {
-				oldL, newL = st.id(br.OldLayout.String()), st.id(br.NewLayout.String())
+				o, n := barrierLayouts(br) // ranges.go: with the barrier's range
+				oldL, newL = st.id(o), st.id(n)
 			}
 			pd.Bar = append(pd.Bar, int(br.Before), int(br.Kind), int(br.Type), int(br.Resource),
 				st.id(br.SrcStages.String()), st.id(br.SrcAccess.String()), st.id(br.DstStages.String()), st.id(br.DstAccess.String()),
@@ -235,6 +245,7 @@ func newPageData(c *planner.Compiled, plans []*planner.Plan, names []string, opt
 			}
 		}
 		pd.Ser = serializations(p)
+		pd.Queues, pd.Sems, pd.XAlias = queueData(m)
 		d.Plans = append(d.Plans, pd)
 	}
 	d.Strs = append([]string{}, st.list...)

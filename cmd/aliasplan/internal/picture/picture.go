@@ -80,6 +80,8 @@ type model struct {
 	axisH  int
 	rows   []tableRow
 	more   int // table rows left out
+
+	laneTop int // top of the queue lanes (queues.go)
 }
 
 type panel struct {
@@ -188,6 +190,10 @@ func (m *model) layoutPanels() {
 	}
 	if len(m.panels) == 0 {
 		y += panelHeadH + minPanelH + panelGap
+	}
+	if n := m.lanes(); n > 0 { // queues.go
+		m.laneTop = y + panelHeadH
+		y = m.laneTop + n*laneH + panelGap
 	}
 	m.axisY = y
 	longest := 0

@@ -30,6 +30,7 @@ func (m *model) svg(b *strings.Builder) {
 	for i := range m.panels {
 		m.panel(b, i)
 	}
+	m.queueLanes(b) // queues.go
 	m.axis(b)
 	m.table(b)
 	b.WriteString("</svg>\n")
@@ -144,6 +145,7 @@ func (m *model) panel(b *strings.Builder, i int) {
 			esc(title), num(x-4), num(y-5), num(x+4), num(y-5), num(x), num(y), colour,
 			num(x), num(y), num(x), num(y+h), colour)
 	}
+	m.crossAliasMarks(b, i) // queues.go
 	// Lower bound.
 	for _, gb := range m.bounds {
 		if gb.panel != i {
@@ -270,7 +272,8 @@ func (m *model) barrierTitle(br *planner.Barrier) string {
 		br.Type, m.pos[br.Before], g.Commands[br.Before].Name, g.Resources[br.Resource].Name, strings.Join(prev, ", "),
 		br.SrcStages, br.SrcAccess, br.DstStages, br.DstAccess)
 	if br.Type == planner.ImageBarrier {
-		s += fmt.Sprintf("\nlayout %s → %s", br.OldLayout, br.NewLayout)
+		o, n := barrierLayouts(br) // ranges.go
+		s += fmt.Sprintf("\nlayout %s → %s", o, n)
 	}
 	return s
 }

@@ -10,7 +10,8 @@
   var LEFT = 76, RIGHT = 14;
   var HEAD = 18;         // a pool panel's title line
   var MIN_PANEL = 64, BUDGET = 360, PANEL_GAP = 6;
-  var LIVE_H = 78, BAR_H = 13, SER_H = 16, AXIS_H = 26, TRACK_GAP = 8;
+  var LIVE_H = 78, BAR_H = 13, SER_H = 16, AXIS_H = 26, TRACK_GAP = 8, LANE_H = 16;
+  var QUEUES = ["graphics", "compute", "transfer"], LANE_C = ["#4e79a7", "#f28e2b", "#59a14f"], SEM_C = "#7b3294";
   var MAX_PPC = 96;      // most pixels per command when zoomed in
 
   var STATUS = ["pooled", "dedicated", "host_visible", "imported", "unused"];
@@ -138,6 +139,9 @@
     P.maxBar = 1;
     for (i = 0; i < N; i++) P.maxBar = Math.max(P.maxBar, P.hz[i], P.al[i], P.lt[i]);
     P.ser = pd.ser || null;
+    P.queues = pd.queues || null; // per command its queue (plans with submissions)
+    P.sems = pd.sems || [];
+    P.xalias = pd.xalias || [];
   }
 
   var plans = D.plans.map(function (pd, k) { return new Plan(pd, k); });
@@ -228,6 +232,7 @@
     h += '<span class="k"><i style="background:' + C.layout + '"></i>layout transition</span>';
     h += '<span class="k"><i class="line" style="border-color:' + C.link + '"></i>alias link (old → new occupant)</span>';
     if (plans.some(function (P) { return P.ser; })) h += '<span class="k"><i style="background:' + C.ser + '"></i>serialization (last use → first use it orders)</span>';
+    if (plans.some(function (P) { return P.queues; })) h += '<span class="k"><i class="line" style="border-color:' + SEM_C + '"></i>semaphore (signal → wait); dashed: alias across queues</span>';
     if (plans.some(function (P) { return P.d.stats[4] > 0; })) h += '<span class="k"><i class="dash" style="border-color:' + C.ser + '"></i>execution-order bound</span>';
     h += "<b>not pooled:</b>";
     ["dedicated", "host_visible", "imported"].forEach(function (s) { h += '<span class="k"><i style="background:' + STATUS_C[s] + '"></i>' + s + "</span>"; });
@@ -246,6 +251,7 @@
     P.liveY = y + 12; y = P.liveY + LIVE_H + TRACK_GAP;
     P.barY = y; y += 3 * BAR_H + TRACK_GAP;
     if (P.ser) { P.serY = y; y += SER_H + TRACK_GAP; }
+    if (P.queues) { P.qY = y + 12; y = P.qY + QUEUES.length * LANE_H + TRACK_GAP; }
     P.axisY = y; y += AXIS_H;
     P.h = y;
   }
@@ -398,6 +404,7 @@
     drawLive(P, lo, hi);
     drawBarriers(P, lo, hi);
     if (P.ser) drawSer(P);
+    if (P.queues) drawQueues(P, lo, hi);
     drawAxis(P, lo, hi, labelStep);
   }
 
@@ -503,6 +510,40 @@
     ctx.restore();
   }
 
+  // drawQueues draws a lane per queue: each command a cell in its queue's
+  // lane, each semaphore a line from the command it is signalled after to
+  // the one it is waited before, each alias across queues a dashed link
+  // from the old occupant's last use to the new one's first.
+  function drawQueues(P, lo, hi) {
+    var ctx = P.ctx, y0 = P.qY, w = Math.max(1, V.ppc - 1);
+    ctx.fillStyle = C.text; ctx.fillText("queues", LEFT, y0 - 3);
+    ctx.textAlign = "right";
+    for (var q = 0; q < QUEUES.length; q++) {
+      ctx.fillStyle = C.panel; ctx.fillRect(LEFT, y0 + q * LANE_H, plotW(), LANE_H - 2);
+      ctx.fillStyle = C.muted; ctx.fillText(QUEUES[q], LEFT - 6, y0 + q * LANE_H + 11);
+    }
+    ctx.textAlign = "left";
+    ctx.save(); ctx.beginPath(); ctx.rect(LEFT, y0, plotW(), QUEUES.length * LANE_H); ctx.clip();
+    for (var p = Math.max(0, Math.floor(lo)); p < Math.min(N, Math.ceil(hi) + 1); p++) {
+      var qq = P.queues[P.d.order[p]];
+      ctx.fillStyle = LANE_C[qq]; ctx.fillRect(X(p), y0 + qq * LANE_H + 2, w, LANE_H - 6);
+    }
+    var mid = function (c) { return y0 + P.queues[c] * LANE_H + LANE_H / 2; };
+    ctx.strokeStyle = SEM_C; ctx.fillStyle = SEM_C; ctx.lineWidth = 1.5;
+    for (var i = 0; i < P.sems.length; i += 2) {
+      var a = P.sems[i], b = P.sems[i + 1], xb = X(P.pos[b]);
+      ctx.beginPath(); ctx.moveTo(X(P.pos[a] + 1), mid(a)); ctx.lineTo(xb, mid(b)); ctx.stroke();
+      ctx.beginPath(); ctx.arc(xb, mid(b), 2.5, 0, 2 * Math.PI); ctx.fill();
+    }
+    ctx.setLineDash([3, 2]); ctx.lineWidth = 1.2;
+    for (i = 0; i < P.xalias.length; i += 4) {
+      var l = P.xalias[i + 2], f = P.xalias[i + 3];
+      ctx.beginPath(); ctx.moveTo(X(P.pos[l] + 1), mid(l) + 5); ctx.lineTo(X(P.pos[f]), mid(f) + 5); ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    ctx.restore();
+  }
+
   function drawAxis(P, lo, hi, stepL) {
     var ctx = P.ctx, y = P.axisY;
     ctx.fillStyle = C.muted;
@@ -571,11 +612,12 @@
     if (y >= P.liveY && y <= P.liveY + LIVE_H) return { kind: "live", pos: p };
     if (y >= P.barY && y < P.barY + 3 * BAR_H) return { kind: "bar", pos: p, row: Math.floor((y - P.barY) / BAR_H) };
     if (P.ser && y >= P.serY && y < P.serY + SER_H) return { kind: "ser", pos: p };
+    if (P.queues && y >= P.qY && y < P.qY + QUEUES.length * LANE_H) return { kind: "cmd", pos: p };
     if (y >= P.axisY - 2 && y <= P.axisY + AXIS_H) return { kind: "cmd", pos: p };
     return null;
   }
 
-  function cmdLabel(P, p) { return "#" + p + " " + D.cmds[P.d.order[p]]; }
+  function cmdLabel(P, p) { return "#" + p + " " + D.cmds[P.d.order[p]] + (P.queues ? " (" + QUEUES[P.queues[P.d.order[p]]] + " queue)" : ""); }
 
   function tipText(P, h) {
     var r, s;
@@ -988,10 +1030,10 @@
     },
     view: function () { return { x0: V.x0, ppc: V.ppc }; },
     // trackPoint is where position p of plan k is on a track: "axis",
-    // "live" or "bar".
+    // "live", "bar" or "queues" (the first lane).
     trackPoint: function (k, p, track) {
       var P = plans[k || 0], b = P.canvas.getBoundingClientRect();
-      var y = track === "axis" ? P.axisY + 10 : track === "live" ? P.liveY + LIVE_H / 2 : P.barY + BAR_H / 2;
+      var y = track === "axis" ? P.axisY + 10 : track === "live" ? P.liveY + LIVE_H / 2 : track === "queues" ? P.qY + LANE_H / 2 : P.barY + BAR_H / 2;
       return { x: b.left + X(p + 0.5), y: b.top + y };
     },
     // redrawCost draws everything n times and returns the mean, in ms.

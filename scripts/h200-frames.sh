@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# h200-frames.sh, run THERE on the device machine from the repository root
+# with .gl and .vk carried (scripts/h200-prepare.sh makes them), replays
+# frame sequences (issue 25): frames planned by one aliasplan.Frames,
+# each bound into the held allocations (vulkan.Resources.BindHeld) and
+# submitted back to back with no wait between them, with the validation
+# layer, synchronization validation and its submit-time checks
+# (VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT) on;
+# every frame's digests against its unaliased run, and the negative
+# control (one frame's entry barrier removed). Sizes: the lavapipe
+# sequence (64 wide) and SEQUENCE_WIDTHS (default "640 1920 3840").
+# Output: $OUT/frames-h200.log. It fails when a test fails or skips.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out="${OUT:-.}"
+log="$out/frames-h200.log"
+: >"$log"
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+rm -rf /tmp/vvl && mkdir -p /tmp/vvl
+for f in .vk/*.deb; do dpkg -x "$f" /tmp/vvl; done
+export VK_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d
+export LD_LIBRARY_PATH="/tmp/vvl/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+nvicd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+if [ -z "${VK_DRIVER_FILES:-}" ] && [ -e "$nvicd" ]; then
+	export VK_DRIVER_FILES="$nvicd"
+fi
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/xdg-runtime-$(id -u)}"
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+export ALIASPLAN_REQUIRE_VULKAN=1
+export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
+export ALIASPLAN_SEQUENCE_FULL=1 # five frames (a larger one planned afresh mid-sequence)
+(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true) 2>&1 | tee -a "$log"
+status=0
+(cd vulkan && ../.vk/vulkan.test -test.run '^TestFramesHeld$' -test.v -test.count=1) 2>&1 | tee -a "$log" || status=1
+for w in 64 ${SEQUENCE_WIDTHS:-640 1920 3840}; do
+	echo "== sequence, first frame ${w} wide" | tee -a "$log"
+	(cd vulkan/replay && ALIASPLAN_SEQUENCE_WIDTH="$w" ../../.vk/replay.test -test.run '^TestFrameSequence$' -test.v -test.count=1 -test.timeout 30m) 2>&1 | tee -a "$log"
+	[ "${PIPESTATUS[0]}" = 0 ] || status=1
+done
+if grep -q -- '--- SKIP' "$log"; then
+	echo "h200-frames: a test skipped" | tee -a "$log"
+	status=1
+fi
+exit "$status"
