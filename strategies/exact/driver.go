@@ -37,8 +37,14 @@ type comp struct {
 	// and how many ran.
 	step  uint64
 	bands int
-	guide []uint64 // scratch: the placement a band search starts from
-	tops  []int32  // scratch
+	guide []uint64  // scratch: the placement a band search starts from
+	tops  []int32   // scratch
+	rep   *repairer // completes a run's deepest node (complete.go)
+	// runWork: the propagation work of the last complete run, the
+	// measure of a banded restart's share.
+	runWork int64
+	// runDeep: the deepest node of the last complete run (items placed).
+	runDeep int
 }
 
 type driver struct {
@@ -58,6 +64,7 @@ type driver struct {
 	// see Result.Stopped.
 	stopped string
 	capa    uint64        // Options.Capacity: 0 minimises the peak
+	hstep   uint          // halfway runs aim (U-L)/2^(hstep+1) below U
 	greedy  time.Duration // what the greedy start cost
 }
 
@@ -423,9 +430,16 @@ func (d *driver) improve() {
 			L = d.capa
 			C = L
 		}
-		if k%4 == 0 && U-L > 1 {
+		half := k%4 == 0 && U-L > 1
+		if half {
+			// Halfway between, at first; a halfway run that fails moves
+			// the next one closer to U (half the distance), one that
+			// succeeds moves it back: on large components a failed run
+			// costs seconds, and the repairs (complete.go) lower U in
+			// small steps, which would make halfway ever harder.
 			// Peaks are multiples of every component's granularity.
-			C = max(L, alignDown(L+(U-L)/2, d.gran()))
+			dist := max((U-L)>>(d.hstep+1), 1)
+			C = max(L, alignDown(U-dist, d.gran()))
 		}
 		if k%4 == 1 {
 			d.shakeAll(uint64(k), 8*int(luby(k)))
@@ -468,18 +482,55 @@ func (d *driver) improve() {
 			}
 			var st status
 			if c.banded(k) {
-				st = c.band(C, budget)
-				if st == found {
-					c.take()
+				// When the last complete run failed low (its deepest node
+				// placed less than half the items: more restarts of it
+				// rarely get further), a banded restart runs bands until
+				// they have done as much propagation work as that run (a
+				// band costs a few hundred nodes, a complete run at L on a
+				// large component seconds): then half the effort goes to
+				// the moves that improve the incumbent. Otherwise one band.
+				w0 := c.s.work
+				for r := 0; ; r++ {
+					st = c.band(C, budget)
+					if traceRun != nil {
+						traceRun(k, "band", C, st, c.s.deep, c.peak)
+					}
+					if st == found {
+						c.take()
+					} else if c.repair() {
+						c.step *= 2 // band halved it; the repair moved
+					}
+					if c.peak <= C || d.out() || r+1 >= maxBands || 2*(c.s.work-w0) >= c.runWork || 2*int64(c.runDeep) >= n {
+						break
+					}
+					if budget = min(budget, d.limit-d.nodes()); budget <= 0 {
+						break
+					}
 				}
 				// A band search proves nothing; the other components are
 				// not searched this restart.
 				break
 			}
+			w0 := c.s.work
 			st = c.s.run(cc, budget)
+			c.runWork, c.runDeep = c.s.work-w0, c.s.deep
+			if half && d.capa == 0 {
+				switch {
+				case st == found && d.hstep > 0:
+					d.hstep--
+				case st == aborted && d.hstep < 6:
+					d.hstep++
+				}
+			}
+			if traceRun != nil {
+				traceRun(k, map[bool]string{true: "level", false: "next"}[c.s.skyline], cc, st, c.s.deep, c.peak)
+			}
 			if st == found {
 				c.take()
 				continue
+			}
+			if n >= repairItems {
+				c.repair()
 			}
 			if st == exhausted {
 				// Every capacity below need fails the same way.
@@ -505,6 +556,18 @@ const (
 	bandFrom  = 8
 	bandEarly = 1000
 )
+
+// traceRun, when set (tests), sees every run: restart, kind, capacity,
+// outcome, deepest node and the best peak before the run's repair.
+var traceRun func(k int, kind string, c uint64, st status, deep int, peak uint64)
+
+// repairItems: components from this size have the deepest node of every
+// failed complete run repaired (complete.go); smaller ones are solved by
+// the search.
+const repairItems = bandItems
+
+// maxBands caps the bands of one banded restart.
+const maxBands = 1
 
 // banded reports whether restart k of c is a band search.
 func (c *comp) banded(k int) bool {

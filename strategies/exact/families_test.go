@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,8 +82,15 @@ func TestFamiliesReport(t *testing.T) {
 	seeds := 2
 	for _, n := range sizes {
 		for _, f := range families(n, seeds) {
-			if pat := os.Getenv("ALIASPLAN_FAMILY"); pat != "" {
-				if ok, _ := filepath.Match(pat, f.name); !ok {
+			if pats := os.Getenv("ALIASPLAN_FAMILY"); pats != "" {
+				// Comma-separated patterns: any may match.
+				hit := false
+				for _, pat := range strings.Split(pats, ",") {
+					if ok, _ := filepath.Match(pat, f.name); ok {
+						hit = true
+					}
+				}
+				if !hit {
 					continue
 				}
 			}

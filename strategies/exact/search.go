@@ -99,6 +99,12 @@ type search struct {
 	// skyline selects branchLevel over branchNext where no tight section
 	// lies at the lowest level.
 	skyline bool
+	// The deepest node of the current run (complete.go): how many items
+	// are placed now, the most of any node of the run, and that node's
+	// placement and lower bounds.
+	nplaced, deep   int
+	deepOff, deepLo []uint64
+	deepPlaced      []bool
 }
 
 func newSearch(m *model) *search {
@@ -212,6 +218,7 @@ func (s *search) reset(c uint64) {
 	s.halted = false
 	s.need = math.MaxUint64
 	s.trail = s.trail[:0]
+	s.nplaced, s.deep = 0, 0
 	s.queue = s.queue[:0]
 	for t := 0; t < m.nsec; t++ {
 		s.floor[t] = 0
@@ -451,11 +458,19 @@ func (s *search) propagateSection(t int32) bool {
 
 	// Release dates: sorted by lo, the members released before x must fill
 	// [e, x) but for the slack.
-	sortByLo(recs)
+	// Only release dates x > e + slack can fire rules 2 and 3 (rule 2:
+	// x + rem - before ≤ e + slack + rem = c; rule 3: S(x) + s_k ≤ rem for
+	// a member k released before x). The members released by e + slack
+	// go first, unsorted, and count in before; the others are sorted.
+	nlow := partition(recs, func(r *mrec) bool { return r.lo <= e+slack })
+	sortByLo(recs[nlow:])
 	var before uint64
+	for _, r := range recs[:nlow] {
+		before += r.size
+	}
 	lv := s.lv[:0]     // distinct lo values, ascending
 	sums := s.sums[:0] // sums[q]: total size of the members with lo ≥ lv[q]
-	for k := 0; k < len(recs); {
+	for k := nlow; k < len(recs); {
 		x := recs[k].lo
 		if need := satAdd(x, rem) - before; need > c {
 			s.lv, s.sums = lv, sums
@@ -504,7 +519,11 @@ func (s *search) propagateSection(t int32) bool {
 	// Edge finding, lower bounds (the mirror image): the members due by y
 	// (hi + size ≤ y) all lie in [e, y). A member that cannot lie there
 	// with them ends above y, so they all lie below it.
-	sortByDue(recs)
+	// Only due dates y < e + rem = c - slack can fire rule 4: for a larger
+	// y, e + due ≤ e + rem ≤ y, and the members not due fit in room ≥ rem
+	// - due. Those go first, sorted; the others follow, unsorted.
+	ndue := partition(recs, func(r *mrec) bool { return r.hi+r.size < e+rem })
+	sortByDue(recs[:ndue])
 	big := s.big[:0] // big[i]: the largest size in recs[i:]
 	for i := range recs {
 		big = append(big, recs[i].size)
@@ -514,9 +533,9 @@ func (s *search) propagateSection(t int32) bool {
 	}
 	s.big = big
 	var due uint64
-	for q := 0; q < len(recs); {
+	for q := 0; q < ndue; {
 		y := recs[q].hi + recs[q].size
-		for ; q < len(recs) && recs[q].hi+recs[q].size == y; q++ {
+		for ; q < ndue && recs[q].hi+recs[q].size == y; q++ {
 			due += recs[q].size
 		}
 		if satAdd(e, due) > y {
@@ -638,6 +657,20 @@ func sortByLo(r []mrec) {
 		}
 		r[k] = x
 	}
+}
+
+// partition moves the members for which low holds to the front (not
+// stably: the rules do not depend on the order within a part, only on
+// the sorted one) and returns their count.
+func partition(r []mrec, low func(*mrec) bool) int {
+	k := 0
+	for i := range r {
+		if low(&r[i]) {
+			r[k], r[i] = r[i], r[k]
+			k++
+		}
+	}
+	return k
 }
 
 // sortByDue sorts by hi + size, stably. propagateSection calls it on a
@@ -765,6 +798,7 @@ func (s *search) dfs(lo, hi int32) status {
 	if invariants.Enabled {
 		s.checkInvariants()
 	}
+	s.snapshot()
 
 	// The scope: time sections [lo, hi) and, with cliques (never split
 	// into blocks), every clique section.
@@ -1251,6 +1285,7 @@ func (s *search) place(j int32, f uint64) bool {
 	m := s.m
 	end := f + m.size[j]
 	s.placed[j] = true
+	s.nplaced++
 	s.off[j] = f
 	s.trail = append(s.trail, undo{undoPlace, j, 0})
 	for t := m.sa[j]; t < m.sb[j]; t++ {
@@ -1320,6 +1355,7 @@ func (s *search) unwind(mark int) {
 		case undoPlace:
 			j := u.idx
 			s.placed[j] = false
+			s.nplaced--
 			for t := m.sa[j]; t < m.sb[j]; t++ {
 				s.rem[t] += m.size[j]
 				s.cnt[t]++
