@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# h200-before-after-prepare.sh, run HERE (in the repository): everything
+# scripts/h200-prepare.sh puts in .gl/ and .vk/ (loader, validation layer,
+# this tree's binaries, the shared frames), plus the CLI and the replay test
+# binary built at BEFORE (default 6ddf461, the last commit before issue 18's
+# barrier rework) in .vk/before/, this tree's in .vk/after/, and
+# scripts/h200-before-after.sh in .vk/. Then, on the device machine:
+#   device run: command "bash .vk/h200-before-after.sh", carry [".gl", ".vk"]
+# The first argument is the target checkout (as for h200-prepare.sh).
+set -euo pipefail
+src="$(cd "$(dirname "$0")/.." && pwd)"
+dst="$(cd "${1:-$src}" && pwd)"
+before="${BEFORE:-6ddf461}"
+"$src/scripts/h200-prepare.sh" "$dst"
+tmp="$(mktemp -d /tmp/before-after.XXXXXX)"
+trap 'git -C "$src" worktree remove --force "$tmp/tree" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+git -C "$src" worktree add --detach "$tmp/tree" "$before" >/dev/null
+mkdir -p "$dst/.vk/before" "$dst/.vk/after"
+build() { # tree, output folder
+	(cd "$1" && GOARCH=amd64 go build -ldflags='-s -w' -o "$2/aliasplan" ./cmd/aliasplan &&
+		GOARCH=amd64 go test -c -ldflags='-s -w' -o "$2/replay.test" ./vulkan/replay)
+}
+build "$tmp/tree" "$dst/.vk/before"
+build "$src" "$dst/.vk/after"
+git -C "$src" rev-parse --short HEAD >"$dst/.vk/after/commit"
+git -C "$src" rev-parse --short "$before" >"$dst/.vk/before/commit"
+cp "$src/scripts/h200-before-after.sh" "$dst/.vk/"
+du -sh "$dst/.gl" "$dst/.vk"
