@@ -18,5 +18,9 @@ go test -count=1 -timeout 300m -run '^TestSweep$' -v ./vulkan/replay >"$out/repl
 status=$?
 pass=$(grep -cE -- '--- PASS: TestSweep/.*/(dag|execution|budget|pool-prefers-dedicated) ' "$out/replay-sweep.log")
 fail=$(grep -cE -- '--- FAIL: TestSweep/.*/(dag|execution|budget|pool-prefers-dedicated) ' "$out/replay-sweep.log")
-echo "replay-sweep: $pass replays passed, $fail failed, $(($(date +%s) - start)) s (log $out/replay-sweep.log)"
+graphs=$(grep -cE -- '--- (PASS|FAIL): TestSweep/(random/seed=[0-9]+|frame/sample|frame/heldout/[^/ ]+) ' "$out/replay-sweep.log")
+messages=$(grep -oE ' [0-9]+ messages$' "$out/replay-sweep.log" | awk '{s += $1} END {print s + 0}')
+mismatches=$(grep -cE 'mismatch: |digests differ' "$out/replay-sweep.log")
+largest=$(grep -oE ': [0-9]+ commands,' "$out/replay-sweep.log" | tr -dc '0-9\n' | sort -n | tail -1)
+echo "replay-sweep: $graphs graphs (largest ${largest:-0} commands), $pass replays passed, $fail failed, $messages validation messages, $mismatches digest mismatches, $(($(date +%s) - start)) s (log $out/replay-sweep.log)"
 exit "$status"

@@ -15,7 +15,13 @@ import (
 // and fragment or vertex reads, buffer clears and copies, an imported
 // buffer and image, a host-readback buffer (another memory kind) and a
 // dedicated image. Every transient's first use writes it.
-func randomGraph(seed uint64) *p.Graph {
+func randomGraph(seed uint64) *p.Graph { return randomGraphSized(seed, 1) }
+
+// randomGraphSized is randomGraph with scale times the resources and the
+// commands (scale 1 is randomGraph's graph, draw for draw; 58 makes
+// 464-986 commands over 348-522 transients): the larger graphs of make
+// replay-sweep (sweepScale).
+func randomGraphSized(seed uint64, scale int) *p.Graph {
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	g := &p.Graph{}
 	type res struct {
@@ -26,7 +32,7 @@ func randomGraph(seed uint64) *p.Graph {
 	}
 	var rs []*res
 	sizes := [][2]uint32{{32, 32}, {64, 32}, {48, 48}}
-	nb, ni := 3+rng.IntN(4), 3+rng.IntN(4)
+	nb, ni := scale*(3+rng.IntN(4)), scale*(3+rng.IntN(4))
 	for i := 0; i < nb; i++ {
 		size := uint64(256 * (1 + rng.IntN(64)))
 		id := g.AddBuffer(fmt.Sprintf("b%d", i), p.BufferDesc{Size: size,
@@ -73,7 +79,7 @@ func randomGraph(seed uint64) *p.Graph {
 		}
 		return c[rng.IntN(len(c))]
 	}
-	ncmd := 8 + rng.IntN(10)
+	ncmd := scale * (8 + rng.IntN(10))
 	for c := 0; c < ncmd; c++ {
 		used := map[p.ResourceID]bool{}
 		var acc []p.Access

@@ -117,7 +117,7 @@ func TestSweep(t *testing.T) {
 		// proptest.RandomGraph's frames carry no usage flags the replay
 		// can honour (storage access without STORAGE usage), so the
 		// replay's own generator (random_test.go) makes the graphs.
-		sweepGraph(t, fmt.Sprintf("random/seed=%d", seed), randomGraph(seed))
+		sweepGraph(t, fmt.Sprintf("random/seed=%d", seed), randomGraphSized(seed, sweepScale(seed, heavy)))
 	}
 	sample, err := Scale(&aliasplan.SampleFrame(1920, 1080).Graph, 32)
 	if err != nil {
