@@ -180,8 +180,12 @@ func validateQueue(g *Graph, cmd *Command) error {
 	}
 	for ai, a := range cmd.Accesses {
 		if bad := a.Stages &^ queueStages[cmd.Queue]; bad != 0 {
-			return &GraphError{Command: cmd.Name, Access: ai, Rule: RuleQueue,
+			e := &GraphError{Command: cmd.Name, Access: ai, Rule: RuleQueue,
 				Detail: fmt.Sprintf("stages %s cannot run on the %s queue", bad, cmd.Queue)}
+			if a.Resource >= 0 && int(a.Resource) < len(g.Resources) {
+				e.Resource = g.Resources[a.Resource].Name
+			}
+			return e
 		}
 		if a.Resource >= 0 && int(a.Resource) < len(g.Resources) && g.Resources[a.Resource].Kind == KindImage && !queueLayout(cmd.Queue, a.Layout) {
 			return &GraphError{Command: cmd.Name, Access: ai, Resource: g.Resources[a.Resource].Name, Rule: RuleQueue,
