@@ -57,6 +57,15 @@ type qmode struct {
 	init, done [p.NumQueues]int
 	first      [p.NumQueues]int // the queue's first and last batch
 	last       [p.NumQueues]int
+	// fences: one per queue other than graphics with a batch, signalled
+	// by its last batch and waited on by the host with the read-back's.
+	// The read-back's semaphores already order every queue's work before
+	// it, but submit-time synchronization validation retires a queue's
+	// accesses only at a host wait on that queue: without these, the next
+	// run's first uses (barriers from UNDEFINED with no source stage)
+	// were reported against the previous run's accesses on the other
+	// queue (44 messages on the H200 in session 4).
+	fences [p.NumQueues]vk.Fence
 }
 
 // submissions is the plan's, or one graphics batch of its order.
@@ -131,6 +140,20 @@ func (r *Replayer) prepareQueues(m *mode) (*qmode, error) {
 			q.first[s.Queue] = i
 		}
 		q.last[s.Queue] = i
+	}
+	for i := range q.fences {
+		if q.last[i] < 0 || p.Queue(i) == p.QueueGraphics {
+			continue
+		}
+		fi := vk.FenceCreateInfo{SType: vk.StructureTypeFenceCreateInfo}
+		var f vk.Fence
+		res := vk.CreateFence(k.vd, &fi, nil, &f)
+		fi.Free()
+		if err := vkCheck("vkCreateFence", res); err != nil {
+			q.close()
+			return nil, err
+		}
+		q.fences[i] = f
 	}
 	q.extra = m.plan.Semaphores
 	n := q.extra
@@ -207,6 +230,12 @@ func (q *qmode) close() {
 		}
 	}
 	q.cbs = nil
+	for i, f := range q.fences {
+		if f != vk.NullFence {
+			vk.DestroyFence(k.vd, f, nil)
+			q.fences[i] = vk.NullFence
+		}
+	}
 	if q.queries != vk.NullQueryPool {
 		vk.DestroyQueryPool(k.vd, q.queries, nil)
 		q.queries = vk.NullQueryPool
@@ -250,7 +279,11 @@ func (q *qmode) run() (result, []uint64, error) {
 		if q.last[s.Queue] == i && q.done[s.Queue] >= 0 {
 			signals = append(slices.Clip(signals), p.SemaphoreOp{Semaphore: q.done[s.Queue], Stages: all})
 		}
-		if err := dev.Submit(s.Queue, q.cbs[i], q.sems, waits, signals, vk.NullFence); err != nil {
+		fence := vk.NullFence
+		if q.last[s.Queue] == i {
+			fence = q.fences[s.Queue]
+		}
+		if err := dev.Submit(s.Queue, q.cbs[i], q.sems, waits, signals, fence); err != nil {
 			vk.DeviceWaitIdle(k.vd)
 			return result{}, nil, fmt.Errorf("replay: submission %d (%s): %w", i, s.Queue, err)
 		}
@@ -261,6 +294,17 @@ func (q *qmode) run() (result, []uint64, error) {
 	}
 	if err := q.waitFence(); err != nil {
 		return result{}, nil, err
+	}
+	for _, f := range q.fences {
+		if f == vk.NullFence {
+			continue
+		}
+		if err := vkCheck("vkWaitForFences", vk.WaitForFences(k.vd, 1, []vk.Fence{f}, vk.True, ^uint64(0))); err != nil {
+			return result{}, nil, err
+		}
+		if err := vkCheck("vkResetFences", vk.ResetFences(k.vd, 1, []vk.Fence{f})); err != nil {
+			return result{}, nil, err
+		}
 	}
 	// Every queue's work is done: the read-back waited for each.
 	x, err := r.collect(q.m, 0)
