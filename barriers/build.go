@@ -479,7 +479,9 @@ func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) {
 		}
 		x.SrcStages, x.SrcAccess = h.stages, h.writes
 		if h.cross && image && ut.PrevLayout != ut.Layout {
-			x.SrcStages |= dstS // the transition chains after the semaphore wait (queues.go)
+			// The transition chains after the semaphore wait (queues.go).
+			x.SrcStages |= dstS
+			x.SrcAccess |= waitVisible(dstA)
 		} else if !image || ut.PrevLayout == ut.Layout {
 			x.last = h.last
 		}
@@ -539,6 +541,9 @@ func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) {
 		m.DstStages, m.DstAccess = x.SrcStages, 0
 		b.batch = append(b.batch, m)
 		x.Call = 1
+	}
+	if cross && image {
+		x.SrcAccess |= waitVisible(dstA) // chained after the semaphore wait
 	}
 	b.batch = append(b.batch, x)
 }

@@ -30,9 +30,62 @@ func queuesOK(g *planner.Graph) string {
 	if g.MultiQueue() != (len(plan.Submissions) > 0) {
 		return fmt.Sprintf("%d submissions, multi-queue %t", len(plan.Submissions), g.MultiQueue())
 	}
+	if msg := crossTransitions(g, plan); msg != "" {
+		return msg
+	}
 	again, err := pl.Plan(&aliasplan.Graph{Graph: *g})
 	if err != nil || !reflect.DeepEqual(plan.Submissions, again.Submissions) {
 		return "not deterministic"
+	}
+	return ""
+}
+
+// crossTransitions checks the source access of image barriers that change
+// a layout after another queue's write, the last use of the image (its
+// own, or an old occupant's when the barrier is an alias barrier): it must hold the
+// use's access flags, which the semaphore wait made visible (barriers
+// waitVisible; submit-time validation flags the transition otherwise).
+func crossTransitions(g *planner.Graph, plan *planner.Plan) string {
+	pos := make([]int, len(g.Commands))
+	for i, c := range plan.Order {
+		pos[c] = i
+	}
+	// lastWriteQueue: the queue of r's last use before position p when
+	// that use writes (the layer checks a transition against the last
+	// write only when no read followed it).
+	lastWriteQueue := func(r planner.ResourceID, p int) (planner.Queue, bool) {
+		best, q, w := -1, planner.QueueGraphics, false
+		for ci := range g.Commands {
+			if pos[ci] >= p || pos[ci] <= best {
+				continue
+			}
+			for _, a := range g.Commands[ci].Accesses {
+				if a.Resource == r {
+					best, q, w = pos[ci], g.Commands[ci].Queue, a.Access.Writes() != 0
+				}
+			}
+		}
+		return q, w
+	}
+	for _, x := range plan.Barriers {
+		if x.Type != planner.ImageBarrier || x.OldLayout == x.NewLayout || x.Before < 0 {
+			continue
+		}
+		q := g.Commands[x.Before].Queue
+		rs := []planner.ResourceID{x.Resource}
+		if x.Kind == planner.Alias {
+			rs = x.Previous
+		}
+		for _, r := range rs {
+			wq, ok := lastWriteQueue(r, pos[x.Before])
+			if !ok || wq == q {
+				continue
+			}
+			if x.SrcAccess&x.DstAccess != x.DstAccess || x.SrcAccess == 0 {
+				return fmt.Sprintf("barrier before %q on %s (%s %q, %s→%s) after a write of %q on %s: source access %s lacks the use's %s",
+					g.Commands[x.Before].Name, q, x.Kind, g.Resources[x.Resource].Name, x.OldLayout, x.NewLayout, g.Resources[r].Name, wq, x.SrcAccess, x.DstAccess)
+			}
+		}
 	}
 	return ""
 }
