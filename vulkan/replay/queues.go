@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -66,6 +67,7 @@ type qmode struct {
 	// were reported against the previous run's accesses on the other
 	// queue (44 messages on the H200 in session 4).
 	fences [p.NumQueues]vk.Fence
+	traced int // messages already printed by trace
 }
 
 // submissions is the plan's, or one graphics batch of its order.
@@ -268,6 +270,7 @@ func (q *qmode) run() (result, []uint64, error) {
 	if err := dev.Submit(p.QueueGraphics, r.initCB, q.sems, nil, initSig, k.fence); err != nil {
 		return result{}, nil, err
 	}
+	q.trace(fmt.Sprintf("init on graphics signal %v", initSig))
 	if err := q.waitFence(); err != nil {
 		return result{}, nil, err
 	}
@@ -287,11 +290,13 @@ func (q *qmode) run() (result, []uint64, error) {
 			vk.DeviceWaitIdle(k.vd)
 			return result{}, nil, fmt.Errorf("replay: submission %d (%s): %w", i, s.Queue, err)
 		}
+		q.trace(fmt.Sprintf("batch %d on %s %v wait %v signal %v", i, s.Queue, q.names(i), waits, signals))
 	}
 	if err := dev.Submit(p.QueueGraphics, r.readCB, q.sems, doneWait, nil, k.fence); err != nil {
 		vk.DeviceWaitIdle(k.vd)
 		return result{}, nil, err
 	}
+	q.trace(fmt.Sprintf("read-back on graphics wait %v", doneWait))
 	if err := q.waitFence(); err != nil {
 		return result{}, nil, err
 	}
@@ -319,6 +324,30 @@ func (q *qmode) run() (result, []uint64, error) {
 		return x, nil, err
 	}
 	return x, ts, nil
+}
+
+// trace, with ALIASPLAN_TRACE_SUBMITS set, prints a submission and the
+// validation messages that it drew (the layer reports a submit-time
+// hazard during the vkQueueSubmit2 of the later batch).
+func (q *qmode) trace(what string) {
+	if os.Getenv("ALIASPLAN_TRACE_SUBMITS") == "" {
+		return
+	}
+	ms := q.m.r.k.dev.Messages()
+	fmt.Fprintf(os.Stderr, "trace: %s\n", what)
+	for _, m := range ms[min(q.traced, len(ms)):] {
+		fmt.Fprintf(os.Stderr, "trace:   %.900s\n", m.Text)
+	}
+	q.traced = len(ms)
+}
+
+func (q *qmode) names(i int) []string {
+	s := q.subs[i]
+	names := make([]string, len(s.Commands))
+	for j, c := range s.Commands {
+		names[j] = q.m.r.works[c].name
+	}
+	return names
 }
 
 func (q *qmode) waitFence() error {
