@@ -498,6 +498,7 @@ func (r *Replayer) CompareQueues(plan *p.Plan, cfg Config) (*QueueReport, error)
 	}
 	msgs, quirks := SplitQuirks(r.k.dev.TakeMessages())
 	msgs = splitSubmitQuirks(msgs, quirks)
+	msgs = splitAsyncQuirks(msgs, quirks, qa, qu)
 	rep.LayerQuirks = quirks
 	rep.ValidationMessages = len(msgs)
 	names := r.handleNames(map[string]*mode{"aliased": a, "unaliased": u})
