@@ -36,6 +36,7 @@ type graphState struct {
 	placed int              // items placed so far
 	nb     []poolRange      // scratch: the neighbours' ranges, to sort
 	runs   []interval.Range // scratch: merged runs, for best fit
+	cpools []classPool      // the pools' placed ranges by twin class (e.tw only)
 }
 
 func newGraphState(e *engine, sol *planner.Solution) *graphState {
@@ -61,9 +62,17 @@ func (gs *graphState) isPlaced(j int32) bool { return gs.sol.Pool[j] >= 0 }
 // placed items, not all of them: the walk's early stop makes it cheaper
 // than the sort well before the two costs meet (about 5% less time at
 // 30,000 commands); both must give the plain fit's answer, which
-// checkFit compares them with under the invariants tag.
+// checkFit compares them with under the invariants tag. A problem with
+// few twin classes (classes.go) takes first fit from its classes' merged
+// runs instead, unless that search gives up.
 func (gs *graphState) fit(i int32) (off uint64, k int, ok bool) {
-	if d := int(gs.e.deg[i]); 4*d*bits.Len(uint(d)) >= gs.placed {
+	done := false
+	if gs.useClasses(i) {
+		off, k, ok, done = gs.fitClasses(i)
+	}
+	if done {
+		// fitClasses answered
+	} else if d := int(gs.e.deg[i]); 4*d*bits.Len(uint(d)) >= gs.placed {
 		off, k, ok = gs.fitWalk(i)
 	} else {
 		off, k, ok = gs.fitSorted(i)
@@ -228,6 +237,9 @@ func (gs *graphState) record(i int32) {
 		gs.pools = append(gs.pools, list)
 	}
 	r := interval.Range{Start: gs.sol.Offset[i], End: gs.sol.Offset[i] + gs.e.p.Items[i].Size}
+	if gs.e.tw != nil {
+		gs.recordClass(k, gs.e.tw.of[i], r)
+	}
 	list := &gs.pools[k]
 	lo, hi := 0, len(list.rs) // insert after the ranges that start at or below r
 	for lo < hi {

@@ -113,7 +113,8 @@ type engine struct {
 	// Interval problems: lifetimes as ranges of elementary time slots.
 	life  []interval.Range
 	slots int
-	deg   []int32 // graph problems: each item's number of neighbours
+	deg   []int32      // graph problems: each item's number of neighbours
+	tw    *twinClasses // graph problems: twin classes, when few (classes.go)
 }
 
 func newEngine(name string, p *planner.Problem, fit Fit) *engine {
@@ -127,6 +128,9 @@ func newEngine(name string, p *planner.Problem, fit Fit) *engine {
 		e.deg = make([]int32, len(p.Items))
 		for i := range e.deg {
 			e.deg[i] = int32(p.Degree(i))
+		}
+		if fit == FirstFit {
+			e.tw = newTwinClasses(p)
 		}
 	}
 	return e
