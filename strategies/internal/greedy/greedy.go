@@ -113,6 +113,7 @@ type engine struct {
 	// Interval problems: lifetimes as ranges of elementary time slots.
 	life  []interval.Range
 	slots int
+	alone []bool       // interval problems: the items that overlap no other (alone.go)
 	deg   []int32      // graph problems: each item's number of neighbours
 	tw    *twinClasses // graph problems: twin classes, when few (classes.go)
 }
@@ -124,6 +125,7 @@ func newEngine(name string, p *planner.Problem, fit Fit) *engine {
 	}
 	if p.Intervals() {
 		e.life, e.slots = compress(p)
+		e.alone = aloneItems(e.life, e.slots)
 	} else {
 		e.deg = make([]int32, len(p.Items))
 		for i := range e.deg {
@@ -179,7 +181,10 @@ func (e *engine) run(ord []int32) (*planner.Solution, error) {
 		var off uint64
 		var k int
 		var ok bool
-		if p.Intervals() {
+		if e.alone != nil && e.alone[i] {
+			off, ok = alignUp(e.window.Start, it.Alignment)
+			ok = ok && fitsAt(off, it.Size, e.window)
+		} else if p.Intervals() {
 			off, k, ok = e.fitIntervals(&lines, i)
 		} else {
 			off, k, ok = gs.fit(i)
