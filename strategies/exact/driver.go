@@ -40,6 +40,7 @@ type comp struct {
 	guide []uint64  // scratch: the placement a band search starts from
 	tops  []int32   // scratch
 	rep   *repairer // completes a run's deepest node (complete.go)
+	ruins *ruiner   // ruin-and-recreate moves (ruin.go)
 	// runWork: the propagation work of the last complete run, the
 	// measure of a banded restart's share.
 	runWork int64
@@ -507,6 +508,16 @@ func (d *driver) improve() {
 						break
 					}
 				}
+				// Ruin moves (ruin.go) after the bands: each freed item
+				// placed counts as a node.
+				if c.ruinable() && c.peak > C && !d.out() {
+					w := min(ruinShare*budget, d.limit-d.nodes())
+					p0 := c.peak
+					d.shaken += c.ruin(w, d.stop)
+					if traceRun != nil {
+						traceRun(k, "ruin", C, map[bool]status{true: found, false: aborted}[c.peak < p0], 0, c.peak)
+					}
+				}
 				// A band search proves nothing; the other components are
 				// not searched this restart.
 				break
@@ -565,6 +576,11 @@ var traceRun func(k int, kind string, c uint64, st status, deep int, peak uint64
 // failed complete run repaired (complete.go); smaller ones are solved by
 // the search.
 const repairItems = bandItems
+
+// ruinShare: a banded restart's ruin moves place ruinShare times its node
+// budget of items (a placement by first fit costs about a hundredth of a
+// search node).
+const ruinShare = 20
 
 // maxBands caps the bands of one banded restart.
 const maxBands = 1
