@@ -578,9 +578,9 @@ var traceRun func(k int, kind string, c uint64, st status, deep int, peak uint64
 const repairItems = bandItems
 
 // ruinShare: a banded restart's ruin moves place ruinShare times its node
-// budget of items (a placement by first fit costs about a hundredth of a
-// search node).
-const ruinShare = 20
+// budget of items (a placement by first fit costs a few hundredths of a
+// search node at n = 1,000–3,000).
+const ruinShare = 5
 
 // maxBands caps the bands of one banded restart.
 const maxBands = 1
