@@ -89,6 +89,8 @@ type Frames struct {
 	// seq checks each frame's entry against the frames before it.
 	pending barriers.Scope
 	seq     verify.SequenceState
+	// qf orders frames across queues (Plan.FrameWaits).
+	qf barriers.QueueFrames
 }
 
 // FrameOptions configure what a Frames does with the memory it holds.
@@ -396,6 +398,11 @@ func (f *Frames) newAnchor(old *anchor, g *planner.Graph, reqs []planner.Require
 // allocations and returns the frame.
 func (f *Frames) hold(c *planner.Compiled, plan *Plan, first, last barriers.Scope, path string) (*FramePlan, error) {
 	plan = f.entry(plan, first)
+	if w := f.qf.Next(plan, len(plan.Entry) > 0); !slices.Equal(w, plan.FrameWaits) {
+		q := *plan
+		q.FrameWaits = w
+		plan = &q
+	}
 	if err := f.seq.Check(c, plan); err != nil {
 		return nil, fmt.Errorf("aliasplan: frame %d failed the sequence check (a bug; please report it with the graphs): %w", f.frame+1, err)
 	}
