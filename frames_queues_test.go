@@ -1,12 +1,14 @@
 package aliasplan_test
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/aliasplan/aliasplan"
+	"github.com/aliasplan/aliasplan/format"
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/verify"
 )
@@ -105,5 +107,42 @@ func TestFramesOneQueueNoWaits(t *testing.T) {
 		if len(fp.FrameWaits) != 0 {
 			t.Errorf("frame %d: frame waits %s on one queue", fp.Frame, waitNames(fp.FrameWaits))
 		}
+	}
+}
+
+// TestFrameWaitsFile: a plan's frame waits survive a plan file, and a
+// file naming an unknown queue is rejected with the item named.
+func TestFrameWaitsFile(t *testing.T) {
+	f := aliasplan.NewFrames(aliasplan.Options{}, aliasplan.FrameOptions{})
+	var fp *aliasplan.FramePlan
+	var g *aliasplan.Graph
+	for _, pct := range []uint32{100, 90} {
+		g = aliasplan.AsyncSampleFrame(640*pct/100, 360*pct/100)
+		var err error
+		if fp, err = f.Plan(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(fp.FrameWaits) == 0 {
+		t.Fatal("the second async frame has no frame waits")
+	}
+	var b bytes.Buffer
+	if err := format.WritePlan(&b, &g.Graph, fp.Plan); err != nil {
+		t.Fatal(err)
+	}
+	p2, err := format.ReadPlan(bytes.NewReader(b.Bytes()), "plan.json", &g.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(p2.FrameWaits, fp.FrameWaits) {
+		t.Errorf("frame waits read back %v; wrote %v", p2.FrameWaits, fp.FrameWaits)
+	}
+	bad := strings.Replace(b.String(), `"after": "graphics"`, `"after": "video"`, 1)
+	if bad == b.String() {
+		t.Fatalf("no frame wait after graphics in the file:\n%s", b.String())
+	}
+	_, err = format.ReadPlan(strings.NewReader(bad), "plan.json", &g.Graph)
+	if err == nil || !strings.Contains(err.Error(), "plan.json") || !strings.Contains(err.Error(), "frameWaits[") || !strings.Contains(err.Error(), `"video"`) {
+		t.Errorf("unknown queue: %v; want an error naming the file, the frame wait and the queue", err)
 	}
 }
