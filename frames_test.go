@@ -282,16 +282,19 @@ func BenchmarkFrameResize(b *testing.B) {
 	}
 	gs := []*aliasplan.Graph{aliasplan.SampleFrame(1728, 972), aliasplan.SampleFrame(1536, 864)}
 	b.ReportAllocs()
-	i := 0
+	i, allocs := 0, 0
 	cpu0 := cpuTime()
 	for b.Loop() {
 		fp, err := f.Plan(gs[i%2])
 		if err != nil || fp.Path != "resized" {
 			b.Fatal(err, fp.Path)
 		}
+		allocs += count(fp, aliasplan.PoolNew)
 		i++
 	}
 	reportCPU(b, cpu0, b.N)
+	// Device allocations after the first frame (target 0).
+	b.ReportMetric(float64(allocs), "device-allocs")
 }
 
 // TestFramesAsync: frames with commands on the compute queue keep their
