@@ -65,8 +65,12 @@ import (
 // frame's fence has signalled (keep them per frame slot), and an
 // allocation is announced PoolFree only in the first frame N at which the
 // last frame that used it (HeldPool.LastUsed) is at least K frames old,
-// so it may be freed at once. Frames on several queues, or submitted out
-// of planning order, need the caller's own semaphores between them.
+// so it may be freed at once. Frames on several queues are ordered by
+// their frame waits (Plan.FrameWaits, planner.FrameWait: semaphores from
+// the last earlier batch on a queue to this frame's first batch on
+// another, or on its own when it is not the entry barrier's queue);
+// frames submitted out of planning order need the caller's own
+// semaphores between them.
 //
 // A Frames is safe for concurrent use, but frames are planned one at a
 // time, in the order the calls take its lock.
