@@ -65,8 +65,12 @@ import (
 // frame's fence has signalled (keep them per frame slot), and an
 // allocation is announced PoolFree only in the first frame N at which the
 // last frame that used it (HeldPool.LastUsed) is at least K frames old,
-// so it may be freed at once. Frames on several queues, or submitted out
-// of planning order, need the caller's own semaphores between them.
+// so it may be freed at once. Frames on several queues are ordered by
+// their frame waits (Plan.FrameWaits, planner.FrameWait: semaphores from
+// the last earlier batch on a queue to this frame's first batch on
+// another, or on its own when it is not the entry barrier's queue);
+// frames submitted out of planning order need the caller's own
+// semaphores between them.
 //
 // A Frames is safe for concurrent use, but frames are planned one at a
 // time, in the order the calls take its lock.
@@ -89,6 +93,8 @@ type Frames struct {
 	// seq checks each frame's entry against the frames before it.
 	pending barriers.Scope
 	seq     verify.SequenceState
+	// qf orders frames across queues (Plan.FrameWaits).
+	qf barriers.QueueFrames
 }
 
 // FrameOptions configure what a Frames does with the memory it holds.
@@ -396,6 +402,11 @@ func (f *Frames) newAnchor(old *anchor, g *planner.Graph, reqs []planner.Require
 // allocations and returns the frame.
 func (f *Frames) hold(c *planner.Compiled, plan *Plan, first, last barriers.Scope, path string) (*FramePlan, error) {
 	plan = f.entry(plan, first)
+	if w := f.qf.Next(plan, len(plan.Entry) > 0); !slices.Equal(w, plan.FrameWaits) {
+		q := *plan
+		q.FrameWaits = w
+		plan = &q
+	}
 	if err := f.seq.Check(c, plan); err != nil {
 		return nil, fmt.Errorf("aliasplan: frame %d failed the sequence check (a bug; please report it with the graphs): %w", f.frame+1, err)
 	}

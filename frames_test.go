@@ -3,6 +3,7 @@ package aliasplan_test
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/planner"
@@ -235,6 +236,7 @@ func BenchmarkFrameSequence(b *testing.B) {
 	var changes int
 	var held uint64
 	paths := map[string]int{}
+	cpu0 := cpuTime()
 	for b.Loop() {
 		f := aliasplan.NewFrames(aliasplan.Options{}, aliasplan.FrameOptions{})
 		changes, held = 0, 0
@@ -254,7 +256,20 @@ func BenchmarkFrameSequence(b *testing.B) {
 	b.ReportMetric(float64(changes), "allocs+frees")
 	b.ReportMetric(float64(held)/float64(largest), "held/max")
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(gs)), "µs/frame")
+	reportCPU(b, cpu0, b.N*len(gs))
 	b.ReportMetric(float64(paths["planned"]), "planned")
+}
+
+// reportCPU reports the CPU time (user plus system, every thread) since
+// cpu0 per frame over frames frames: cpu-µs/frame, the figure to quote on
+// a loaded machine (wall time there counts other processes' turns).
+// (cpuTime: queues_bench_test.go.)
+func reportCPU(b *testing.B, cpu0 time.Duration, frames int) {
+	cpu1 := cpuTime()
+	if cpu0 == 0 || frames == 0 {
+		return
+	}
+	b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/1e3/float64(frames), "cpu-µs/frame")
 }
 
 // BenchmarkFrameResize is dynamic resolution below the held maximum: after
@@ -267,14 +282,19 @@ func BenchmarkFrameResize(b *testing.B) {
 	}
 	gs := []*aliasplan.Graph{aliasplan.SampleFrame(1728, 972), aliasplan.SampleFrame(1536, 864)}
 	b.ReportAllocs()
-	i := 0
+	i, allocs := 0, 0
+	cpu0 := cpuTime()
 	for b.Loop() {
 		fp, err := f.Plan(gs[i%2])
 		if err != nil || fp.Path != "resized" {
 			b.Fatal(err, fp.Path)
 		}
+		allocs += count(fp, aliasplan.PoolNew)
 		i++
 	}
+	reportCPU(b, cpu0, b.N)
+	// Device allocations after the first frame (target 0).
+	b.ReportMetric(float64(allocs), "device-allocs")
 }
 
 // TestFramesAsync: frames with commands on the compute queue keep their

@@ -84,7 +84,8 @@ type planFile struct {
 	Barriers           []planBarrier       `json:"barriers"`
 	FinalBarriers      []planBarrier       `json:"finalBarriers,omitempty"`
 	Submissions        []planSubmission    `json:"submissions,omitempty"`
-	Entry              *planEntry          `json:"entry,omitempty"` // entry.go
+	Entry              *planEntry          `json:"entry,omitempty"`      // entry.go
+	FrameWaits         []planFrameWait     `json:"frameWaits,omitempty"` // framewaits.go
 	Serializations     []planSerialization `json:"serializations,omitempty"`
 	Stats              *planStats          `json:"stats"`
 }
@@ -213,6 +214,9 @@ func WritePlan(w io.Writer, g *planner.Graph, p *planner.Plan) error {
 	}
 	if pf.Entry != nil {
 		field("entry", pf.Entry, false)
+	}
+	if pf.FrameWaits != nil {
+		list("frameWaits", len(pf.FrameWaits), func(i int) any { return &pf.FrameWaits[i] })
 	}
 	if pf.Serializations != nil {
 		list("serializations", len(pf.Serializations), func(i int) any { return &pf.Serializations[i] })
@@ -404,6 +408,9 @@ func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 		}
 	}
 	if pf.Entry, err = entryToFile(p, cmdName); err != nil {
+		return nil, err
+	}
+	if pf.FrameWaits, err = frameWaitsToFile(p); err != nil {
 		return nil, err
 	}
 	return pf, nil
@@ -727,6 +734,11 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 			return nil, err
 		}
 		p.Entry = []planner.Barrier{x}
+	}
+	if pf.FrameWaits != nil {
+		if p.FrameWaits, err = frameWaitsFromFile(pf.FrameWaits, fail); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }

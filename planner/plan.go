@@ -232,6 +232,11 @@ type Plan struct {
 	// pooled images' UNDEFINED transitions chain after it
 	// (barriers.ChainFirstUses).
 	Entry []Barrier
+	// FrameWaits order the frames before this one on other queues (and
+	// on a queue other than the entry barrier's, its own) before this
+	// frame's batches (FrameWait): Frames sets them on frames of a
+	// sequence that uses more than one queue; nil otherwise.
+	FrameWaits []FrameWait
 	// Ordering is the rule the placement was made under; Budget is the
 	// pooled-byte budget of an OrderBudget plan (0 otherwise).
 	Ordering Ordering

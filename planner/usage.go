@@ -180,16 +180,10 @@ func init() {
 }
 
 // namedLayout reports whether l is one of Vulkan's layouts that vk names.
-func namedLayout(l vk.Layout) bool {
-	v, ok := vk.ParseLayout(l.String())
-	return ok && v == l
-}
+func namedLayout(l vk.Layout) bool { return l.Named() }
 
 // namedFormat reports whether f is a format vk names (UNDEFINED included).
-func namedFormat(f vk.Format) bool {
-	v, ok := vk.ParseFormat(f.String())
-	return ok && v == f
-}
+func namedFormat(f vk.Format) bool { return f.Named() }
 
 // checkUsage returns the rule an access of res breaks against its kind or
 // its declared usage flags, and the detail, or "" when it breaks none.

@@ -8,7 +8,8 @@
 # (VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT) on;
 # every frame's digests against its unaliased run, and the negative
 # control (one frame's entry barrier removed). Sizes: the lavapipe
-# sequence (64 wide) and SEQUENCE_WIDTHS (default "640 1920 3840").
+# sequence (64 wide) and SEQUENCE_WIDTHS (default "640 1920 3840"); then
+# multi-queue sequences (QUEUE_SEQUENCE_WIDTHS, default "160 640 1920").
 # Output: $OUT/frames-h200.log. It fails when a test fails or skips.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +37,17 @@ status=0
 for w in 64 ${SEQUENCE_WIDTHS:-640 1920 3840}; do
 	echo "== sequence, first frame ${w} wide" | tee -a "$log"
 	(cd vulkan/replay && ALIASPLAN_SEQUENCE_WIDTH="$w" ../../.vk/replay.test -test.run '^TestFrameSequence$' -test.v -test.count=1 -test.timeout 30m) 2>&1 | tee -a "$log"
+	[ "${PIPESTATUS[0]}" = 0 ] || status=1
+done
+# Multi-queue frame sequences (TestFrameQueueSequence): the async sample
+# frame at 100/90/100/80/70/100% of the width, async compute off in the
+# third frame, ordered across frames by the entry barriers and the plans'
+# frame waits (binary semaphores); on distinct VkQueues the negative
+# control drops the last frame's frame waits alone. 1280 wide and more:
+# full-size shadow cascades.
+for w in ${QUEUE_SEQUENCE_WIDTHS:-160 640 1920}; do
+	echo "== multi-queue sequence, first frame ${w} wide" | tee -a "$log"
+	(cd vulkan/replay && ALIASPLAN_SEQUENCE_WIDTH="$w" ../../.vk/replay.test -test.run '^TestFrameQueueSequence$' -test.v -test.count=1 -test.timeout 30m) 2>&1 | tee -a "$log"
 	[ "${PIPESTATUS[0]}" = 0 ] || status=1
 done
 if grep -q -- '--- SKIP' "$log"; then

@@ -113,10 +113,11 @@ func verifyEntry(c *planner.Compiled, p *planner.Plan, errs *errList) {
 	}
 }
 
-// SequenceState checks frames submitted one after another on one queue
-// into the same memory (aliasplan.Frames' plans): each frame's entry
-// barrier must order every earlier frame's uses of pooled bytes before
-// its first uses. The zero value knows nothing of what ran before the
+// SequenceState checks frames submitted one after another into the same
+// memory (aliasplan.Frames' plans): each frame's entry barrier must order
+// every earlier frame's uses of pooled bytes on its queue before its first
+// uses, and on several queues its FrameWaits the earlier frames' batches
+// on the other queues (sequence_queues.go). The zero value knows nothing of what ran before the
 // first frame, which must then wait for the full scope (ALL_COMMANDS,
 // MEMORY_WRITE).
 type SequenceState struct {
@@ -126,6 +127,7 @@ type SequenceState struct {
 	// destination stages (through which the frames before chain).
 	needS vk.Stage
 	needW vk.AccessFlags
+	q     queueSeq // sequence_queues.go
 }
 
 // Check checks plan p of c (verified alone with Plan) as the next frame
@@ -145,6 +147,9 @@ func (s *SequenceState) Check(c *planner.Compiled, p *planner.Plan) error {
 			return &planner.BarrierError{Barrier: -1, Rule: planner.RuleEntryBarrier,
 				Detail: "the frame pools resources but has no entry barrier: its first uses are not ordered after the previous frame's last uses of the same bytes"}
 		}
+		if err := s.q.check(p, false); err != nil {
+			return err
+		}
 		s.started, s.needS, s.needW = true, needS|lastS, needW|lastW
 		return nil
 	}
@@ -157,6 +162,9 @@ func (s *SequenceState) Check(c *planner.Compiled, p *planner.Plan) error {
 		return &planner.BarrierError{Barrier: -1, Rule: planner.RuleEntryBarrier,
 			Detail: fmt.Sprintf("the entry barrier's source %s / %s does not cover the frames before it on the queue: %s / %s (the previous frame's terminal scope of its pooled resources and its entry's destination)",
 				x.SrcStages, x.SrcAccess, needS, needW)}
+	}
+	if err := s.q.check(p, true); err != nil {
+		return err
 	}
 	s.started, s.needS, s.needW = true, lastS|firstS, lastW
 	return nil

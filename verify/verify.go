@@ -85,6 +85,13 @@ func Placement(c *planner.Compiled, p *planner.Plan) error {
 // verifyPlacement adds Placement's violations to errs, stopping at
 // its cap.
 func verifyPlacement(c *planner.Compiled, p *planner.Plan, errs *errList) {
+	verifyPlacementBounds(c, p, errs, true)
+}
+
+// verifyPlacementBounds is verifyPlacement; with bounds false it leaves
+// out recomputing the stats' lowerBound and executionBound (Resized
+// proves them by identity with its anchor's).
+func verifyPlacementBounds(c *planner.Compiled, p *planner.Plan, errs *errList, bounds bool) {
 	g := c.Graph
 	fail := func(r int, pool int, format string, args ...any) bool {
 		name := ""
@@ -289,6 +296,10 @@ func verifyPlacement(c *planner.Compiled, p *planner.Plan, errs *errList) {
 		if poolsOK && st.PooledBytes > reserved && fail(-1, -1, "the pools take %d bytes, more than the %d bytes their resources take alone: pooling must never cost more", st.PooledBytes, reserved) {
 			return
 		}
+	}
+	if !bounds {
+		verifyOrder(c, p, errs)
+		return
 	}
 	// Both bounds are recomputed, not only bounded: lowerBound is the
 	// DAG bound of §3 (planner.LowerBound per pool group), executionBound
