@@ -254,8 +254,7 @@ type Plan struct {
 	// order (queue_sharing.go).
 	Sharing   Sharing
 	Transfers []OwnershipTransfer
-
-	Stats       Stats
+	Stats     Stats
 	// Warnings lists what the plan does as asked but the caller likely
 	// did not mean (an imported image left in another layout than it
 	// arrived in), by resource.
