@@ -84,8 +84,8 @@ type planFile struct {
 	Barriers           []planBarrier       `json:"barriers"`
 	FinalBarriers      []planBarrier       `json:"finalBarriers,omitempty"`
 	Submissions        []planSubmission    `json:"submissions,omitempty"`
-	Sharing            *string             `json:"sharing,omitempty"`   // plan_queues.go: "exclusive", or absent
-	Transfers          []planTransfer      `json:"transfers,omitempty"` // plan_queues.go
+	Sharing            *string             `json:"sharing,omitempty"`
+	Transfers          []planTransfer      `json:"transfers,omitempty"`
 	Entry              *planEntry          `json:"entry,omitempty"` // entry.go
 	Serializations     []planSerialization `json:"serializations,omitempty"`
 	Stats              *planStats          `json:"stats"`
@@ -117,7 +117,7 @@ type planResource struct {
 	Aliased      *bool             `json:"aliased,omitempty"`
 	Requirements *planRequirements `json:"requirements,omitempty"`
 	Queues       []string          `json:"queues,omitempty"` // plans with submissions: the queues that use it
-	Exclusive    *bool             `json:"exclusive,omitempty"` // exclusive sharing: handed over by transfers
+	Exclusive    *bool             `json:"exclusive,omitempty"`
 }
 
 type planRequirements struct {
@@ -352,7 +352,7 @@ func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 		return nil, err
 	}
 	pf.Submissions = subs
-	if err := toPlanTransfers(g, p, pf); err != nil { // plan_queues.go
+	if err := toPlanTransfers(g, p, pf); err != nil { // plan_ownership.go
 		return nil, err
 	}
 	if len(p.FinalBarriers) > 0 {
@@ -714,7 +714,7 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 		p.Serializations = append(p.Serializations, x)
 	}
 
-	if err := readPlanTransfers(p, &pf, cmds, ress, fail); err != nil { // plan_queues.go
+	if err := readPlanTransfers(p, &pf, cmds, ress, fail); err != nil { // plan_ownership.go
 		return nil, err
 	}
 	if err := readPlanSubmissions(p, &pf, cmds, fail); err != nil { // plan_queues.go
