@@ -89,7 +89,8 @@ func TestOwnershipTampered(t *testing.T) {
 }
 
 // TestOwnershipRandom: random graphs with queues plan with exclusive
-// sharing, verify, and some hand contents over.
+// sharing and verify, some hand contents over, and each plan fails with
+// any one of its transfers removed.
 func TestOwnershipRandom(t *testing.T) {
 	pl := aliasplan.New(aliasplan.Options{Sharing: planner.SharingExclusive})
 	transfers, exclusive := 0, 0
@@ -104,6 +105,14 @@ func TestOwnershipRandom(t *testing.T) {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
 		transfers += len(p.Transfers)
+		for k := range p.Transfers { // each transfer removed: the plan fails
+			q := clone(p)
+			q.Transfers = slices.Delete(slices.Clone(p.Transfers), k, k+1)
+			var be *planner.BarrierError
+			if err := verify.Plan(c, q); !errors.As(err, &be) || be.Rule != planner.RuleOwnership {
+				t.Fatalf("seed %d, transfer %d removed: %v, want rule ownership", seed, k, err)
+			}
+		}
 		for r := range p.Resources {
 			if p.Resources[r].Exclusive {
 				exclusive++
