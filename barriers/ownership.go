@@ -15,10 +15,11 @@ import (
 // acquire). A buffer whose run k+1 starts with a write that reads nothing
 // discards its contents: no transfer there. The two must be ordered by
 // the DAG (a semaphore then orders them; ownership asks for it directly).
-// A resource that cannot be handed over so (imported: the caller's other
-// frames own it on families the plan cannot know; accessed by
-// subresource ranges; reads on two queues that the DAG leaves unordered,
-// which EXCLUSIVE cannot share) stays CONCURRENT.
+// A resource that cannot be handed over so (planner.Compiled.Exclusive:
+// imported, the caller's other frames own it on families the plan cannot
+// know; accessed by subresource ranges; uses on two queues that the DAG
+// leaves unordered, e.g. reads, which EXCLUSIVE cannot share) stays
+// CONCURRENT.
 
 // ownership fills p.Transfers and the resources' Exclusive flags in a
 // plan with exclusive sharing, and returns the semaphore needs of the
@@ -35,13 +36,11 @@ func (b *builder) ownership(stages func(planner.CommandID) vk.Stage) []planner.S
 	for ri := range g.Resources {
 		r := planner.ResourceID(ri)
 		res := &g.Resources[r]
-		if p.Resources[r].Queues.Len() < 2 || res.Imported || c.Ranged(r) {
+		if p.Resources[r].Queues.Len() < 2 || !c.Exclusive(r) {
 			continue
 		}
 		us := c.Uses(r)
-		start := len(p.Transfers)
-		ok := true
-		for s := 0; s < len(us) && ok; {
+		for s := 0; s < len(us); {
 			q := g.Commands[us[s].Command].Queue
 			e := s + 1
 			for e < len(us) && g.Commands[us[e].Command].Queue == q {
@@ -54,7 +53,7 @@ func (b *builder) ownership(stages func(planner.CommandID) vk.Stage) []planner.S
 			for n < len(us) && g.Commands[us[n].Command].Queue == g.Commands[us[e].Command].Queue {
 				n++
 			}
-			if res.Kind == planner.KindBuffer && us[e].Access&^vk.WriteAccess == 0 && us[e].Access.Writes() != 0 {
+			if planner.HandoverDiscards(res, us[e]) {
 				s = e // discarded: the new queue takes the buffer as is
 				continue
 			}
@@ -73,11 +72,7 @@ func (b *builder) ownership(stages func(planner.CommandID) vk.Stage) []planner.S
 					first = i
 				}
 			}
-			after, before := us[last].Command, us[first].Command
-			if !c.HappensBefore(after, before) {
-				ok = false
-				break
-			}
+			after, before := us[last].Command, us[first].Command // c.Exclusive: ordered
 			t := planner.OwnershipTransfer{Resource: r, From: q, To: g.Commands[before].Queue, After: after, Before: before,
 				SrcStages: src, SrcAccess: srcAccess, DstStages: us[first].Stages, DstAccess: us[first].Access}
 			if res.Kind == planner.KindImage {
@@ -86,14 +81,10 @@ func (b *builder) ownership(stages func(planner.CommandID) vk.Stage) []planner.S
 			p.Transfers = append(p.Transfers, t)
 			s = e
 		}
-		if !ok {
-			p.Transfers = p.Transfers[:start]
-			continue
-		}
 		p.Resources[r].Exclusive = true
-		for _, t := range p.Transfers[start:] {
-			needs = append(needs, planner.SyncNeed{From: t.After, To: t.Before, FromStages: stages(t.After), ToStages: stages(t.Before)})
-		}
+	}
+	for _, t := range p.Transfers {
+		needs = append(needs, planner.SyncNeed{From: t.After, To: t.Before, FromStages: stages(t.After), ToStages: stages(t.Before)})
 	}
 	if len(p.Transfers) == 0 {
 		p.Transfers = nil

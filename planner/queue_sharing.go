@@ -78,3 +78,60 @@ type OwnershipTransfer struct {
 	// acquire.
 	OldLayout, NewLayout vk.Layout
 }
+
+// Exclusive reports whether resource r can be EXCLUSIVE under
+// SharingExclusive: transient, used on two or more queues, not accessed
+// by subresource ranges, and at every change of queue among its uses in
+// recorded order (but where a buffer's next run starts with a write that
+// reads nothing: discarded contents) every use of the run before the
+// change happens before every use of the run after it in the DAG (so
+// ownership can move; EXCLUSIVE cannot be read by two families at once).
+// It depends on the graph only, not on the placement or the order, so the
+// Vulkan side can create the resource before planning.
+func (c *Compiled) Exclusive(r ResourceID) bool {
+	g := c.Graph
+	res := &g.Resources[r]
+	if res.Imported || c.Ranged(r) {
+		return false
+	}
+	us := c.Uses(r)
+	var qs QueueSet
+	for _, u := range us {
+		qs = qs.Add(g.Commands[u.Command].Queue)
+	}
+	if qs.Len() < 2 {
+		return false
+	}
+	for s := 0; s < len(us); {
+		q := g.Commands[us[s].Command].Queue
+		e := s + 1
+		for e < len(us) && g.Commands[us[e].Command].Queue == q {
+			e++
+		}
+		if e == len(us) {
+			break
+		}
+		if !HandoverDiscards(res, us[e]) {
+			n := e + 1
+			for n < len(us) && g.Commands[us[n].Command].Queue == g.Commands[us[e].Command].Queue {
+				n++
+			}
+			for i := s; i < e; i++ {
+				for j := e; j < n; j++ {
+					if !c.HappensBefore(us[i].Command, us[j].Command) {
+						return false
+					}
+				}
+			}
+		}
+		s = e
+	}
+	return true
+}
+
+// HandoverDiscards reports whether the first use u of a run on a new
+// queue discards r's contents, so that no ownership transfer is needed
+// there: a buffer written without being read.
+func HandoverDiscards(r *Resource, u Use) bool {
+	return r.Kind == KindBuffer && u.Access&^vk.WriteAccess == 0 && u.Access.Writes() != 0
+}

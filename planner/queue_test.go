@@ -55,3 +55,34 @@ func TestQueueDepthTransfer(t *testing.T) {
 		}
 	}
 }
+
+// Compiled.Exclusive: a buffer written on graphics and read on compute
+// can move; one read on both queues with no order between the reads
+// cannot (EXCLUSIVE is owned by one family at a time), nor an imported
+// one, nor one used on one queue.
+func TestCompiledExclusive(t *testing.T) {
+	var g Graph
+	desc := BufferDesc{Size: 256, Usage: vk.BufferUsageStorageBuffer}
+	moved := g.AddBuffer("moved", desc)
+	shared := g.AddBuffer("shared", desc)
+	one := g.AddBuffer("one", desc)
+	imp := g.AddResource(Resource{Name: "imp", Kind: KindBuffer, Imported: true, Buffer: desc})
+	w := func(r ResourceID) Access {
+		return Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite}
+	}
+	rd := func(r ResourceID) Access {
+		return Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead}
+	}
+	g.AddCommand("write", w(moved), w(shared), w(one), w(imp))
+	g.AddCommandOn(QueueCompute, "read.compute", rd(moved), rd(shared), rd(imp))
+	g.AddCommand("read.graphics", rd(shared), rd(one))
+	c, err := Compile(&g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r, want := range map[ResourceID]bool{moved: true, shared: false, one: false, imp: false} {
+		if got := c.Exclusive(r); got != want {
+			t.Errorf("%s: Exclusive = %v, want %v", g.Resources[r].Name, got, want)
+		}
+	}
+}

@@ -59,8 +59,8 @@ func (v *barrierCheck) ownership(qc *queueCheck) bool {
 		}
 		res := &g.Resources[r]
 		name := res.Name
-		if res.Imported || v.c.Ranged(r) || p.Resources[r].Queues.Len() < 2 {
-			if fail(name, -1, "exclusive, but it is imported, accessed by subresource ranges or used on one queue (it must stay concurrent)") {
+		if res.Imported || v.c.Ranged(r) || p.Resources[r].Queues.Len() < 2 || !v.c.Exclusive(r) {
+			if fail(name, -1, "exclusive, but it is imported, accessed by subresource ranges, used on one queue or by uses on two queues the DAG leaves unordered (it must stay concurrent)") {
 				return true
 			}
 			continue

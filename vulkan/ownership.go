@@ -12,8 +12,9 @@ import (
 )
 
 // Queue family ownership transfers (planner.Options.Sharing exclusive,
-// Plan.Transfers). With SetSharing(SharingExclusive) every resource is
-// created EXCLUSIVE and the plan's transfers are recorded: the release
+// Plan.Transfers). With SetSharing(SharingExclusive) the resources a plan
+// with exclusive sharing hands over are created EXCLUSIVE (the others
+// CONCURRENT, as by default) and the plan's transfers are recorded: the release
 // right after its After command (RecordReleases, or Record), the acquire
 // right before its Before command's barriers (RecordBarriers, Record),
 // with the families of the logical queues filled in. Where both queues
@@ -22,6 +23,23 @@ import (
 // order nothing the semaphore does not (recorded all the same, so the
 // path runs there). With SharingConcurrent the transfers are ignored:
 // CONCURRENT resources take none.
+
+// exclusive reports whether resource id is created EXCLUSIVE under
+// SharingExclusive: what a plan with Options.Sharing exclusive hands over
+// by transfers (planner.Compiled.Exclusive, a function of the graph
+// alone, so it is known before planning). The others are CONCURRENT as
+// under SharingConcurrent. A graph that does not compile gets none.
+func (r *Resources) exclusive(id planner.ResourceID) bool {
+	if r.excl == nil {
+		r.excl = make([]bool, len(r.g.Resources))
+		if c, err := planner.Compile(r.g); err == nil {
+			for i := range r.excl {
+				r.excl[i] = c.Exclusive(planner.ResourceID(i))
+			}
+		}
+	}
+	return r.excl[id]
+}
 
 // prepareOwnership indexes the bound plan's transfers by command.
 func (r *Resources) prepareOwnership() {
@@ -44,11 +62,12 @@ func (r *Resources) checkOwnership(plan *planner.Plan) error {
 		return nil
 	}
 	for id := range plan.Resources {
-		if plan.Resources[id].Exclusive || usedFamilies(r.g, planner.ResourceID(id), r.dev.info.Queues) == nil {
+		rid := planner.ResourceID(id)
+		if r.g.Resources[id].Imported || plan.Resources[id].Exclusive == r.exclusive(rid) || usedFamilies(r.g, rid, r.dev.info.Queues) == nil {
 			continue
 		}
 		return &BindError{Step: "validate", Rule: RulePlan, Resource: r.g.Resources[id].Name,
-			Detail: fmt.Sprintf("resources are created EXCLUSIVE, but the plan (sharing %s) hands this resource over between queue families with no ownership transfer: plan with Options.Sharing exclusive (a resource it cannot hand over, imported or accessed by ranges, needs SharingConcurrent)", plan.Sharing)}
+			Detail: fmt.Sprintf("with SharingExclusive this resource is created %s, but the plan (sharing %s) marks it exclusive: %v: plan with Options.Sharing exclusive", map[bool]string{true: "EXCLUSIVE", false: "CONCURRENT"}[r.exclusive(rid)], plan.Sharing, plan.Resources[id].Exclusive)}
 	}
 	for _, t := range plan.Transfers {
 		if t.After < 0 || int(t.After) >= len(r.g.Commands) || t.Before < 0 || int(t.Before) >= len(r.g.Commands) ||

@@ -55,6 +55,9 @@ type Resources struct {
 	// releases and acquires: per command, the plan's ownership transfers
 	// recorded after and before it (ownership.go).
 	releases, acquires [][]int32
+	// excl: under SharingExclusive, planner.Compiled.Exclusive of each
+	// resource (computed on first use; ownership.go).
+	excl []bool
 
 	queries, created int
 }
