@@ -84,6 +84,12 @@ const (
 	OrderBudget    = planner.OrderBudget
 )
 
+// Sharings, for Options.Sharing (contents that cross queues).
+const (
+	SharingConcurrent = planner.SharingConcurrent
+	SharingExclusive  = planner.SharingExclusive
+)
+
 // Option values with a meaning of their own.
 const (
 	NoDedicatedThreshold = planner.NoDedicatedThreshold

@@ -61,8 +61,10 @@ func (b *builder) submissions() error {
 	p, c := b.p, b.c
 	g := c.Graph
 	p.Submissions, p.Semaphores = nil, 0
+	p.Transfers = nil
 	for r := range p.Resources {
 		p.Resources[r].Queues = 0
+		p.Resources[r].Exclusive = false
 	}
 	if !b.multi {
 		return nil
@@ -118,6 +120,7 @@ func (b *builder) submissions() error {
 			}
 		}
 	}
+	needs = append(needs, b.ownership(stages)...) // ownership.go
 	subs, n, err := planner.BuildSubmissions(c, p.Order, needs)
 	if err != nil {
 		return err

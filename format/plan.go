@@ -84,6 +84,8 @@ type planFile struct {
 	Barriers           []planBarrier       `json:"barriers"`
 	FinalBarriers      []planBarrier       `json:"finalBarriers,omitempty"`
 	Submissions        []planSubmission    `json:"submissions,omitempty"`
+	Sharing            *string             `json:"sharing,omitempty"`
+	Transfers          []planTransfer      `json:"transfers,omitempty"`
 	Entry              *planEntry          `json:"entry,omitempty"`      // entry.go
 	FrameWaits         []planFrameWait     `json:"frameWaits,omitempty"` // framewaits.go
 	Serializations     []planSerialization `json:"serializations,omitempty"`
@@ -116,6 +118,7 @@ type planResource struct {
 	Aliased      *bool             `json:"aliased,omitempty"`
 	Requirements *planRequirements `json:"requirements,omitempty"`
 	Queues       []string          `json:"queues,omitempty"` // plans with submissions: the queues that use it
+	Exclusive    *bool             `json:"exclusive,omitempty"`
 }
 
 type planRequirements struct {
@@ -211,6 +214,12 @@ func WritePlan(w io.Writer, g *planner.Graph, p *planner.Plan) error {
 	}
 	if pf.Submissions != nil {
 		list("submissions", len(pf.Submissions), func(i int) any { return &pf.Submissions[i] })
+	}
+	if pf.Sharing != nil {
+		field("sharing", pf.Sharing, false)
+	}
+	if pf.Transfers != nil {
+		list("transfers", len(pf.Transfers), func(i int) any { return &pf.Transfers[i] })
 	}
 	if pf.Entry != nil {
 		field("entry", pf.Entry, false)
@@ -338,12 +347,18 @@ func toPlanFile(g *planner.Graph, p *planner.Plan) (*planFile, error) {
 		if len(p.Submissions) > 0 {
 			fr.Queues = queueNames(rp.Queues)
 		}
+		if rp.Exclusive {
+			fr.Exclusive = &rp.Exclusive
+		}
 	}
 	subs, err := toPlanSubmissions(g, p) // plan_queues.go
 	if err != nil {
 		return nil, err
 	}
 	pf.Submissions = subs
+	if err := toPlanTransfers(g, p, pf); err != nil { // plan_ownership.go
+		return nil, err
+	}
 	if len(p.FinalBarriers) > 0 {
 		pf.FinalBarriers = make([]planBarrier, len(p.FinalBarriers))
 	}
@@ -706,6 +721,9 @@ func ReadPlan(r io.Reader, file string, g *planner.Graph) (*planner.Plan, error)
 		p.Serializations = append(p.Serializations, x)
 	}
 
+	if err := readPlanTransfers(p, &pf, cmds, ress, fail); err != nil { // plan_ownership.go
+		return nil, err
+	}
 	if err := readPlanSubmissions(p, &pf, cmds, fail); err != nil { // plan_queues.go
 		return nil, err
 	}

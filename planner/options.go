@@ -33,6 +33,9 @@ type Options struct {
 	// lists every pair it aliases that the DAG leaves unordered
 	// (Plan.Serializations).
 	Order Ordering
+	// Sharing chooses CONCURRENT sharing (the zero value) or EXCLUSIVE
+	// resources with ownership transfers for contents that cross queues.
+	Sharing Sharing
 	// Budget is OrderBudget's pooled-byte budget: required (> 0) there,
 	// and an error with any other Order (a budget never silently changes
 	// the ordering). When even the execution order cannot fit it, Place
@@ -82,6 +85,9 @@ func (o *Options) dedicatedThreshold() uint64 {
 
 // checkOrdering rejects options whose ordering cannot be planned.
 func checkOrdering(opts *Options) error {
+	if opts.Sharing > SharingExclusive {
+		return &PlacementError{Detail: fmt.Sprintf("unknown Options.Sharing %s (concurrent or exclusive)", opts.Sharing)}
+	}
 	switch opts.Order {
 	case OrderDAG, OrderExecution:
 		if opts.Budget != 0 {

@@ -94,6 +94,7 @@ func decide(c *Compiled, opts *Options) (*Plan, []ResourceID, error) {
 		Order:     make([]CommandID, len(g.Commands)),
 		Resources: make([]ResourcePlan, len(g.Resources)),
 		Ordering:  opts.Order,
+		Sharing:   opts.Sharing,
 	}
 	if opts.Order == OrderBudget {
 		p.Budget = opts.Budget

@@ -67,6 +67,10 @@ type ResourcePlan struct {
 	// of those queues, or EXCLUSIVE when they map to one family. It is
 	// set only in plans with submissions.
 	Queues QueueSet
+	// Exclusive is set in plans with Sharing exclusive for a resource
+	// whose contents cross queues and that Transfers hand over: the Vulkan
+	// side creates it EXCLUSIVE whatever Queues holds.
+	Exclusive bool
 }
 
 // Pool is one aliasable device-memory allocation.
@@ -250,7 +254,12 @@ type Plan struct {
 	// Semaphores is the number of binary semaphores they use.
 	Submissions []Submission
 	Semaphores  int
-	Stats       Stats
+	// Sharing is Options.Sharing; with SharingExclusive, Transfers lists
+	// the queue family ownership transfers, grouped by resource, in use
+	// order (queue_sharing.go).
+	Sharing   Sharing
+	Transfers []OwnershipTransfer
+	Stats     Stats
 	// Warnings lists what the plan does as asked but the caller likely
 	// did not mean (an imported image left in another layout than it
 	// arrived in), by resource.

@@ -79,7 +79,18 @@ const (
 	// waited twice), or a dependency or an alias across queues is not
 	// covered by a signal→wait chain with sufficient stage masks.
 	RuleSubmission Rule = "submission"
+	// RuleQueueDepthTransfer: a command on the compute or transfer queue
+	// clears, copies, blits or resolves a depth/stencil image. Vulkan
+	// allows vkCmdClearDepthStencilImage and the depth/stencil aspects of
+	// buffer-image copies only on a queue family with graphics, and the
+	// logical compute and transfer queues map to families without it
+	// where the device has them.
+	RuleQueueDepthTransfer Rule = "queue-depth-transfer"
 )
+
+// depthTransferStages are the stages of an access that records a clear,
+// a copy, a blit or a resolve.
+const depthTransferStages = vk.StageClear | vk.StageCopy | vk.StageAllTransfer | vk.StageBlit | vk.StageResolve
 
 // QueueSet is a set of queues: bit q holds Queue q.
 type QueueSet uint8
@@ -190,6 +201,12 @@ func validateQueue(g *Graph, cmd *Command) error {
 		if a.Resource >= 0 && int(a.Resource) < len(g.Resources) && g.Resources[a.Resource].Kind == KindImage && !queueLayout(cmd.Queue, a.Layout) {
 			return &GraphError{Command: cmd.Name, Access: ai, Resource: g.Resources[a.Resource].Name, Rule: RuleQueue,
 				Detail: fmt.Sprintf("layout %s cannot be used on the %s queue", a.Layout, cmd.Queue)}
+		}
+		if cmd.Queue != QueueGraphics && a.Resource >= 0 && int(a.Resource) < len(g.Resources) && a.Stages&depthTransferStages != 0 {
+			if r := &g.Resources[a.Resource]; r.Kind == KindImage && r.Image.Format.IsDepthStencil() {
+				return &GraphError{Command: cmd.Name, Access: ai, Resource: r.Name, Rule: RuleQueueDepthTransfer,
+					Detail: fmt.Sprintf("clears or copies the depth/stencil image (format %s) on the %s queue: Vulkan allows that only on a queue family with graphics", r.Image.Format, cmd.Queue)}
+			}
 		}
 	}
 	return nil

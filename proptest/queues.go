@@ -9,7 +9,9 @@ import (
 // AssignQueues puts the commands of g on queues, from a seed (issue 24):
 // a command that can run on compute goes there with probability 1/2, one
 // that can run on transfer (copies only) goes there with probability 1/3
-// (else compute or graphics); the others stay on graphics. The graph keeps
+// (else compute or graphics); the others stay on graphics. CanRunOn is
+// Validate's queue rule, so depth/stencil clears and copies (rule
+// queue-depth-transfer) stay on graphics too. The graph keeps
 // its shape, so a property holds with and without queues on one graph.
 func AssignQueues(g *planner.Graph, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 0x510e527fade682d1))

@@ -11,7 +11,14 @@
 #      queue (GPU time, pooled bytes, batches, semaphores, barriers; digests
 #      equal across the two), ASYNC_RUNS timed runs (default 5);
 #   3. QUEUE_GRAPHS random graphs with queues (default 100): digests equal
-#      to the unaliased run, 0 messages.
+#      to the unaliased run, 0 messages;
+#   4. (PARTS=sharing, not in the default) the ownership alternative: the
+#      async sample frame at ASYNC_FRAME planned with Sharing exclusive
+#      (EXCLUSIVE resources, release/acquire pairs across the graphics and
+#      COMPUTE|TRANSFER families) and with concurrent, GPU time of each and
+#      the ratio (TestExclusiveSharing logs "exclusive/concurrent GPU
+#      time"), digests equal to the unaliased run and 0 messages in both,
+#      then SHARING_GRAPHS random queue graphs (default 100) exclusive.
 # PARTS (default "vulkan async random") picks the parts, to stay within
 # one device command's 10 minutes. Log: $OUT/queues-h200.log. It fails
 # when a test fails or skips.
@@ -45,6 +52,9 @@ parts=" ${PARTS:-vulkan async random} "
 [ "${PIPESTATUS[0]}" = 0 ] || status=1; }
 [[ $parts == *" random "* ]] && { (cd .vk && ALIASPLAN_QUEUE_GRAPHS="${QUEUE_GRAPHS:-100}" \
 	./replay.test -test.run '^TestRandomQueues$|^TestQueueMisuseRejected$' -test.v -test.count=1 -test.timeout 9m 2>&1) | tee -a "$log"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1; }
+[[ $parts == *" sharing "* ]] && { (cd .vk && ALIASPLAN_ASYNC_FRAME="${ASYNC_FRAME:-1920x1080}" ALIASPLAN_ASYNC_RUNS="${ASYNC_RUNS:-5}" \
+	ALIASPLAN_QUEUE_GRAPHS="${SHARING_GRAPHS:-100}" ./replay.test -test.run '^TestExclusiveSharing$' -test.v -test.count=1 -test.timeout 9m 2>&1) | tee -a "$log"
 [ "${PIPESTATUS[0]}" = 0 ] || status=1; }
 if grep -q -- '--- SKIP' "$log"; then
 	echo "h200-queues: a test skipped" | tee -a "$log"

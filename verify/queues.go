@@ -153,6 +153,7 @@ func (v *barrierCheck) queues() {
 		if len(p.Submissions) > 0 || p.Semaphores != 0 {
 			fail(-1, "", "every command runs on graphics, but the plan has %d submissions and %d semaphores", len(p.Submissions), p.Semaphores)
 		}
+		v.ownership(nil) // ownership.go
 		return
 	}
 	if p.Ordering != planner.OrderDAG {
@@ -259,6 +260,9 @@ func (v *barrierCheck) queues() {
 				return
 			}
 		}
+	}
+	if v.ownership(qc) { // ownership.go
+		return
 	}
 	// Coverage.
 	// need reports an uncovered pair; what and after (an old occupant,

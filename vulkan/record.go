@@ -29,6 +29,9 @@ func (r *Resources) Record(cb vk.CommandBuffer, work Work) error {
 	}
 	for k := range r.deps {
 		cmd := r.deps[k].Command
+		if err := r.recordAcquires(cb, cmd); err != nil { // ownership.go
+			return err
+		}
 		if err := r.recordDependency(cb, &r.deps[k]); err != nil {
 			return err
 		}
@@ -36,6 +39,9 @@ func (r *Resources) Record(cb vk.CommandBuffer, work Work) error {
 			if err := work(cb, cmd); err != nil {
 				return fmt.Errorf("vulkan: command %q: %w", r.g.Commands[cmd].Name, err)
 			}
+		}
+		if err := r.RecordReleases(cb, cmd); err != nil {
+			return err
 		}
 	}
 	return r.recordDependency(cb, &r.final)
@@ -63,6 +69,9 @@ func (r *Resources) RecordBarriers(cb vk.CommandBuffer, cmd planner.CommandID) e
 	}
 	if cmd < 0 || int(cmd) >= len(r.pos) || r.pos[cmd] < 0 {
 		return fmt.Errorf("vulkan: command %d is not in the plan's order", cmd)
+	}
+	if err := r.recordAcquires(cb, cmd); err != nil { // ownership.go: before the command's own barriers
+		return err
 	}
 	return r.recordDependency(cb, &r.deps[r.pos[cmd]])
 }
@@ -136,6 +145,7 @@ func (r *Resources) prepareRecording() {
 	for k, cmd := range r.plan.Order {
 		r.pos[cmd] = int32(k)
 	}
+	r.prepareOwnership() // ownership.go
 	r.final = barriers.Batch{Command: planner.EndOfFrame}
 	for _, x := range r.plan.FinalBarriers {
 		r.final.Dependency.ImageMemoryBarriers = append(r.final.Dependency.ImageMemoryBarriers, barriers.ImageMemoryBarrier2{

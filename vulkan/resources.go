@@ -52,6 +52,12 @@ type Resources struct {
 	final   barriers.Batch // Plan.FinalBarriers, recorded after the last command
 	pos     []int32
 	scratch vkext.Barriers
+	// releases and acquires: per command, the plan's ownership transfers
+	// recorded after and before it (ownership.go).
+	releases, acquires [][]int32
+	// excl: under SharingExclusive, planner.Compiled.Exclusive of each
+	// resource (computed on first use; ownership.go).
+	excl []bool
 
 	queries, created int
 }
@@ -450,6 +456,9 @@ func (r *Resources) Bind(plan *planner.Plan) (err error) {
 			return &BindError{Step: "map", Resource: r.g.Resources[id].Name, Err: err}
 		}
 		o.mapped = p
+	}
+	if err := r.checkOwnership(plan); err != nil { // ownership.go
+		return err
 	}
 	r.plan = plan
 	r.prepareRecording()

@@ -22,8 +22,10 @@ const (
 	// VK_SHARING_MODE_CONCURRENT over the families that use them: no
 	// ownership transfer is needed when contents cross families.
 	SharingConcurrent Sharing = iota
-	// SharingExclusive creates every resource EXCLUSIVE: a plan whose
-	// contents cross families must then carry release/acquire barriers.
+	// SharingExclusive creates EXCLUSIVE the resources that a plan with
+	// planner.Options.Sharing exclusive hands over with release/acquire
+	// barriers (planner.Compiled.Exclusive), the others CONCURRENT; it
+	// binds only such plans (ownership.go).
 	SharingExclusive
 )
 
@@ -49,7 +51,7 @@ func (r *Resources) SetSharing(s Sharing) error {
 // concurrentFamilies returns the sorted families of the commands that
 // use resource id when it is created CONCURRENT, nil when EXCLUSIVE.
 func (r *Resources) concurrentFamilies(id planner.ResourceID) []uint32 {
-	if r.sharing != SharingConcurrent {
+	if r.sharing != SharingConcurrent && r.exclusive(id) { // ownership.go
 		return nil
 	}
 	return usedFamilies(r.g, id, r.dev.info.Queues)

@@ -218,6 +218,9 @@ func (q *qmode) record(i int) error {
 		if err := m.recordWork(cb, &r.works[cmd]); err != nil {
 			return fmt.Errorf("replay: command %q: %w", r.works[cmd].name, err)
 		}
+		if err := m.res.RecordReleases(cb, cmd); err != nil { // ownership transfers (exclusive sharing)
+			return err
+		}
 	}
 	vk.CmdWriteTimestamp(cb, vk.PipelineStageBottomOfPipeBit, q.queries, uint32(2*i+1))
 	return vkCheck("vkEndCommandBuffer", vk.EndCommandBuffer(cb))

@@ -153,12 +153,7 @@ func TestRandomQueues(t *testing.T) {
 	quirks := map[string]int{}
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		g := randomGraph(seed)
-		proptest.AssignQueues(g, seed)
-		for c := range g.Commands {
-			if DepthTransfer(g, p.CommandID(c)) {
-				g.Commands[c].Queue = p.QueueGraphics // see DepthTransfer
-			}
-		}
+		proptest.AssignQueues(g, seed) // CanRunOn keeps depth/stencil clears and copies on graphics
 		rep := compareQueues(t, d, g, 1)
 		if rep.Semaphores > 0 {
 			crossing++
