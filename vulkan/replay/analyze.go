@@ -390,12 +390,12 @@ type aggregate struct {
 	first int // index of its first access
 }
 
-func aggregateAccesses(cmd *p.Command) []aggregate {
+func aggregateAccesses(g *p.Graph, cmd *p.Command) []aggregate {
 	var out []aggregate
 	for i, a := range cmd.Accesses {
 		j := -1
 		for k := range out {
-			if out[k].a.Resource == a.Resource && sameRange(&out[k].a, &a) { // ranges.go
+			if out[k].a.Resource == a.Resource && sameRange(g, &out[k].a, &a) { // ranges.go
 				j = k
 				break
 			}
@@ -448,7 +448,7 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 	cmd := &g.Commands[c]
 	w := work{cmd: c, name: cmd.Name, seed: hashString(cmd.Name) ^ hash32(uint32(c))}
 	var copySrc, copyDst []copyOp
-	for _, ag := range aggregateAccesses(cmd) {
+	for _, ag := range aggregateAccesses(g, cmd) {
 		a := &ag.a
 		r := &g.Resources[a.Resource]
 		bad := func(format string, args ...any) error {
@@ -536,12 +536,9 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			if att.noDepth {
 				att.stencil, att.sLayout, att.sRead, att.sWrite = true, att.layout, att.read, att.write
 			}
-			if mergeDepthAspects(&w, att) { // ranges.go: depth and stencil declared apart
-				w.graphics = true
-				left &^= vk.AccessDepthStencilAttachmentRead | vk.AccessDepthStencilAttachmentWrite
-				continue
+			if !mergeDepthAspects(&w, att) { // ranges.go: depth and stencil declared apart
+				w.depths = append(w.depths, att)
 			}
-			w.depths = append(w.depths, att)
 			w.graphics = true
 			left &^= vk.AccessDepthStencilAttachmentRead | vk.AccessDepthStencilAttachmentWrite
 		}

@@ -85,11 +85,19 @@ func partialRange(g *p.Graph) error {
 	return nil
 }
 
-// sameRange says whether two accesses name the same subresource range
-// (aggregateAccesses keeps accesses of disjoint ranges apart: one command
-// may hold them in different layouts).
-func sameRange(a, b *p.Access) bool {
-	return a.Mips == b.Mips && a.Layers == b.Layers && a.Aspects == b.Aspects
+// sameRange says whether two accesses of one resource name the same
+// subresource range (written alike or not: mips 0+0 and 0+MipLevels are one)
+// (aggregateAccesses keeps accesses of different ranges apart: one
+// command may hold disjoint ranges in different layouts).
+func sameRange(g *p.Graph, a, b *p.Access) bool {
+	if a.Mips == b.Mips && a.Layers == b.Layers && a.Aspects == b.Aspects {
+		return true
+	}
+	if g.Resources[a.Resource].Kind != p.KindImage {
+		return true // a range on a buffer is refused by Validate; never split one
+	}
+	im := &g.Resources[a.Resource].Image
+	return accessSpan(im, a) == accessSpan(im, b)
 }
 
 // subresourcesOf lists the (mip level, layer) pairs of span s of an
