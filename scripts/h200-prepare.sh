@@ -13,6 +13,8 @@
 #   device run: command "bash .vk/h200-race.sh", carry [".gl", ".vk"]
 #   device run: command "bash .vk/h200-queues.sh", carry [".gl", ".vk"]
 #               (issue 24: queues, async sample frame, 100 random graphs)
+#   device run: command "bash .vk/h200-ranges.sh", carry [".gl", ".vk"]
+#               (issue 23: ranged frames vs GENERAL twins, ranged tests)
 #   device run: command "bash .vk/h200-frames.sh", carry [".gl", ".vk"]
 #               (frame sequences back to back into held memory, issue 25)
 #               (the racing control's rates, the generated frames)
@@ -38,6 +40,13 @@ dst="$(pwd)"
 	GOARCH=amd64 go test -c -ldflags='-s -w' -o "$dst/.vk/replay.test" ./vulkan/replay &&
 	GOARCH=amd64 go build -ldflags='-s -w' -o "$dst/.vk/aliasplan" ./cmd/aliasplan)
 cp "$src/scripts/h200-replay.sh" "$src/scripts/h200-race.sh" "$src/scripts/h200-queues.sh" "$src/scripts/h200-frames.sh" .vk/
+# Issue 23's ranged frames and their GENERAL twins, made replayable
+# (scripts/replayable-frame.py), for h200-ranges.sh.
+cp "$src/scripts/h200-ranges.sh" .vk/
+mkdir -p .vk/frames-ranges
+for f in "$src"/proptest/testdata/frames/*.json; do
+	python3 "$src/scripts/replayable-frame.py" "$f" ".vk/frames-ranges/$(basename "$f")"
+done
 mkdir -p .vk/frames
 cp "$src"/../shared/data/frames/*.json .vk/frames/ 2>/dev/null || echo "h200-prepare: no shared frames beside $src" >&2
 # Full-size 4x MSAA forward+ frames (proptest.MSAAFrame): h200-replay.sh

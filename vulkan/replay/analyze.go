@@ -147,7 +147,8 @@ type slot struct {
 	w, h, d uint32 // extent in elements (d: layers, or layers·samples)
 	aspect  uint32 // image view aspect
 	view3D  bool
-	layer   int32 // -1: every layer (a 2D array view); a multisampled slot: its layer (a 2D view)
+	layer   int32     // -1: every layer (a 2D array view); a multisampled slot: its layer (a 2D view)
+	lv      layerView // the layers of a ranged access's array view (views.go); zero: every layer
 }
 
 func (s *slot) count() uint64 { return uint64(s.w) * uint64(s.h) * uint64(s.d) }
@@ -202,6 +203,13 @@ type attachment struct {
 	// single-sampled target (it is written by the resolve, not drawn).
 	resolve  int
 	resolved bool
+	// sp: the access's range (ranges.go); noDepth: only the stencil
+	// aspect is attached; split: the stencil aspect has its own layout
+	// and modes (sLayout, sRead, sWrite), declared as an access of its own.
+	sp             span
+	noDepth, split bool
+	sLayout        vk.Layout
+	sRead, sWrite  bool
 }
 
 // sub is one subresource (mip level, layer) of an attachment in a pass.
@@ -217,6 +225,7 @@ type copyOp struct {
 	resolve            bool // vkCmdResolveImage (a RESOLVE-stage transfer) when the sample counts differ
 	blit               bool // vkCmdBlitImage (declared BLIT, not COPY)
 	clear, onlyClear   bool // a destination that may be (only CLEAR: is) a clear
+	sp                 span // a clear's range (ranges.go); zero: the whole image
 }
 
 // work is everything one command does, derived from its accesses.
@@ -381,12 +390,12 @@ type aggregate struct {
 	first int // index of its first access
 }
 
-func aggregateAccesses(cmd *p.Command) []aggregate {
+func aggregateAccesses(g *p.Graph, cmd *p.Command) []aggregate {
 	var out []aggregate
 	for i, a := range cmd.Accesses {
 		j := -1
 		for k := range out {
-			if out[k].a.Resource == a.Resource {
+			if out[k].a.Resource == a.Resource && sameRange(g, &out[k].a, &a) { // ranges.go
 				j = k
 				break
 			}
@@ -439,7 +448,7 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 	cmd := &g.Commands[c]
 	w := work{cmd: c, name: cmd.Name, seed: hashString(cmd.Name) ^ hash32(uint32(c))}
 	var copySrc, copyDst []copyOp
-	for _, ag := range aggregateAccesses(cmd) {
+	for _, ag := range aggregateAccesses(g, cmd) {
 		a := &ag.a
 		r := &g.Resources[a.Resource]
 		bad := func(format string, args ...any) error {
@@ -495,7 +504,7 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 				return w, bad("layout %s is not a colour attachment layout (Vulkan: COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL)", a.Layout)
 			}
 			w.colors = append(w.colors, attachment{res: a.Resource, layout: a.Layout, read: a.Access&vk.AccessColorAttachmentRead != 0,
-				write: true, uint: isUintFormat(r.Image.Format), samples: r.Image.Samples, resolve: -1})
+				write: true, uint: isUintFormat(r.Image.Format), samples: r.Image.Samples, resolve: -1, sp: accessSpan(&r.Image, a)})
 			w.graphics = true
 			left &^= vk.AccessColorAttachmentRead | vk.AccessColorAttachmentWrite
 		}
@@ -504,16 +513,17 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 				return w, bad("a depth/stencil attachment must be an image of a depth/stencil format (Vulkan)")
 			}
 			att := attachment{res: a.Resource, layout: a.Layout, read: a.Access&vk.AccessDepthStencilAttachmentRead != 0,
-				write: a.Access&vk.AccessDepthStencilAttachmentWrite != 0, samples: r.Image.Samples, resolve: -1}
+				write: a.Access&vk.AccessDepthStencilAttachmentWrite != 0, samples: r.Image.Samples, resolve: -1, sp: accessSpan(&r.Image, a)}
 			ok, dw, sw := depthLayout(a.Layout)
-			if !r.Image.Format.HasDepth() {
+			att.noDepth = r.Image.Format.HasDepth() && att.sp.aspects&aspectDepth == 0 // ranges.go: the stencil aspect alone
+			if !r.Image.Format.HasDepth() || att.noDepth {
 				ok, dw, sw = stencilOnlyLayout(a.Layout) // stencil.go
 			}
 			if !ok {
 				return w, bad("layout %s is not a depth/stencil attachment layout", a.Layout)
 			}
-			if !r.Image.Format.HasDepth() {
-				dw = sw // a stencil-only format
+			if !r.Image.Format.HasDepth() || att.noDepth {
+				dw = sw // a stencil-only format, or its stencil aspect alone
 			}
 			if att.write && !dw {
 				return w, bad("a depth write in a layout where depth is read-only (%s)", a.Layout)
@@ -522,7 +532,13 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			if att.stencil && att.write && !sw {
 				att.stencil = false // the stencil aspect stays read-only: not attached
 			}
-			w.depths = append(w.depths, att)
+			att.stencil = att.stencil && att.sp.aspects&aspectStencil != 0
+			if att.noDepth {
+				att.stencil, att.sLayout, att.sRead, att.sWrite = true, att.layout, att.read, att.write
+			}
+			if !mergeDepthAspects(&w, att) { // ranges.go: depth and stencil declared apart
+				w.depths = append(w.depths, att)
+			}
 			w.graphics = true
 			left &^= vk.AccessDepthStencilAttachmentRead | vk.AccessDepthStencilAttachmentWrite
 		}
@@ -573,6 +589,9 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 				op.src, op.dst, op.dstLyot = -1, a.Resource, a.Layout
 				op.clear = st&(vk.StageClear|vk.StageAllTransfer) != 0
 				op.onlyClear = st&transferStages == vk.StageClear
+				if partial(g, a) {
+					op.sp = accessSpan(&r.Image, a) // ranges.go: partialRange refuses ranged copies
+				}
 				copyDst = append(copyDst, op)
 			}
 		}
@@ -829,13 +848,18 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 	}
 	im := &r.Image
 	is3D := im.Depth > 1
+	sp := accessSpan(im, a) // ranges.go
+	var lv layerView
+	if !sp.wholeLayers(im) {
+		lv = layerView{sp.layer0, sp.layers}
+	}
 	aspects := []uint32{aspectColor}
 	if im.Format.IsDepthStencil() {
 		aspects = nil
-		if im.Format.HasDepth() && sampledLayout(a.Layout, aspectDepth) {
+		if im.Format.HasDepth() && sp.aspects&aspectDepth != 0 && sampledLayout(a.Layout, aspectDepth) {
 			aspects = append(aspects, aspectDepth)
 		}
-		if im.Format.HasStencil() && sampledLayout(a.Layout, aspectStencil) {
+		if im.Format.HasStencil() && sp.aspects&aspectStencil != 0 && sampledLayout(a.Layout, aspectStencil) {
 			aspects = append(aspects, aspectStencil)
 		}
 	}
@@ -846,9 +870,9 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 		if len(aspects) == 0 || !im.Format.IsDepthStencil() && !sampledLayout(a.Layout, aspectColor) {
 			return bad("layout %s cannot be sampled (Vulkan: SHADER_READ_ONLY_OPTIMAL, READ_ONLY_OPTIMAL, GENERAL or a read-only depth/stencil layout)", a.Layout)
 		}
-		for level := uint32(0); level < im.MipLevels; level++ {
+		for level := sp.mip0; level < sp.mip0+sp.mips; level++ {
 			for _, asp := range aspects {
-				s := slot{level: level, w: max(1, im.Width>>level), h: max(1, im.Height>>level), d: max(1, im.Depth>>level), aspect: asp, view3D: is3D}
+				s := slot{level: level, w: max(1, im.Width>>level), h: max(1, im.Height>>level), d: max(1, im.Depth>>level), aspect: asp, view3D: is3D, lv: lv}
 				uintView := isUintFormat(im.Format) || asp == aspectStencil
 				var err error
 				switch {
@@ -861,7 +885,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 						c = catS2MSU
 					}
 					s.d = im.Samples
-					for l := uint32(0); l < im.ArrayLayers && err == nil; l++ {
+					for l := sp.layer0; l < sp.layer0+sp.layers && err == nil; l++ {
 						s.layer = int32(l)
 						err = add(c, s, fRead)
 					}
@@ -870,10 +894,10 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 				case is3D:
 					err = add(catS3U, s, fRead) // texel.go
 				case uintView:
-					s.d = im.ArrayLayers
+					s.d = sp.layers
 					err = add(catS2U, s, fRead)
 				default:
-					s.d = im.ArrayLayers
+					s.d = sp.layers
 					err = add(catS2F, s, fRead)
 				}
 				if err != nil {
@@ -897,10 +921,10 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 	if im.Format.IsDepthStencil() {
 		return bad("storage access to a depth/stencil image (Vulkan formats have no storage support for depth/stencil)")
 	}
-	for level := uint32(0); level < im.MipLevels; level++ {
-		s := slot{level: level, w: max(1, im.Width>>level), h: max(1, im.Height>>level), d: max(1, im.Depth>>level), aspect: aspectColor, view3D: is3D}
+	for level := sp.mip0; level < sp.mip0+sp.mips; level++ {
+		s := slot{level: level, w: max(1, im.Width>>level), h: max(1, im.Height>>level), d: max(1, im.Depth>>level), aspect: aspectColor, view3D: is3D, lv: lv}
 		if !is3D {
-			s.d = im.ArrayLayers
+			s.d = sp.layers
 		}
 		if acc&vk.AccessShaderStorageRead != 0 {
 			c, ok := storageCategory(im.Format, is3D)
@@ -930,21 +954,6 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 		}
 	}
 	return nil
-}
-
-// subresources lists an attachment image's (mip level, layer) pairs with
-// their extents; a 3D image's depth slices count as layers.
-func subresources(im *p.ImageDesc) (out []struct{ level, layer, w, h uint32 }) {
-	for l := uint32(0); l < im.MipLevels; l++ {
-		n := im.ArrayLayers
-		if im.Depth > 1 {
-			n = max(1, im.Depth>>l)
-		}
-		for k := uint32(0); k < n; k++ {
-			out = append(out, struct{ level, layer, w, h uint32 }{l, k, max(1, im.Width>>l), max(1, im.Height>>l)})
-		}
-	}
-	return out
 }
 
 // shapeDraw pairs multisampled colour attachments with their resolve
@@ -984,7 +993,7 @@ func shapeDraw(g *p.Graph, w *work) error {
 		im := &g.Resources[a.res].Image
 		byKey := map[key][]sub{}
 		var keys []key
-		for _, sr := range subresources(im) {
+		for _, sr := range subresourcesOf(im, a.sp) {
 			k := key{sr.w, sr.h, a.samples}
 			if _, ok := byKey[k]; !ok {
 				keys = append(keys, k)
@@ -1001,7 +1010,7 @@ func shapeDraw(g *p.Graph, w *work) error {
 	}
 	for i, a := range w.depths {
 		im := &g.Resources[a.res].Image
-		for _, sr := range subresources(im) {
+		for _, sr := range subresourcesOf(im, a.sp) {
 			k := key{sr.w, sr.h, a.samples}
 			if !seen[k] {
 				seen[k] = true

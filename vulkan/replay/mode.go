@@ -34,6 +34,7 @@ type viewKey struct {
 	level  uint32
 	layer  int32 // -1: every layer (a 2D array or 3D view); else one layer or 3D slice (a 2D view)
 	aspect uint32
+	lv     layerView // views.go: a slot's layers (zero: every layer)
 }
 
 // bind binds plan to res (Source for the aliased run, a fresh Resources
@@ -94,8 +95,8 @@ func (m *mode) handle(id p.ResourceID) (vk.Buffer, vk.Image) {
 // view returns a view of one mip level of image id: every layer (layer
 // -1: a 2D array view, a 3D view of a 3D image) for shader slots, one
 // layer or 3D slice (a 2D view) for attachments.
-func (m *mode) view(id p.ResourceID, level uint32, layer int32, aspect uint32) (vk.ImageView, error) {
-	key := viewKey{id, level, layer, aspect}
+func (m *mode) view(id p.ResourceID, level uint32, layer int32, aspect uint32, lv layerView) (vk.ImageView, error) {
+	key := viewKey{id, level, layer, aspect, lv}
 	if v, ok := m.views[key]; ok {
 		return v, nil
 	}
@@ -107,6 +108,8 @@ func (m *mode) view(id p.ResourceID, level uint32, layer int32, aspect uint32) (
 		vt, base, n = vk.ImageViewType2d, uint32(layer), 1
 	case res.Image.Depth > 1:
 		vt, n = vk.ImageViewType3d, 1
+	case lv.layers > 0:
+		base, n = lv.layer0, lv.layers
 	}
 	info := vk.ImageViewCreateInfo{SType: vk.StructureTypeImageViewCreateInfo, Image: img, ViewType: vt, Format: vk.Format(res.Image.Format),
 		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(aspect), BaseMipLevel: level, LevelCount: 1, BaseArrayLayer: base, LayerCount: n}}
@@ -122,7 +125,7 @@ func (m *mode) view(id p.ResourceID, level uint32, layer int32, aspect uint32) (
 
 // attachView is the 2D view of one attachment subresource.
 func (m *mode) attachView(id p.ResourceID, sr sub, aspect uint32) (vk.ImageView, error) {
-	return m.view(id, sr.level, int32(sr.layer), aspect)
+	return m.view(id, sr.level, int32(sr.layer), aspect, layerView{})
 }
 
 func (m *mode) prepare() error {
@@ -283,7 +286,7 @@ func (m *mode) writeSet(pt *part, st stage, stride uint64, skip map[p.ResourceID
 				wr.PBufferInfo[s.index] = vk.DescriptorBufferInfo{Buffer: buf, Range: vk.DeviceSize(size)}
 				continue
 			}
-			v, err := m.view(s.res, s.level, s.layer, s.aspect)
+			v, err := m.view(s.res, s.level, s.layer, s.aspect, s.lv)
 			if err != nil {
 				return set, err
 			}
@@ -482,7 +485,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			vk.CmdFillBuffer(cb, buf, 0, vk.DeviceSize(vk.WholeSize), w.seed)
 			continue
 		}
-		rng := []vk.ImageSubresourceRange{{AspectMask: vk.ImageAspectFlags(colorOrDepth(res.Image.Format)), LevelCount: vk.RemainingMipLevels, LayerCount: vk.RemainingArrayLayers}}
+		rng := clearRange(res, op) // views.go
 		if res.Image.Format.IsDepthStencil() {
 			vk.CmdClearDepthStencilImage(cb, img, vk.ImageLayout(op.dstLyot), &vk.ClearDepthStencilValue{Depth: float32(w.seed>>8) / 16777216, Stencil: w.seed & 0xff}, 1, rng)
 			continue
@@ -556,9 +559,18 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			depth = &at
 			if a.stencil {
 				st := at
+				if a.split || a.noDepth { // ranges.go: the stencil aspect in its own layout and modes
+					st.Layout, st.LoadOp, st.StoreOp = int32(a.sLayout), int32(vk.AttachmentLoadOpLoad), int32(vk.AttachmentStoreOpStore)
+					if !a.sRead || a.clear {
+						st.LoadOp = int32(vk.AttachmentLoadOpClear)
+					}
+					if !a.sWrite {
+						st.StoreOp = storeOpNone
+					}
+				}
 				stencil = &st
 			}
-			if !g.Resources[a.res].Image.Format.HasDepth() {
+			if !g.Resources[a.res].Image.Format.HasDepth() || a.noDepth {
 				depth = nil // stencil-only (stencil.go)
 			}
 		}

@@ -147,9 +147,9 @@ func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr, quiet bool) (vk.
 		key.depth = dsMode(a)
 		if a.stencil {
 			key.stencilFmt = key.depthFmt
-			key.stencil = dsMode(a)
+			key.stencil = stencilMode(a) // ranges.go
 		}
-		if !g.Resources[a.res].Image.Format.HasDepth() {
+		if !g.Resources[a.res].Image.Format.HasDepth() || a.noDepth {
 			key.depthFmt, key.depth = int32(vk.FormatUndefined), dsNone // stencil-only (stencil.go)
 		}
 	}

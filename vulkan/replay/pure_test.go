@@ -2,14 +2,11 @@ package replay
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/aliasplan/aliasplan"
-	"github.com/aliasplan/aliasplan/format"
 	p "github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/proptest"
 	"github.com/aliasplan/aliasplan/vk"
@@ -145,32 +142,5 @@ func TestUnaliasedPlanEveryOrdering(t *testing.T) {
 	}
 	if budgets == 0 {
 		t.Fatal("no random graph gave a budget between the dag and execution plans")
-	}
-}
-
-// TestPartialRangeRefused checks that a graph with per-range accesses is
-// refused by name before any device work, and whole-image ones are not.
-func TestPartialRangeRefused(t *testing.T) {
-	for _, tc := range []struct {
-		file    string
-		refused bool
-	}{{"bloom.json", true}, {"cascades.json", true}, {"bloom-general.json", false}, {"cascades-general.json", false}} {
-		path := filepath.Join("..", "..", "proptest", "testdata", "frames", tc.file)
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := format.ReadGraph(f, path)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = partialRange(g)
-		if (err != nil) != tc.refused {
-			t.Errorf("%s: partialRange = %v, want refused %v", tc.file, err, tc.refused)
-		}
-		if err != nil && !strings.Contains(err.Error(), "subresource range") {
-			t.Errorf("%s: error %q does not name the subresource range", tc.file, err)
-		}
 	}
 }

@@ -320,14 +320,15 @@ func (r *Replayer) checkOrder(order []p.CommandID) error {
 		res := &g.Resources[id]
 		written[id] = res.Imported && (res.Kind == p.KindBuffer || res.Image.InitialLayout != avk.LayoutUndefined)
 	}
+	subs := subWritten{} // ranges.go: transients per subresource
 	for _, c := range order {
 		cmd := &g.Commands[c]
 		w := &r.works[c]
 		for i := range w.colors {
-			w.colors[i].clear = !written[w.colors[i].res]
+			w.colors[i].clear = !written[w.colors[i].res] || !g.Resources[w.colors[i].res].Imported && !subs.covers(w.colors[i].res, w.colors[i].sp)
 		}
 		for i := range w.depths {
-			w.depths[i].clear = !written[w.depths[i].res]
+			w.depths[i].clear = !written[w.depths[i].res] || !g.Resources[w.depths[i].res].Imported && !subs.covers(w.depths[i].res, w.depths[i].sp)
 		}
 		for i := range cmd.Accesses {
 			a := &cmd.Accesses[i]
@@ -340,6 +341,7 @@ func (r *Replayer) checkOrder(order []p.CommandID) error {
 		for i := range cmd.Accesses {
 			if cmd.Accesses[i].Access&writeFlags != 0 {
 				written[cmd.Accesses[i].Resource] = true
+				subs.mark(g, &cmd.Accesses[i])
 			}
 		}
 	}

@@ -36,8 +36,9 @@ func Scale(g *p.Graph, factor uint32) (*p.Graph, error) {
 			continue
 		}
 		im := &r.Image
-		im.Width = max(1, im.Width/factor)
-		im.Height = max(1, im.Height/factor)
+		keep := keptExtent(g, p.ResourceID(i)) // ranges.go: the mips a ranged access names survive
+		im.Width = max(1, im.Width/factor, min(im.Width, keep))
+		im.Height = max(1, im.Height/factor, min(im.Height, keep))
 		if im.Depth > 1 {
 			im.Depth = max(2, im.Depth/factor) // a 3D image stays 3D
 		}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# h200-ranges.sh, run THERE on the device machine from the repository
+# root, with .gl and .vk carried (scripts/h200-prepare.sh makes them and
+# puts this script in .vk): issue 23's per-range frames (a bloom chain in
+# one 6-mip image, a depth pyramid one mip per dispatch, 4 shadow
+# cascades in one array, a cube map per face, depth-read-only +
+# stencil-write) at full size, each beside its GENERAL twin (the same
+# frame with whole-image GENERAL accesses), aliased and unaliased, with
+# the validation layer and synchronization validation; then the ranged
+# replay tests of replay.test (TestRangedFrames, TestRangedNegativeControl,
+# TestRandomRangedGraphs, TestRangedQueues). Output in $OUT:
+#   replay-h200.log, replay-h200.jsonl   as h200-replay.sh writes them
+#   ranges-h200.log                      the tests' log and the table of
+#                                        GPU time, ranged / GENERAL twin
+# REPLAY_RUNS (default 20) passes through.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out="${OUT:-.}"
+status=0
+frames=""
+for f in bloom depth-pyramid cascades cubemap depth-stencil; do
+	frames="$frames .vk/frames-ranges/$f.json .vk/frames-ranges/$f-general.json"
+done
+REPLAY_FRAMES="$frames" REPLAY_SAMPLE=0 REPLAY_NEGATIVE=0 bash .vk/h200-replay.sh || status=1
+# h200-replay.sh set up the loader and the layer in this machine's /; the
+# environment it exported is set again here for the test binary.
+export VK_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d
+export LD_LIBRARY_PATH="/tmp/vvl/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+nvicd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+if [ -z "${VK_DRIVER_FILES:-}" ] && [ -e "$nvicd" ]; then export VK_DRIVER_FILES="$nvicd"; fi
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/xdg-runtime-$(id -u)}"
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+export ALIASPLAN_SHARE_DEVICE=1 ALIASPLAN_REQUIRE_VULKAN=1
+export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
+log="$out/ranges-h200.log"
+(cd vulkan/replay && ../../.vk/replay.test -test.run 'TestRangedFrames|TestRangedNegativeControl|TestRandomRangedGraphs|TestRangedQueues' -test.v -test.count=1 2>&1) | tee "$log"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+python3 - "$out/replay-h200.jsonl" <<'PY' | tee -a "$log"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+names = ["bloom", "depth-pyramid", "cascades", "cubemap", "depth-stencil"]
+print("| frame | ranged GPU ms (aliased) | GENERAL twin GPU ms (aliased) | ranged / twin | messages (ranged, twin) | digests equal (ranged, twin) |")
+print("|---|---|---|---|---|---|")
+for i, n in enumerate(names):
+    if 2 * i + 1 >= len(rows):
+        break
+    r, t = rows[2 * i], rows[2 * i + 1]
+    ratio = r["gpuNsAliased"] / t["gpuNsAliased"] if t.get("gpuNsAliased") else 0
+    print(f'| {n} | {r["gpuNsAliased"]/1e6:.3f} | {t["gpuNsAliased"]/1e6:.3f} | {ratio:.3f} | {r["validationMessages"]}, {t["validationMessages"]} | {r["digestsEqual"]}, {t["digestsEqual"]} |')
+PY
+exit "$status"
