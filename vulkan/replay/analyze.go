@@ -450,7 +450,7 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		}
 		st := a.Stages &^ orderingStages
 		if st&(vk.StageAllCommands|vk.StageAllGraphics) != 0 || a.Access&(vk.AccessMemoryRead|vk.AccessMemoryWrite) != 0 {
-			return w, bad("ALL_COMMANDS, ALL_GRAPHICS, MEMORY_READ and MEMORY_WRITE name no particular work: declare the stages and accesses the command performs")
+			return w, bad("no concrete work fits this generic use (usage %s, layout %s, queue %s; generic.go lists the work it can stand for: docs/replay.md, generic uses)", usageOf(r), a.Layout, cmd.Queue)
 		}
 		if st&vk.StagePreRasterizationShaders != 0 {
 			st = st&^vk.StagePreRasterizationShaders | vk.StageVertexShader
