@@ -33,7 +33,7 @@ var ReplayKinds = []string{
 	"stencil-only",        // an S8_UINT attachment written, tested read-write and read-only, then sampled
 	"host",                // HOST_WRITE of an upload buffer before the GPU reads it, HOST_READ of a read-back buffer after
 	"msaa-storage",        // 4× storage images read and written by fragment shaders (shaderStorageImageMultisample)
-	"generic-buffers",     // ALL_COMMANDS / ALL_GRAPHICS stages and MEMORY_READ / MEMORY_WRITE accesses of buffers
+	"generic-buffers",     // ALL_COMMANDS / ALL_GRAPHICS stages and MEMORY_READ / MEMORY_WRITE accesses of buffers; a buffer copied onto itself
 	"generic-images",      // the same of storage, colour, depth and cleared images
 }
 
@@ -373,8 +373,10 @@ func (b *rgen) generic(images bool, s uint32) {
 	mr, mw := vk.AccessMemoryRead, vk.AccessMemoryWrite
 	if !images {
 		a := b.buffer("storage", uint64(256*(1+b.rng.IntN(8))), vk.BufferUsageUniformBuffer)
-		f := b.g.AddBuffer(b.prefix+"fill", planner.BufferDesc{Size: uint64(256 * (1 + b.rng.IntN(8))), Usage: vk.BufferUsageTransferDst | vk.BufferUsageUniformBuffer})
+		f := b.g.AddBuffer(b.prefix+"fill", planner.BufferDesc{Size: uint64(256 * (1 + b.rng.IntN(8))),
+			Usage: vk.BufferUsageTransferDst | vk.BufferUsageTransferSrc | vk.BufferUsageUniformBuffer})
 		b.cmd("gen.write", planner.Access{Resource: a, Stages: all, Access: mw}, planner.Access{Resource: f, Stages: all, Access: mw})
+		b.cmd("gen.self-copy", planner.Access{Resource: f, Stages: vk.StageCopy, Access: vk.AccessTransferRead | vk.AccessTransferWrite})
 		b.cmd("gen.read-write", planner.Access{Resource: a, Stages: vk.StageComputeShader, Access: mr | mw})
 		b.toSink("gen.read", planner.Access{Resource: a, Stages: gfx, Access: mr}, planner.Access{Resource: f, Stages: all, Access: mr})
 		return

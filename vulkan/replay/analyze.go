@@ -550,11 +550,18 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			w.graphics = true
 			left &^= vk.AccessIndexRead
 		}
-		if st&transferStages != 0 && a.Access&(vk.AccessTransferRead|vk.AccessTransferWrite) != 0 {
+		self := isSelfCopy(r, a, st) // selfcopy.go
+		if self {
+			if err := addSelfCopy(&w, r, a, st); err != "" {
+				return w, bad("%s", err)
+			}
+			left &^= selfTransfer
+		}
+		if !self && st&transferStages != 0 && a.Access&(vk.AccessTransferRead|vk.AccessTransferWrite) != 0 {
 			tf := a.Access & (vk.AccessTransferRead | vk.AccessTransferWrite)
 			left &^= tf
 			if tf == vk.AccessTransferRead|vk.AccessTransferWrite {
-				return w, bad("a transfer that reads and writes one resource has no faithful replay (Vulkan copies need distinct regions)")
+				return w, bad("a transfer that reads and writes one image has no replay yet (a buffer's is a copy between its halves: selfcopy.go)")
 			}
 			src := tf == vk.AccessTransferRead
 			if err := transferUsage(r, a, src); err != "" {

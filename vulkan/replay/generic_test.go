@@ -12,14 +12,15 @@ import (
 // a fill-only buffer, of a storage image in GENERAL and of a colour
 // attachment; ALL_GRAPHICS + MEMORY_READ of a sampled image and of a
 // uniform buffer; COMPUTE_SHADER + MEMORY_READ|MEMORY_WRITE of a buffer;
-// ALL_COMMANDS + SHADER_STORAGE_WRITE (generic stage, concrete flag), and
+// ALL_COMMANDS + SHADER_STORAGE_WRITE (generic stage, concrete flag), a
+// buffer copied onto itself (TRANSFER_READ|TRANSFER_WRITE, selfcopy.go), and
 // transients that alias one another between them.
 func genericFrame() *p.Graph {
 	g := &p.Graph{}
 	all, gfx := vk.StageAllCommands, vk.StageAllGraphics
 	mr, mw := vk.AccessMemoryRead, vk.AccessMemoryWrite
 	sb := g.AddBuffer("storage", p.BufferDesc{Size: 4096, Usage: vk.BufferUsageStorageBuffer | vk.BufferUsageUniformBuffer})
-	fill := g.AddBuffer("fill", p.BufferDesc{Size: 2048, Usage: vk.BufferUsageTransferDst | vk.BufferUsageUniformBuffer})
+	fill := g.AddBuffer("fill", p.BufferDesc{Size: 2048, Usage: vk.BufferUsageTransferDst | vk.BufferUsageTransferSrc | vk.BufferUsageUniformBuffer})
 	rw := g.AddBuffer("rw", p.BufferDesc{Size: 1024, Usage: vk.BufferUsageStorageBuffer})
 	img := func(name string, u vk.ImageUsage) p.ResourceID {
 		return g.AddImage(name, p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 32, Height: 32, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
@@ -30,6 +31,7 @@ func genericFrame() *p.Graph {
 	out := g.AddBuffer("out", p.BufferDesc{Size: 4096, Usage: vk.BufferUsageStorageBuffer})
 	g.AddCommand("w.buf", p.Access{Resource: sb, Stages: all, Access: mw}, p.Access{Resource: rw, Stages: all, Access: mw})
 	g.AddCommand("w.fill", p.Access{Resource: fill, Stages: all, Access: mw})
+	g.AddCommand("self.copy", p.Access{Resource: fill, Stages: vk.StageCopy, Access: vk.AccessTransferRead | vk.AccessTransferWrite})
 	g.AddCommand("w.img", p.Access{Resource: st, Stages: all, Access: mw, Layout: vk.LayoutGeneral},
 		p.Access{Resource: sb, Stages: all, Access: mr})
 	g.AddCommand("w.col", p.Access{Resource: col, Stages: gfx, Access: mw | mr, Layout: vk.LayoutColorAttachmentOptimal},
@@ -54,20 +56,23 @@ func TestGenericChoices(t *testing.T) {
 	}{
 		{0, 0, vk.StageComputeShader, vk.AccessShaderStorageWrite},
 		{1, 0, vk.StageClear, vk.AccessTransferWrite},
-		{2, 0, vk.StageComputeShader, vk.AccessShaderStorageWrite},
-		{2, 1, vk.StageComputeShader, vk.AccessUniformRead},
-		{3, 0, vk.StageColorAttachmentOutput, vk.AccessColorAttachmentWrite | vk.AccessColorAttachmentRead},
-		{3, 1, vk.StageFragmentShader, vk.AccessUniformRead},
-		{4, 0, vk.StageComputeShader, vk.AccessShaderStorageWrite | vk.AccessShaderStorageRead},
-		{4, 1, vk.StageFragmentShader, vk.AccessShaderSampledRead},
-		{5, 0, vk.StageComputeShader, vk.AccessShaderSampledRead},
-		{5, 2, vk.StageComputeShader, vk.AccessShaderStorageWrite},
+		{3, 0, vk.StageComputeShader, vk.AccessShaderStorageWrite},
+		{3, 1, vk.StageComputeShader, vk.AccessUniformRead},
+		{4, 0, vk.StageColorAttachmentOutput, vk.AccessColorAttachmentWrite | vk.AccessColorAttachmentRead},
+		{4, 1, vk.StageFragmentShader, vk.AccessUniformRead},
+		{5, 0, vk.StageComputeShader, vk.AccessShaderStorageWrite | vk.AccessShaderStorageRead},
+		{5, 1, vk.StageFragmentShader, vk.AccessShaderSampledRead},
+		{6, 0, vk.StageComputeShader, vk.AccessShaderSampledRead},
+		{6, 2, vk.StageComputeShader, vk.AccessShaderStorageWrite},
 	}
 	for _, w := range want {
 		a := cg.Commands[w.cmd].Accesses[w.acc]
 		if a.Stages != w.st || a.Access != w.f {
 			t.Errorf("%s access %d: %s %s, want %s %s", g.Commands[w.cmd].Name, w.acc, a.Stages, a.Access, w.st, w.f)
 		}
+	}
+	if w, err := analyzeCommand(cg, 2); err != nil || len(w.copies) != 1 || w.copies[0].src != w.copies[0].dst {
+		t.Errorf("self.copy: %+v, %v", w.copies, err)
 	}
 	if g.Commands[0].Accesses[0].Access != vk.AccessMemoryWrite {
 		t.Error("concreteGraph changed its input")
