@@ -240,7 +240,7 @@ func (m *mode) writeSet(pt *part, st stage, stride uint64, skip map[p.ResourceID
 			PBufferInfo: []vk.DescriptorBufferInfo{{Buffer: r.lanes.buf, Offset: vk.DeviceSize(uint64(pt.index) * laneBytes), Range: laneBytes}}},
 	}
 	for c := category(0); c < numCategories; c++ {
-		n := c.size(st)
+		n := m.r.k.size(c, st) // msaacompute.go
 		if n == 0 {
 			continue
 		}
