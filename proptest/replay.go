@@ -33,6 +33,8 @@ var ReplayKinds = []string{
 	"stencil-only",        // an S8_UINT attachment written, tested read-write and read-only, then sampled
 	"host",                // HOST_WRITE of an upload buffer before the GPU reads it, HOST_READ of a read-back buffer after
 	"msaa-storage",        // 4× storage images read and written by fragment shaders (shaderStorageImageMultisample)
+	"generic-buffers",     // ALL_COMMANDS / ALL_GRAPHICS stages and MEMORY_READ / MEMORY_WRITE accesses of buffers; a buffer copied onto itself
+	"generic-images",      // the same of storage, colour, depth and cleared images
 }
 
 // ReplayFrame builds a small frame (extents 8 to 32) for the replay from
@@ -356,7 +358,41 @@ func (b *rgen) kind(k string) {
 			planner.Access{Resource: msw, Stages: fs, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
 		b.cmd("ms.fetch", sampled(msw, fs, vk.LayoutShaderReadOnlyOptimal), colorWrite(out))
 		b.toSink("out.read", sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "generic-buffers", "generic-images":
+		b.generic(k == "generic-images", s)
 	default:
 		panic("proptest: unknown replay kind " + k)
 	}
+}
+
+// generic adds uses with generic stages (ALL_COMMANDS, ALL_GRAPHICS) and
+// generic accesses (MEMORY_READ, MEMORY_WRITE), which the replay performs
+// as the concrete work they stand for (vulkan/replay/generic.go).
+func (b *rgen) generic(images bool, s uint32) {
+	all, gfx := vk.StageAllCommands, vk.StageAllGraphics
+	mr, mw := vk.AccessMemoryRead, vk.AccessMemoryWrite
+	if !images {
+		a := b.buffer("storage", uint64(256*(1+b.rng.IntN(8))), vk.BufferUsageUniformBuffer)
+		f := b.g.AddBuffer(b.prefix+"fill", planner.BufferDesc{Size: uint64(256 * (1 + b.rng.IntN(8))),
+			Usage: vk.BufferUsageTransferDst | vk.BufferUsageTransferSrc | vk.BufferUsageUniformBuffer})
+		b.cmd("gen.write", planner.Access{Resource: a, Stages: all, Access: mw}, planner.Access{Resource: f, Stages: all, Access: mw})
+		b.cmd("gen.self-copy", planner.Access{Resource: f, Stages: vk.StageCopy, Access: vk.AccessTransferRead | vk.AccessTransferWrite})
+		b.cmd("gen.read-write", planner.Access{Resource: a, Stages: vk.StageComputeShader, Access: mr | mw})
+		b.toSink("gen.read", planner.Access{Resource: a, Stages: gfx, Access: mr}, planner.Access{Resource: f, Stages: all, Access: mr})
+		return
+	}
+	st := b.image("storage", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+	col := b.image("color", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s,
+		Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled})
+	dep := b.image("depth", planner.ImageDesc{Format: vk.FormatD32Sfloat, Width: s, Height: s, Usage: vk.ImageUsageDepthStencilAttachment | vk.ImageUsageSampled})
+	cl := b.image("cleared", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: vk.ImageUsageTransferDst | vk.ImageUsageSampled})
+	b.cmd("gen.write", planner.Access{Resource: st, Stages: all, Access: mw, Layout: vk.LayoutGeneral},
+		planner.Access{Resource: col, Stages: gfx, Access: mw, Layout: vk.LayoutColorAttachmentOptimal},
+		planner.Access{Resource: dep, Stages: gfx, Access: mw, Layout: vk.LayoutDepthAttachmentOptimal})
+	b.cmd("gen.clear", planner.Access{Resource: cl, Stages: all, Access: mw, Layout: vk.LayoutTransferDstOptimal})
+	b.cmd("gen.blend", planner.Access{Resource: col, Stages: gfx, Access: mr | mw, Layout: vk.LayoutColorAttachmentOptimal})
+	b.toSink("gen.read", planner.Access{Resource: st, Stages: all, Access: mr, Layout: vk.LayoutShaderReadOnlyOptimal},
+		planner.Access{Resource: col, Stages: all, Access: mr, Layout: vk.LayoutShaderReadOnlyOptimal},
+		planner.Access{Resource: dep, Stages: gfx, Access: mr, Layout: vk.LayoutDepthReadOnlyOptimal},
+		planner.Access{Resource: cl, Stages: all, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal})
 }

@@ -6,7 +6,10 @@
 #         self-contained test binaries vulkan.test (go test -c ./vulkan)
 #         and replay.test (./vulkan/replay), the CLI .vk/aliasplan,
 #         scripts/h200-replay.sh, the shared frames and two full-size
-#         4x MSAA frames (scripts/genmsaa) in .vk/frames.
+#         4x MSAA frames (scripts/genmsaa) in .vk/frames. h200-replay.sh
+#         also runs replay.test on 100 generated frames (every
+#         proptest.ReplayKinds kind, the generic ALL_COMMANDS / MEMORY_*
+#         uses included; REPLAY_GENERATED sets the count).
 # Both folders are ignored through .git/info/exclude. Then run there:
 #   device run: command "bash scripts/h200-vulkan.sh", carry [".gl", ".vk"]
 #   device run: command "bash .vk/h200-replay.sh", carry [".gl", ".vk"]

@@ -15,6 +15,12 @@
 #   REPLAY_FRAMES     frame files to replay (default .vk/frames/*.json)
 #   REPLAY_SAMPLE     0 skips the sample frame
 #   REPLAY_NEGATIVE   0 skips the negative controls
+#   REPLAY_GENERATED  how many proptest.ReplayFrame seeds replay.test
+#                     replays (TestGeneratedFrames: every ReplayKinds kind,
+#                     generic-buffers and generic-images included, plus
+#                     TestGenericFrame, TestMSAAFrame and TestMSAACompute:
+#                     4x images sampled and storage-accessed in compute);
+#                     default 100, 0 skips
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-.}"
@@ -64,6 +70,12 @@ PY
 if [ "${REPLAY_NEGATIVE:-1}" != 0 ]; then
 	echo "== negative controls" | tee -a "$log"
 	(cd .vk && ./replay.test -test.run 'TestNegativeControls|TestSampleFrame' -test.v -test.count=1 2>&1) | tee -a "$log"
+	[ "${PIPESTATUS[0]}" = 0 ] || status=1
+fi
+if [ "${REPLAY_GENERATED:-100}" != 0 ]; then
+	echo "== generated frames (${REPLAY_GENERATED:-100} seeds), generic uses, MSAA" | tee -a "$log"
+	(cd .vk && ALIASPLAN_REPLAY_FRAMES="${REPLAY_GENERATED:-100}" ./replay.test \
+		-test.run 'TestGeneratedFrames|TestGenericFrame|TestGenericChoices|TestMSAAFrame|TestMSAACompute' -test.count=1 2>&1 | tail -40) | tee -a "$log"
 	[ "${PIPESTATUS[0]}" = 0 ] || status=1
 fi
 if [ "${REPLAY_SAMPLE:-1}" != 0 ]; then

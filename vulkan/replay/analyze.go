@@ -88,20 +88,20 @@ var cats = [numCategories]catInfo{
 	catIW:         {"written storage image", 18, 79, 12, 4, 0},
 	catIWU:        {"written unsigned storage image", 19, 91, 2, 2, 0},
 	catIW3:        {"written 3D storage image", 20, 93, 1, 1, 0},
-	catS2MS:       {"sampled multisampled image (float)", 21, 94, 0, 4, 0},
-	catS2MSU:      {"sampled multisampled image (uint)", 22, 98, 0, 2, 0},
+	catS2MS:       {"sampled multisampled image (float)", 21, 94, 4, 4, 0},
+	catS2MSU:      {"sampled multisampled image (uint)", 22, 98, 2, 2, 0},
 	catS3U:        {"sampled 3D image (uint)", 23, 100, 2, 2, 0},
 	catR32UI3D:    {"storage 3D image r32ui", 24, 102, 1, 1, vk.FormatR32Uint},
 	catIW3U:       {"written unsigned 3D storage image", 25, 103, 1, 1, 0},
 	catUTB:        {"uniform texel buffer", 26, 104, 2, 2, 0},
 	catSTB:        {"storage texel buffer", 27, 106, 2, 2, 0},
 	catSTBW:       {"written storage texel buffer", 28, 108, 2, 2, 0},
-	catIMSRGBA8:   {"multisampled storage image rgba8", 29, 110, 0, 2, vk.FormatR8G8B8A8Unorm},
-	catIMSRGBA16F: {"multisampled storage image rgba16f", 30, 112, 0, 2, vk.FormatR16G16B16A16Sfloat},
-	catIMSR32F:    {"multisampled storage image r32f", 31, 114, 0, 2, vk.FormatR32Sfloat},
-	catIMSR32UI:   {"multisampled storage image r32ui", 32, 116, 0, 2, vk.FormatR32Uint},
-	catIWMS:       {"written multisampled storage image", 33, 118, 0, 2, 0},
-	catIWMSU:      {"written unsigned multisampled storage image", 34, 120, 0, 2, 0},
+	catIMSRGBA8:   {"multisampled storage image rgba8", 29, 110, 2, 2, vk.FormatR8G8B8A8Unorm},
+	catIMSRGBA16F: {"multisampled storage image rgba16f", 30, 112, 2, 2, vk.FormatR16G16B16A16Sfloat},
+	catIMSR32F:    {"multisampled storage image r32f", 31, 114, 2, 2, vk.FormatR32Sfloat},
+	catIMSR32UI:   {"multisampled storage image r32ui", 32, 116, 2, 2, vk.FormatR32Uint},
+	catIWMS:       {"written multisampled storage image", 33, 118, 2, 2, 0},
+	catIWMSU:      {"written unsigned multisampled storage image", 34, 120, 2, 2, 0},
 }
 
 const (
@@ -459,7 +459,7 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		}
 		st := a.Stages &^ orderingStages
 		if st&(vk.StageAllCommands|vk.StageAllGraphics) != 0 || a.Access&(vk.AccessMemoryRead|vk.AccessMemoryWrite) != 0 {
-			return w, bad("ALL_COMMANDS, ALL_GRAPHICS, MEMORY_READ and MEMORY_WRITE name no particular work: declare the stages and accesses the command performs")
+			return w, bad("no concrete work fits this generic use (usage %s, layout %s, queue %s; generic.go lists the work it can stand for: docs/replay.md, generic uses)", usageOf(r), a.Layout, cmd.Queue)
 		}
 		if st&vk.StagePreRasterizationShaders != 0 {
 			st = st&^vk.StagePreRasterizationShaders | vk.StageVertexShader
@@ -566,11 +566,18 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			w.graphics = true
 			left &^= vk.AccessIndexRead
 		}
-		if st&transferStages != 0 && a.Access&(vk.AccessTransferRead|vk.AccessTransferWrite) != 0 {
+		self := isSelfCopy(r, a, st) // selfcopy.go
+		if self {
+			if err := addSelfCopy(&w, r, a, st); err != "" {
+				return w, bad("%s", err)
+			}
+			left &^= selfTransfer
+		}
+		if !self && st&transferStages != 0 && a.Access&(vk.AccessTransferRead|vk.AccessTransferWrite) != 0 {
 			tf := a.Access & (vk.AccessTransferRead | vk.AccessTransferWrite)
 			left &^= tf
 			if tf == vk.AccessTransferRead|vk.AccessTransferWrite {
-				return w, bad("a transfer that reads and writes one resource has no faithful replay (Vulkan copies need distinct regions)")
+				return w, bad("a transfer that reads and writes one image has no replay yet (a buffer's is a copy between its halves: selfcopy.go)")
 			}
 			src := tf == vk.AccessTransferRead
 			if err := transferUsage(r, a, src); err != "" {
@@ -876,8 +883,6 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 				uintView := isUintFormat(im.Format) || asp == aspectStencil
 				var err error
 				switch {
-				case im.Samples > 1 && st == stCompute:
-					return bad("multisampled images are read in vertex and fragment shaders only: lavapipe (Mesa 22.3) crashes running compute shaders that declare multisampled textures (docs/replay.md: what is left)")
 				case im.Samples > 1:
 					// One slot per layer (a 2D view), element z its sample.
 					c := catS2MS

@@ -80,6 +80,9 @@ func (k *kit) init() error {
 	}
 	for _, e := range names {
 		name := e.Name()
+		if name == "comp_ms.spv" && k.noMSCompute() { // msaacompute.go
+			continue
+		}
 		code, err := spirvWords(name)
 		if err != nil {
 			return err
@@ -106,11 +109,11 @@ func (k *kit) init() error {
 			{Binding: 1, DescriptorType: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: flags},
 		}
 		for c := category(0); c < numCategories; c++ {
-			if c.size(st) == 0 {
+			if k.size(c, st) == 0 { // msaacompute.go
 				continue
 			}
 			binds = append(binds, vk.DescriptorSetLayoutBinding{Binding: cats[c].binding, DescriptorType: c.descriptorType(),
-				DescriptorCount: uint32(c.size(st)), StageFlags: flags})
+				DescriptorCount: uint32(k.size(c, st)), StageFlags: flags})
 		}
 		info := vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo, BindingCount: uint32(len(binds)), PBindings: binds}
 		var l vk.DescriptorSetLayout
@@ -329,6 +332,9 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 		return err
 	}
 	if err := k.msStorageFeatures(g, ws); err != nil { // msstorage.go
+		return err
+	}
+	if err := k.msComputeDevice(g, ws); err != nil { // msaacompute.go
 		return err
 	}
 	feats := map[avk.Format]vk.FormatFeatureFlags{}

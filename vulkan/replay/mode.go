@@ -243,7 +243,7 @@ func (m *mode) writeSet(pt *part, st stage, stride uint64, skip map[p.ResourceID
 			PBufferInfo: []vk.DescriptorBufferInfo{{Buffer: r.lanes.buf, Offset: vk.DeviceSize(uint64(pt.index) * laneBytes), Range: laneBytes}}},
 	}
 	for c := category(0); c < numCategories; c++ {
-		n := c.size(st)
+		n := m.r.k.size(c, st) // msaacompute.go
 		if n == 0 {
 			continue
 		}
@@ -653,7 +653,10 @@ func (m *mode) recordCopy(cb vk.CommandBuffer, op copyOp) {
 	case s.Kind == p.KindBuffer && d.Kind == p.KindBuffer:
 		// The destination is covered whole, the source repeated.
 		var regions []vk.BufferCopy
-		for off := uint64(0); off < d.Buffer.Size; off += s.Buffer.Size {
+		if op.src == op.dst {
+			regions = selfCopyRegion(s.Buffer.Size) // selfcopy.go
+		}
+		for off := uint64(0); op.src != op.dst && off < d.Buffer.Size; off += s.Buffer.Size {
 			regions = append(regions, vk.BufferCopy{DstOffset: vk.DeviceSize(off), Size: vk.DeviceSize(min(s.Buffer.Size, d.Buffer.Size-off))})
 		}
 		vk.CmdCopyBuffer(cb, sb, db, uint32(len(regions)), regions)

@@ -58,7 +58,7 @@ func (k *kit) compPipeline(m specMasks) (vk.Pipeline, error) {
 	cinfo := []vk.ComputePipelineCreateInfo{{
 		SType: vk.StructureTypeComputePipelineCreateInfo,
 		Stage: vk.PipelineShaderStageCreateInfo{SType: vk.StructureTypePipelineShaderStageCreateInfo, Stage: vk.ShaderStageComputeBit,
-			Module: k.modules[variant("comp.spv", needsExtra(m, false))], PName: "main\x00", PSpecializationInfo: spec},
+			Module: k.modules[compModule(m)], PName: "main\x00", PSpecializationInfo: spec},
 		Layout: k.compLay,
 	}}
 	pipes := make([]vk.Pipeline, 1)

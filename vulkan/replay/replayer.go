@@ -55,7 +55,8 @@ func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
 	if err := partialRange(g); err != nil {
 		return nil, err
 	}
-	g = replayGraph(g) // inputattach.go
+	g = replayGraph(g)   // inputattach.go
+	g = concreteGraph(g) // generic.go
 	ws := make([]work, len(g.Commands))
 	for c := range g.Commands {
 		w, err := analyzeCommand(g, p.CommandID(c))

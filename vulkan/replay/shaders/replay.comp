@@ -7,7 +7,9 @@
 // one of the command's lanes.
 #define SET 0
 #define N_S2F 24
-#define N_MS 0
+#ifndef N_MS
+#define N_MS 0 // comp_ms.spv: 1 (msaa.go)
+#endif
 #define N_R32F 12
 #define N_SBW 8
 #define N_IW 12
