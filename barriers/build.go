@@ -235,6 +235,9 @@ type hazardSource struct {
 	writes vk.AccessFlags
 	last   int32
 	cross  bool // a predecessor is on another queue: a semaphore orders it (queues.go)
+	// crossWrite: the last modification was on another queue (reads on
+	// this queue may follow it); a layout change then carries waitVisible.
+	crossWrite bool
 }
 
 type builder struct {
@@ -355,6 +358,9 @@ func (b *builder) hazardSources() {
 				h.stages |= b.eff[base+int32(k)]
 				h.writes |= us[k].Access.Writes()
 				h.last = max(h.last, b.pos[us[k].Command])
+			}
+			if lastMod >= 0 && b.otherQueue(us[lastMod].Command, u.Command) {
+				h.crossWrite = true
 			}
 			if lastMod >= 0 && (!(u.Modifies && readsSince < i) || us[lastMod].Transition == int32(lastMod) || b.crossReads(us[readsSince:i], u.Command)) {
 				add(lastMod)
@@ -478,7 +484,7 @@ func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) {
 			return // no predecessor on this queue: a read that changes no layout, or the semaphore orders it
 		}
 		x.SrcStages, x.SrcAccess = h.stages, h.writes
-		if h.cross && image && ut.PrevLayout != ut.Layout {
+		if (h.cross || h.crossWrite) && image && ut.PrevLayout != ut.Layout {
 			// The transition chains after the semaphore wait (queues.go).
 			x.SrcStages |= dstS
 			x.SrcAccess |= waitVisible(dstA)
@@ -516,6 +522,21 @@ func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) {
 		x.SrcAccess |= w
 		cross = cross || cr
 	}
+	crossW := false // an old occupant's last modification on another queue (reads here may follow it)
+	if image && b.multi {
+		for _, a := range prev {
+			us := b.c.Uses(a)
+			for k := len(us) - 1; k >= 0; k-- {
+				if us[k].Modifies {
+					crossW = crossW || b.otherQueue(us[k].Command, cmd)
+					break
+				}
+			}
+		}
+		if crossW && !cross {
+			x.SrcStages |= dstS
+		}
+	}
 	if cross { // an old occupant's terminal use on another queue: a semaphore orders it (queues.go)
 		if !image {
 			if x.SrcStages == 0 {
@@ -542,7 +563,7 @@ func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) {
 		b.batch = append(b.batch, m)
 		x.Call = 1
 	}
-	if cross && image {
+	if (cross || crossW) && image {
 		x.SrcAccess |= waitVisible(dstA) // chained after the semaphore wait
 	}
 	b.batch = append(b.batch, x)

@@ -13,6 +13,7 @@ import (
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
 	"github.com/aliasplan/aliasplan/verify"
+	"github.com/aliasplan/aliasplan/vk"
 )
 
 // queuesOK plans a random graph with queues assigned and checks that the
@@ -50,22 +51,27 @@ func crossTransitions(g *planner.Graph, plan *planner.Plan) string {
 	for i, c := range plan.Order {
 		pos[c] = i
 	}
-	// lastWriteQueue: the queue of r's last use before position p when
-	// that use writes (the layer checks a transition against the last
-	// write only when no read followed it).
+	// lastWriteQueue: the queue of r's last modification before position
+	// p, a write or a layout change (the layer 1.3.239 checks a transition
+	// against it even when reads on the transition's queue followed it).
 	lastWriteQueue := func(r planner.ResourceID, p int) (planner.Queue, bool) {
-		best, q, w := -1, planner.QueueGraphics, false
-		for ci := range g.Commands {
-			if pos[ci] >= p || pos[ci] <= best {
-				continue
+		q, found := planner.QueueGraphics, false
+		prev := vk.LayoutUndefined
+		for _, ci := range plan.Order {
+			if pos[ci] >= p {
+				break
 			}
 			for _, a := range g.Commands[ci].Accesses {
-				if a.Resource == r {
-					best, q, w = pos[ci], g.Commands[ci].Queue, a.Access.Writes() != 0
+				if a.Resource != r {
+					continue
 				}
+				if a.Access.Writes() != 0 || (g.Resources[r].Kind == planner.KindImage && a.Layout != prev) {
+					q, found = g.Commands[ci].Queue, true
+				}
+				prev = a.Layout
 			}
 		}
-		return q, w
+		return q, found
 	}
 	for _, x := range plan.Barriers {
 		if x.Type != planner.ImageBarrier || x.OldLayout == x.NewLayout || x.Before < 0 {
