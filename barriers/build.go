@@ -50,7 +50,6 @@ func Build(c *planner.Compiled, p *planner.Plan) error {
 	p.Barriers = b.build(p.Barriers[:0])
 	p.FinalBarriers, p.Warnings = b.finalBarriers(p.FinalBarriers[:0], p.Warnings)
 	return b.submissions() // queues.go
-
 }
 
 // executionOrder sets p.Order to the recorded order when it is nil, checks

@@ -98,15 +98,15 @@ func splitAsyncQuirks(msgs []vulkan.Message, quirks map[string]int, qs ...*qmode
 		of     map[string]int
 		before [][]bool
 	}
-	var os []order
+	var orders []order
 	for _, q := range qs {
 		of, before := q.batchOrder()
-		os = append(os, order{of, before})
+		orders = append(orders, order{of, before})
 	}
 	var rest []vulkan.Message
 next:
 	for _, m := range msgs {
-		for _, o := range os {
+		for _, o := range orders {
 			if AsyncQuirk(m, o.of, o.before) {
 				quirks["async-context"]++
 				continue next

@@ -66,8 +66,9 @@ type qmode struct {
 	// run's first uses (barriers from UNDEFINED with no source stage)
 	// were reported against the previous run's accesses on the other
 	// queue (44 messages on the H200 in session 4).
-	fences [p.NumQueues]vk.Fence
-	traced int // messages already printed by trace
+	fences  [p.NumQueues]vk.Fence
+	traced  int  // messages already printed by trace
+	tracing bool // ALIASPLAN_TRACE_SUBMITS is set
 }
 
 // submissions is the plan's, or one graphics batch of its order.
@@ -133,7 +134,7 @@ func DepthTransfer(g *p.Graph, c p.CommandID) bool {
 
 func (r *Replayer) prepareQueues(m *mode) (*qmode, error) {
 	k := r.k
-	q := &qmode{m: m, subs: submissions(m.plan)}
+	q := &qmode{m: m, subs: submissions(m.plan), tracing: os.Getenv("ALIASPLAN_TRACE_SUBMITS") != ""}
 	for i := range q.first {
 		q.first[i], q.last[i], q.init[i], q.done[i] = -1, -1, -1, -1
 	}
@@ -273,7 +274,7 @@ func (q *qmode) run() (result, []uint64, error) {
 	if err := dev.Submit(p.QueueGraphics, r.initCB, q.sems, nil, initSig, k.fence); err != nil {
 		return result{}, nil, err
 	}
-	q.trace(fmt.Sprintf("init on graphics signal %v", initSig))
+	q.trace("init on graphics signal %v", initSig)
 	if err := q.waitFence(); err != nil {
 		return result{}, nil, err
 	}
@@ -293,13 +294,13 @@ func (q *qmode) run() (result, []uint64, error) {
 			vk.DeviceWaitIdle(k.vd)
 			return result{}, nil, fmt.Errorf("replay: submission %d (%s): %w", i, s.Queue, err)
 		}
-		q.trace(fmt.Sprintf("batch %d on %s %v wait %v signal %v", i, s.Queue, q.names(i), waits, signals))
+		q.trace("batch %d on %s %v wait %v signal %v", i, s.Queue, q.names(i), waits, signals)
 	}
 	if err := dev.Submit(p.QueueGraphics, r.readCB, q.sems, doneWait, nil, k.fence); err != nil {
 		vk.DeviceWaitIdle(k.vd)
 		return result{}, nil, err
 	}
-	q.trace(fmt.Sprintf("read-back on graphics wait %v", doneWait))
+	q.trace("read-back on graphics wait %v", doneWait)
 	if err := q.waitFence(); err != nil {
 		return result{}, nil, err
 	}
@@ -307,10 +308,7 @@ func (q *qmode) run() (result, []uint64, error) {
 		if f == vk.NullFence {
 			continue
 		}
-		if err := vkCheck("vkWaitForFences", vk.WaitForFences(k.vd, 1, []vk.Fence{f}, vk.True, ^uint64(0))); err != nil {
-			return result{}, nil, err
-		}
-		if err := vkCheck("vkResetFences", vk.ResetFences(k.vd, 1, []vk.Fence{f})); err != nil {
+		if err := q.waitOn(f); err != nil {
 			return result{}, nil, err
 		}
 	}
@@ -332,10 +330,11 @@ func (q *qmode) run() (result, []uint64, error) {
 // trace, with ALIASPLAN_TRACE_SUBMITS set, prints a submission and the
 // validation messages that it drew (the layer reports a submit-time
 // hazard during the vkQueueSubmit2 of the later batch).
-func (q *qmode) trace(what string) {
-	if os.Getenv("ALIASPLAN_TRACE_SUBMITS") == "" {
+func (q *qmode) trace(format string, args ...any) {
+	if !q.tracing {
 		return
 	}
+	what := fmt.Sprintf(format, args...)
 	ms := q.m.r.k.dev.Messages()
 	fmt.Fprintf(os.Stderr, "trace: %s\n", what)
 	for _, m := range ms[min(q.traced, len(ms)):] {
@@ -353,12 +352,15 @@ func (q *qmode) names(i int) []string {
 	return names
 }
 
-func (q *qmode) waitFence() error {
+func (q *qmode) waitFence() error { return q.waitOn(q.m.r.k.fence) }
+
+// waitOn waits for fence f and resets it.
+func (q *qmode) waitOn(f vk.Fence) error {
 	k := q.m.r.k
-	if err := vkCheck("vkWaitForFences", vk.WaitForFences(k.vd, 1, []vk.Fence{k.fence}, vk.True, ^uint64(0))); err != nil {
+	if err := vkCheck("vkWaitForFences", vk.WaitForFences(k.vd, 1, []vk.Fence{f}, vk.True, ^uint64(0))); err != nil {
 		return err
 	}
-	return vkCheck("vkResetFences", vk.ResetFences(k.vd, 1, []vk.Fence{k.fence}))
+	return vkCheck("vkResetFences", vk.ResetFences(k.vd, 1, []vk.Fence{f}))
 }
 
 var queueHandle = regexp.MustCompile(`Object 0: handle = (0x[0-9a-f]+), type = VK_OBJECT_TYPE_QUEUE;`)
