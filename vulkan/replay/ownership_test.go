@@ -111,12 +111,17 @@ func TestExclusiveSharing(t *testing.T) {
 	}
 	transfers := 0
 	for seed := uint64(1); seed <= uint64(n); seed++ {
-		rg := randomGraph(seed)
-		proptest.AssignQueues(rg, seed)
-		_, rp := compareSharing(t, d, rg, 1, p.SharingExclusive)
-		transfers += len(rp.Transfers)
-		if t.Failed() {
-			t.Fatalf("seed %d: %d transfers", seed, len(rp.Transfers))
+		ok := t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) { // its replayer closed when it ends
+			rg := randomGraph(seed)
+			proptest.AssignQueues(rg, seed)
+			_, rp := compareSharing(t, d, rg, 1, p.SharingExclusive)
+			transfers += len(rp.Transfers)
+			if t.Failed() {
+				t.Logf("seed %d: %d transfers", seed, len(rp.Transfers))
+			}
+		})
+		if !ok {
+			t.FailNow()
 		}
 	}
 	t.Logf("%d random graphs with exclusive sharing: %d transfers", n, transfers)
