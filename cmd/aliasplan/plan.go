@@ -45,6 +45,11 @@ Flags:
   --budget SIZE             keep the DAG order and serialize only the pairs
                             needed to pool at most SIZE bytes; fails, stating
                             the smallest size reachable, when nothing fits
+  --sharing concurrent|exclusive
+                            resources used on several queues: CONCURRENT
+                            (default), or EXCLUSIVE with queue family
+                            ownership transfers (release/acquire barriers,
+                            listed in the plan file's "transfers")
   --format text|json        summary format (default text)
   --max-pool-size SIZE      cap each pool, e.g. 256MiB (default 0: no cap, or
                             the device's maxMemoryAllocationSize)
@@ -68,7 +73,7 @@ Sizes are bytes or a number with KiB, MiB, GiB (or KB, MB, GB).
 // planArgs are plan's flags.
 type planArgs struct {
 	out, svg, html, format, strategy, resolution string
-	compare                                      string
+	compare, sharing                             string
 	maxPool, threshold                           sizeValue
 	poolPrefers                                  bool
 	src                                          sourceFlags
@@ -96,6 +101,7 @@ func registerPlanFlags(fs *flag.FlagSet) *planArgs {
 	fs.Var(&a.maxPool, "max-pool-size", "")
 	fs.Var(&a.threshold, "dedicated-threshold", "")
 	fs.BoolVar(&a.poolPrefers, "pool-prefers-dedicated", false, "")
+	fs.StringVar(&a.sharing, "sharing", "concurrent", "")
 	// "" is the default, 1920x1080: so that run can tell a --resolution
 	// given with a graph file, which has extents of its own.
 	fs.StringVar(&a.resolution, "resolution", "", "")
@@ -116,8 +122,12 @@ func (a *planArgs) options(cmd string, source *requirementsSource, stderr io.Wri
 	if err != nil {
 		return aliasplan.Options{}, usageErrorf(cmd, "--strategy: %v", err)
 	}
+	sharing, ok := planner.ParseSharing(a.sharing)
+	if !ok {
+		return aliasplan.Options{}, usageErrorf(cmd, "--sharing %q: want concurrent or exclusive", a.sharing)
+	}
 	opts := aliasplan.Options{Strategy: strat, MaxPoolSize: uint64(a.maxPool), DedicatedThreshold: thresholdOption(a.threshold), Source: source,
-		PoolPrefersDedicated: a.poolPrefers, Order: order, Budget: budget}
+		PoolPrefersDedicated: a.poolPrefers, Order: order, Budget: budget, Sharing: sharing}
 	if opts.MaxPoolSize == 0 {
 		opts.MaxPoolSize = source.maxAllocation
 	}

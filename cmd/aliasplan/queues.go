@@ -16,6 +16,12 @@ type queuesSummary struct {
 	// Concurrent counts the resources shared between queues
 	// (VK_SHARING_MODE_CONCURRENT).
 	Concurrent int `json:"concurrent"`
+	// Sharing is the plan's sharing; with exclusive, Exclusive counts the
+	// resources created EXCLUSIVE and Transfers their queue family
+	// ownership transfers (each a release and an acquire barrier).
+	Sharing   string `json:"sharing"`
+	Exclusive int    `json:"exclusive,omitempty"`
+	Transfers int    `json:"transfers,omitempty"`
 }
 
 type queueCount struct {
@@ -28,7 +34,7 @@ func summarizeQueues(p *planner.Plan) *queuesSummary {
 	if len(p.Submissions) == 0 {
 		return nil
 	}
-	q := &queuesSummary{Submissions: len(p.Submissions), Semaphores: p.Semaphores}
+	q := &queuesSummary{Submissions: len(p.Submissions), Semaphores: p.Semaphores, Sharing: p.Sharing.String(), Transfers: len(p.Transfers)}
 	var cmds, subs [planner.NumQueues]int
 	for _, s := range p.Submissions {
 		if s.Queue < planner.NumQueues {
@@ -42,7 +48,10 @@ func summarizeQueues(p *planner.Plan) *queuesSummary {
 		}
 	}
 	for _, rp := range p.Resources {
-		if rp.Queues.Concurrent() {
+		switch {
+		case rp.Exclusive:
+			q.Exclusive++
+		case rp.Queues.Concurrent():
 			q.Concurrent++
 		}
 	}
@@ -55,6 +64,9 @@ func writeQueues(w io.Writer, q *queuesSummary) {
 		return
 	}
 	fmt.Fprintf(w, "submissions   %d, %d semaphores, %d resources shared between queues (concurrent)\n", q.Submissions, q.Semaphores, q.Concurrent)
+	if q.Sharing == planner.SharingExclusive.String() {
+		fmt.Fprintf(w, "ownership     %d resources exclusive, %d transfers (release + acquire)\n", q.Exclusive, q.Transfers)
+	}
 	for _, c := range q.PerQueue {
 		fmt.Fprintf(w, "  %-11s %d commands in %d submissions\n", c.Queue, c.Commands, c.Submissions)
 	}

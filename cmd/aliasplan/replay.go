@@ -46,6 +46,10 @@ Planning flags, as for 'aliasplan plan' (replay defines the same ones):
                             see 'aliasplan plan -h')
   --budget SIZE             serialize only the pairs needed to pool at most
                             SIZE bytes
+  --sharing concurrent|exclusive
+                            resources used on several queues (default
+                            concurrent); exclusive creates them EXCLUSIVE and
+                            records the plan's ownership transfers
   --profile NAME, --device none, -o FILE, --svg FILE, --html FILE, --compare LIST
                             plan's; replay takes requirements from the
                             device and writes no file
@@ -152,6 +156,11 @@ func (a *replayArgs) run(files []string, stdout, stderr io.Writer) error {
 	opts, err := pa.options("replay", source, stderr)
 	if err != nil {
 		return err
+	}
+	if opts.Sharing == planner.SharingExclusive {
+		if err := r.Source().SetSharing(vulkan.SharingExclusive); err != nil {
+			return fmt.Errorf("replay: --sharing exclusive: %s", trimPkg(err.Error()))
+		}
 	}
 	plan, err := aliasplan.New(opts).Plan(&aliasplan.Graph{Graph: *g})
 	if err != nil {
