@@ -235,8 +235,11 @@ type hazardSource struct {
 	last   int32
 	cross  bool // a predecessor is on another queue: a semaphore orders it (queues.go)
 	// crossWrite: the last modification was on another queue (reads on
-	// this queue may follow it); a layout change then carries waitVisible.
-	crossWrite bool
+	// this queue may follow it); a layout change then carries waitVisible
+	// and crossScope(crossStages, crossWrites) (queues.go).
+	crossWrite  bool
+	crossStages vk.Stage
+	crossWrites vk.AccessFlags
 }
 
 type builder struct {
@@ -360,6 +363,7 @@ func (b *builder) hazardSources() {
 			}
 			if lastMod >= 0 && b.otherQueue(us[lastMod].Command, u.Command) {
 				h.crossWrite = true
+				h.crossStages, h.crossWrites = b.eff[base+int32(lastMod)], us[lastMod].Access.Writes()
 			}
 			if lastMod >= 0 && (!(u.Modifies && readsSince < i) || us[lastMod].Transition == int32(lastMod) || b.crossReads(us[readsSince:i], u.Command)) {
 				add(lastMod)
@@ -487,6 +491,11 @@ func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) {
 			// The transition chains after the semaphore wait (queues.go).
 			x.SrcStages |= dstS
 			x.SrcAccess |= waitVisible(dstA)
+			if h.crossWrite {
+				s, a := b.crossScope(cmd, h.crossStages, h.crossWrites)
+				x.SrcStages |= s
+				x.SrcAccess |= a
+			}
 		} else if !image || ut.PrevLayout == ut.Layout {
 			x.last = h.last
 		}
@@ -522,12 +531,18 @@ func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) {
 		cross = cross || cr
 	}
 	crossW := false // an old occupant's last modification on another queue (reads here may follow it)
+	var crossS vk.Stage
+	var crossA vk.AccessFlags
 	if image && b.multi {
 		for _, a := range prev {
 			us := b.c.Uses(a)
 			for k := len(us) - 1; k >= 0; k-- {
 				if us[k].Modifies {
-					crossW = crossW || b.otherQueue(us[k].Command, cmd)
+					if b.otherQueue(us[k].Command, cmd) {
+						crossW = true
+						s, w := b.crossScope(cmd, b.eff[b.useBase[a]+int32(k)], us[k].Access.Writes())
+						crossS, crossA = crossS|s, crossA|w
+					}
 					break
 				}
 			}
@@ -564,6 +579,8 @@ func (b *builder) need(cmd planner.CommandID, ref planner.UseRef) {
 	}
 	if (cross || crossW) && image {
 		x.SrcAccess |= waitVisible(dstA) // chained after the semaphore wait
+		x.SrcStages |= crossS
+		x.SrcAccess |= crossA
 	}
 	b.batch = append(b.batch, x)
 }

@@ -161,3 +161,22 @@ func waitVisible(dstA vk.AccessFlags) vk.AccessFlags {
 	}
 	return dstA
 }
+
+// crossScope is what a layout change after another queue's last write to
+// the image (or to an old occupant of its memory) adds to its source
+// scope: that write's own stages and write access, as far as the barrier's
+// queue may name them. Vulkan needs none of it (the semaphore wait made
+// the write available and visible to the wait's stages, and the
+// transition chains after the wait); Khronos layer 1.3.239 credits a
+// transition against a write made visible by an EARLIER batch's wait on
+// this queue only when the barrier's source access scope holds the
+// write's own stage and access (H200, random queue graph 97: a GENERAL to
+// SHADER_READ_ONLY transition whose source was the sampled read alone
+// drew WRITE_AFTER_WRITE against the other queue's storage write).
+func (b *builder) crossScope(cmd planner.CommandID, stages vk.Stage, writes vk.AccessFlags) (vk.Stage, vk.AccessFlags) {
+	s := stages & planner.QueueStages(b.c.Graph.Commands[cmd].Queue)
+	if s == 0 || writes == 0 {
+		return 0, 0
+	}
+	return s, writes &^ vk.UnsupportedAccess(s, writes)
+}

@@ -164,6 +164,16 @@ var queueStages = [NumQueues]vk.Stage{
 		vk.StageAllTransfer | vk.StageCopy | vk.StageClear,
 }
 
+// QueueStages returns the stages a command of queue q may name (every
+// stage on graphics; compute and transfer what a queue of only that
+// capability executes).
+func QueueStages(q Queue) vk.Stage {
+	if q >= NumQueues {
+		return 0
+	}
+	return queueStages[q]
+}
+
 // queueLayout reports whether a command of queue q may need layout l: no
 // attachment layouts off graphics, only GENERAL and the transfer layouts
 // on transfer.

@@ -54,8 +54,11 @@ func crossTransitions(g *planner.Graph, plan *planner.Plan) string {
 	// lastWriteQueue: the queue of r's last modification before position
 	// p, a write or a layout change (the layer 1.3.239 checks a transition
 	// against it even when reads on the transition's queue followed it).
+	var lastS vk.Stage
+	var lastW vk.AccessFlags
 	lastWriteQueue := func(r planner.ResourceID, p int) (planner.Queue, bool) {
 		q, found := planner.QueueGraphics, false
+		lastS, lastW = 0, 0
 		prev := vk.LayoutUndefined
 		for _, ci := range plan.Order {
 			if pos[ci] >= p {
@@ -67,6 +70,7 @@ func crossTransitions(g *planner.Graph, plan *planner.Plan) string {
 				}
 				if a.Access.Writes() != 0 || (g.Resources[r].Kind == planner.KindImage && a.Layout != prev) {
 					q, found = g.Commands[ci].Queue, true
+					lastS, lastW = a.Stages, a.Access.Writes()
 				}
 				prev = a.Layout
 			}
@@ -90,6 +94,16 @@ func crossTransitions(g *planner.Graph, plan *planner.Plan) string {
 			if x.SrcAccess&x.DstAccess != x.DstAccess || x.SrcAccess == 0 {
 				return fmt.Sprintf("barrier before %q on %s (%s %q, %s→%s) after a write of %q on %s: source access %s lacks the use's %s",
 					g.Commands[x.Before].Name, q, x.Kind, g.Resources[x.Resource].Name, x.OldLayout, x.NewLayout, g.Resources[r].Name, wq, x.SrcAccess, x.DstAccess)
+			}
+			// The write's own stage and access, where this queue may name
+			// them (barriers.crossScope: the layer credits a write made
+			// visible by an earlier batch's wait only so).
+			if st := lastS & planner.QueueStages(q); st != 0 && lastW != 0 {
+				want := lastW &^ vk.UnsupportedAccess(st, lastW)
+				if x.SrcStages&st == 0 || x.SrcAccess&want != want {
+					return fmt.Sprintf("barrier before %q on %s (%s %q, %s→%s) after a write of %q on %s at %s (%s): source scope %s/%s lacks the write's own",
+						g.Commands[x.Before].Name, q, x.Kind, g.Resources[x.Resource].Name, x.OldLayout, x.NewLayout, g.Resources[r].Name, wq, lastS, lastW, x.SrcStages, x.SrcAccess)
+				}
 			}
 		}
 	}
