@@ -118,6 +118,54 @@ func unorderedReuse(prev, next *aliasplan.FramePlan, pg, ng *p.Graph) []string {
 	return slices.Compact(out)
 }
 
+// queueFrame is one frame of TestFrameQueueSequence: its width in
+// percent of the first frame's, and whether it uses async compute.
+type queueFrame struct {
+	pct   uint32
+	async bool
+}
+
+// queueSeq is TestFrameQueueSequence's sequence; long adds the H200's
+// two frames. Async compute is off in the second frame; the last two
+// frames use both queues (the negative control needs the compute tail
+// in the frame before the last).
+func queueSeq(long bool) []queueFrame {
+	seq := []queueFrame{{100, true}, {100, false}, {90, true}, {80, true}}
+	if long {
+		seq = append(seq, queueFrame{70, true}, queueFrame{100, true})
+	}
+	return seq
+}
+
+// TestQueueSequenceShape plans TestFrameQueueSequence's sequences with
+// the H200 profile (no device) at the widths scripts/h200-frames.sh runs:
+// in each, the frame before the last leaves pooled bytes that only the
+// frame waits order before the last frame's first graphics batch, so the
+// H200's negative control can fail (the device test checks the same on
+// the device's plans).
+func TestQueueSequenceShape(t *testing.T) {
+	for _, w0 := range []uint32{160, 640, 1920, 3840} {
+		f := aliasplan.NewFrames(aliasplan.Options{}, aliasplan.FrameOptions{})
+		var fps []*aliasplan.FramePlan
+		var gs []*p.Graph
+		for _, fr := range queueSeq(true) {
+			w := w0 * fr.pct / 100
+			g := asyncSeqFrame(w, w*9/16, fr.async, w0 >= 1280)
+			fp, err := f.Plan(g)
+			if err != nil {
+				t.Fatalf("width %d: %v", w0, err)
+			}
+			fps, gs = append(fps, fp), append(gs, &g.Graph)
+		}
+		k := len(fps) - 1
+		reuse := unorderedReuse(fps[k-1], fps[k], gs[k-1], gs[k])
+		if len(reuse) == 0 {
+			t.Errorf("width %d: frames %d and %d share no bytes that only the frame waits order", w0, k, k+1)
+		}
+		t.Logf("width %d: frame waits of the last frame %v; bytes only they order: %v", w0, fps[k].FrameWaits, reuse)
+	}
+}
+
 // TestFrameQueueSequence plans a multi-queue frame sequence through one
 // aliasplan.Frames (the async sample frame with a compute tail at varying
 // sizes, async compute toggled off and on), binds each frame into the held
@@ -134,18 +182,11 @@ func unorderedReuse(prev, next *aliasplan.FramePlan, pg, ng *p.Graph) []string {
 func TestFrameQueueSequence(t *testing.T) {
 	t.Setenv("VK_LAYER_ENABLES", queueSubmitSync)
 	d := openDevice(t)
-	type fr struct {
-		pct   uint32
-		async bool
-	}
-	// Async compute off in the second frame; the last two frames on both
-	// queues (the negative control needs the tail before the last frame).
-	seq := []fr{{100, true}, {100, false}, {90, true}, {80, true}}
-	w0, full := uint32(160), false
+	w0, full, long := uint32(160), false, false
 	if v, err := strconv.Atoi(os.Getenv("ALIASPLAN_SEQUENCE_WIDTH")); err == nil && v >= 16 {
-		w0, full = uint32(v), v >= 1280
-		seq = append(seq, fr{70, true}, fr{100, true})
+		w0, full, long = uint32(v), v >= 1280, true
 	}
+	seq := queueSeq(long)
 	src := &frameSource{}
 	frames := aliasplan.NewFrames(aliasplan.Options{Source: src, MaxPoolSize: d.Info().MaxMemoryAllocationSize}, aliasplan.FrameOptions{})
 	held := d.NewHeld()
