@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/aliasplan/aliasplan/barriers"
+	"github.com/aliasplan/aliasplan/internal/invariants"
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
 	"github.com/aliasplan/aliasplan/verify"
@@ -262,6 +263,11 @@ func (f *Frames) Plan(graph *Graph) (*FramePlan, error) {
 	}
 	if err := validate(g); err != nil {
 		return nil, err
+	}
+	if invariants.Enabled && k >= 0 {
+		if err := planner.Validate(g); err != nil {
+			panic(fmt.Sprintf("aliasplan: ValidateSizes passed a frame of an anchor's structure that Validate refuses: %v", err))
+		}
 	}
 	path := "resized"
 	a := f.anchorAt(k)
