@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/aliasplan/aliasplan/barriers"
+	"github.com/aliasplan/aliasplan/internal/invariants"
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
 	"github.com/aliasplan/aliasplan/verify"
@@ -253,11 +254,23 @@ func (f *Frames) Plan(graph *Graph) (*FramePlan, error) {
 	if f.last != nil && equalGraphs(&f.lastG, g) {
 		return f.hold(f.lastC, f.last.Plan, f.lastFirst, f.lastLast, "same")
 	}
-	if err := planner.Validate(g); err != nil {
+	k := f.anchorIndex(g)
+	validate := planner.Validate
+	if k >= 0 {
+		// The anchor's graph passed Validate and g has its structure:
+		// only what a size can break needs checking.
+		validate = planner.ValidateSizes
+	}
+	if err := validate(g); err != nil {
 		return nil, err
 	}
+	if invariants.Enabled && k >= 0 {
+		if err := planner.Validate(g); err != nil {
+			panic(fmt.Sprintf("aliasplan: ValidateSizes passed a frame of an anchor's structure that Validate refuses: %v", err))
+		}
+	}
 	path := "resized"
-	a := f.anchorFor(g)
+	a := f.anchorAt(k)
 	var plan *Plan
 	var c *planner.Compiled
 	var err error
@@ -318,16 +331,26 @@ func (f *Frames) requirements(g *planner.Graph) ([]planner.Requirements, error) 
 	return reqs, nil
 }
 
-// anchorFor returns the anchor of g's structure, moved to the front, or nil.
-func (f *Frames) anchorFor(g *planner.Graph) *anchor {
+// anchorIndex returns the index in f.anchors of the anchor of g's
+// structure, or -1.
+func (f *Frames) anchorIndex(g *planner.Graph) int {
 	for k, a := range f.anchors {
 		if planner.SameStructure(&a.g, g) {
-			copy(f.anchors[1:k+1], f.anchors[:k])
-			f.anchors[0] = a
-			return a
+			return k
 		}
 	}
-	return nil
+	return -1
+}
+
+// anchorAt returns anchor k (anchorIndex), moved to the front, or nil for -1.
+func (f *Frames) anchorAt(k int) *anchor {
+	if k < 0 {
+		return nil
+	}
+	a := f.anchors[k]
+	copy(f.anchors[1:k+1], f.anchors[:k])
+	f.anchors[0] = a
+	return a
 }
 
 // resize keeps a's layout for g's sizes and verifies the result.
@@ -386,7 +409,7 @@ func (f *Frames) newAnchor(old *anchor, g *planner.Graph, reqs []planner.Require
 	}
 	a.c, a.plan = c, plan
 	if old != nil {
-		f.anchors[0] = a // anchorFor moved old to the front
+		f.anchors[0] = a // anchorAt moved old to the front
 	} else {
 		f.anchors = append([]*anchor{a}, f.anchors...)
 		if len(f.anchors) > f.reuse {

@@ -7,6 +7,8 @@
 //     and their Rules);
 //   - Validate (validate.go): every rule a graph breaks, up to
 //     MaxValidateErrors at once, naming the resource or command;
+//     ValidateSizes (validate_sizes.go) for a graph of a valid one's
+//     structure (SameStructure): only the rules a size can break;
 //   - Compile (compile.go): uses, the dependency DAG, batches, the
 //     happens-before closure (one bitset row per command), initial and
 //     terminal uses, the Before relation that decides aliasing;
