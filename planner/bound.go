@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/aliasplan/aliasplan/internal/radix"
 )
 
 // LowerBound returns the largest total size of a set of pairwise interfering
@@ -55,34 +57,30 @@ func LowerBound(p *Problem) uint64 {
 // math.MaxUint64. For an interval problem this is the maximum-weight clique
 // (intervals that pairwise overlap share a point). O(n log n).
 func MaxLoad(items []Item) uint64 {
-	type event struct {
-		t    int64
-		size uint64
-	}
-	starts := make([]event, 0, len(items))
-	ends := make([]event, 0, len(items))
+	// Event times (as radix keys) and sizes, sorted by time (internal/radix).
+	startAt, startSize := make([]uint64, 0, len(items)), make([]uint64, 0, len(items))
+	endAt, endSize := make([]uint64, 0, len(items)), make([]uint64, 0, len(items))
 	for _, it := range items {
 		if it.End > it.Start {
-			starts = append(starts, event{it.Start, it.Size})
-			ends = append(ends, event{it.End, it.Size})
+			startAt, startSize = append(startAt, radix.Int64(it.Start)), append(startSize, it.Size)
+			endAt, endSize = append(endAt, radix.Int64(it.End)), append(endSize, it.Size)
 		}
 	}
-	byTime := func(a, b event) int { return cmp.Compare(a.t, b.t) }
-	slices.SortFunc(starts, byTime)
-	slices.SortFunc(ends, byTime)
+	radix.Sort(startAt, startSize)
+	radix.Sort(endAt, endSize)
 	// The live total is kept in 128 bits (hi, lo) so that no sum of item
 	// sizes overflows before saturation at the end.
 	var hi, lo, bestHi, bestLo uint64
 	j := 0
-	for _, s := range starts {
-		// Half-open lifetimes: an item ending at s.t is no longer live.
-		for ; j < len(ends) && ends[j].t <= s.t; j++ {
+	for x, t := range startAt {
+		// Half-open lifetimes: an item ending at t is no longer live.
+		for ; j < len(endAt) && endAt[j] <= t; j++ {
 			var borrow uint64
-			lo, borrow = bits.Sub64(lo, ends[j].size, 0)
+			lo, borrow = bits.Sub64(lo, endSize[j], 0)
 			hi -= borrow
 		}
 		var carry uint64
-		lo, carry = bits.Add64(lo, s.size, 0)
+		lo, carry = bits.Add64(lo, startSize[x], 0)
 		hi += carry
 		if hi > bestHi || hi == bestHi && lo > bestLo {
 			bestHi, bestLo = hi, lo
