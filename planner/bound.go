@@ -5,8 +5,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-
-	"github.com/aliasplan/aliasplan/internal/radix"
 )
 
 // LowerBound returns the largest total size of a set of pairwise interfering
@@ -57,30 +55,29 @@ func LowerBound(p *Problem) uint64 {
 // math.MaxUint64. For an interval problem this is the maximum-weight clique
 // (intervals that pairwise overlap share a point). O(n log n).
 func MaxLoad(items []Item) uint64 {
-	// Event times (as radix keys) and sizes, sorted by time (internal/radix).
-	startAt, startSize := make([]uint64, 0, len(items)), make([]uint64, 0, len(items))
-	endAt, endSize := make([]uint64, 0, len(items)), make([]uint64, 0, len(items))
+	starts := make([]event, 0, len(items))
+	ends := make([]event, 0, len(items))
 	for _, it := range items {
 		if it.End > it.Start {
-			startAt, startSize = append(startAt, radix.Int64(it.Start)), append(startSize, it.Size)
-			endAt, endSize = append(endAt, radix.Int64(it.End)), append(endSize, it.Size)
+			starts = append(starts, event{it.Start, it.Size})
+			ends = append(ends, event{it.End, it.Size})
 		}
 	}
-	radix.Sort(startAt, startSize)
-	radix.Sort(endAt, endSize)
+	sortEvents(starts) // maxload.go
+	sortEvents(ends)
 	// The live total is kept in 128 bits (hi, lo) so that no sum of item
 	// sizes overflows before saturation at the end.
 	var hi, lo, bestHi, bestLo uint64
 	j := 0
-	for x, t := range startAt {
-		// Half-open lifetimes: an item ending at t is no longer live.
-		for ; j < len(endAt) && endAt[j] <= t; j++ {
+	for _, s := range starts {
+		// Half-open lifetimes: an item ending at s.t is no longer live.
+		for ; j < len(ends) && ends[j].t <= s.t; j++ {
 			var borrow uint64
-			lo, borrow = bits.Sub64(lo, endSize[j], 0)
+			lo, borrow = bits.Sub64(lo, ends[j].size, 0)
 			hi -= borrow
 		}
 		var carry uint64
-		lo, carry = bits.Add64(lo, startSize[x], 0)
+		lo, carry = bits.Add64(lo, s.size, 0)
 		hi += carry
 		if hi > bestHi || hi == bestHi && lo > bestLo {
 			bestHi, bestLo = hi, lo

@@ -1,5 +1,5 @@
 // Package radix sorts large arrays by 64-bit keys in linear time: a stable
-// least-significant-digit radix sort, 16 bits a pass, that skips a pass
+// least-significant-digit radix sort, 8 or 16 bits a pass, that skips a pass
 // when every key has the same digit there (keys that differ only in their
 // low bits cost one or two passes, equal keys none).
 //
@@ -10,11 +10,12 @@
 package radix
 
 // small is the length below which Sort uses insertion sort.
-const small = 64
+const small = 32
 
 // Sort sorts keys ascending and permutes vals with them (len(vals) ==
 // len(keys)), stably: equal keys keep their input order. It allocates
-// one copy of each slice.
+// one copy of each slice (none below 32 keys: insertion sort), and from
+// 65,536 keys a 512 KiB count array.
 func Sort[V any](keys []uint64, vals []V) {
 	n := len(keys)
 	if len(vals) != n {
@@ -36,15 +37,32 @@ func Sort[V any](keys []uint64, vals []V) {
 		return
 	}
 	kb, vb := make([]uint64, n), make([]V, n)
+	if n < wide {
+		var count [1 << 8]int // on the stack
+		passes(keys, vals, kb, vb, diff, 8, count[:])
+	} else {
+		passes(keys, vals, kb, vb, diff, 16, make([]int, 1<<16))
+	}
+}
+
+// wide is the length from which Sort takes 16-bit digits (a 512 KiB
+// count array, allocated); below it, 8-bit digits (2 KiB on the stack),
+// so that sorting a frame's few hundred items allocates only the copies.
+const wide = 1 << 16
+
+// passes runs one counting pass per digit of the given width that varies
+// in diff, between keys/vals and the scratch kb/vb, and leaves the
+// result in keys/vals.
+func passes[V any](keys []uint64, vals []V, kb []uint64, vb []V, diff uint64, width uint, count []int) {
 	src, dst, vsrc, vdst := keys, kb, vals, vb
-	var count [1 << 16]int
-	for shift := uint(0); shift < 64; shift += 16 {
-		if (diff>>shift)&0xffff == 0 {
+	mask := uint64(len(count) - 1)
+	for shift := uint(0); shift < 64; shift += width {
+		if (diff>>shift)&mask == 0 {
 			continue
 		}
-		clear(count[:])
+		clear(count)
 		for _, k := range src {
-			count[(k>>shift)&0xffff]++
+			count[(k>>shift)&mask]++
 		}
 		sum := 0
 		for d, c := range count {
@@ -52,7 +70,7 @@ func Sort[V any](keys []uint64, vals []V) {
 			sum += c
 		}
 		for x, k := range src {
-			d := (k >> shift) & 0xffff
+			d := (k >> shift) & mask
 			p := count[d]
 			count[d] = p + 1
 			dst[p] = k

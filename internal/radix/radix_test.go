@@ -23,7 +23,7 @@ func TestSortAgreesWithStableSort(t *testing.T) {
 		"signed": func() uint64 { return Int64(rng.Int64N(2000) - 1000) },
 	}
 	for name, gen := range gens {
-		for _, n := range []int{0, 1, 2, 63, 64, 65, 1000, 100000} {
+		for _, n := range []int{0, 1, 2, 31, 32, 33, 1000, 65535, 65536, 100000} {
 			keys := make([]uint64, n)
 			vals := make([]int32, n)
 			type kv struct {
