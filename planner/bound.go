@@ -55,10 +55,6 @@ func LowerBound(p *Problem) uint64 {
 // math.MaxUint64. For an interval problem this is the maximum-weight clique
 // (intervals that pairwise overlap share a point). O(n log n).
 func MaxLoad(items []Item) uint64 {
-	type event struct {
-		t    int64
-		size uint64
-	}
 	starts := make([]event, 0, len(items))
 	ends := make([]event, 0, len(items))
 	for _, it := range items {
@@ -67,9 +63,8 @@ func MaxLoad(items []Item) uint64 {
 			ends = append(ends, event{it.End, it.Size})
 		}
 	}
-	byTime := func(a, b event) int { return cmp.Compare(a.t, b.t) }
-	slices.SortFunc(starts, byTime)
-	slices.SortFunc(ends, byTime)
+	sortEvents(starts) // maxload.go
+	sortEvents(ends)
 	// The live total is kept in 128 bits (hi, lo) so that no sum of item
 	// sizes overflows before saturation at the end.
 	var hi, lo, bestHi, bestLo uint64

@@ -1,13 +1,12 @@
 package planner
 
 import (
-	"cmp"
 	"fmt"
 	"iter"
 	"math/bits"
-	"slices"
 	"sort"
 
+	"github.com/aliasplan/aliasplan/internal/radix"
 	"github.com/aliasplan/aliasplan/interval"
 )
 
@@ -321,42 +320,43 @@ func CheckSolution(p *Problem, s *Solution) error {
 // overlaps the live item just below it or just above it in (pool, offset)
 // order. The live set is a Fenwick tree over the items' ranks in that
 // order: O(log n) to insert, remove, or find the neighbours. O(n log n)
-// time, 5 int32s per item of memory, however many pairs share bytes.
+// time (the sorts linear), 4 int32s and 3 uint64s per item of memory,
+// however many pairs share bytes.
 func checkIntervalOverlaps(p *Problem, s *Solution) error {
 	n := len(p.Items)
+	// Sorts by radix (internal/radix), stable over index order: byOffset
+	// by offset, then pool, is (pool, offset, index) order; starts by
+	// Start, ties by index; ends by End.
+	keys := make([]uint64, n)
 	byOffset := make([]int32, n) // items by (pool, offset, index)
 	for i := range byOffset {
-		byOffset[i] = int32(i)
+		byOffset[i], keys[i] = int32(i), s.Offset[i]
 	}
-	slices.SortFunc(byOffset, func(i, j int32) int {
-		if s.Pool[i] != s.Pool[j] {
-			return cmp.Compare(s.Pool[i], s.Pool[j])
-		}
-		if s.Offset[i] != s.Offset[j] {
-			return cmp.Compare(s.Offset[i], s.Offset[j])
-		}
-		return cmp.Compare(i, j)
-	})
+	radix.Sort(keys, byOffset)
+	for r, i := range byOffset {
+		keys[r] = uint64(s.Pool[i])
+	}
+	radix.Sort(keys, byOffset)
 	rank := make([]int32, n)
 	for r, i := range byOffset {
 		rank[i] = int32(r)
 	}
-	starts, ends := slices.Clone(byOffset), slices.Clone(byOffset)
-	slices.SortFunc(starts, func(i, j int32) int {
-		if c := cmp.Compare(p.Items[i].Start, p.Items[j].Start); c != 0 {
-			return c
-		}
-		return cmp.Compare(i, j)
-	})
-	slices.SortFunc(ends, func(i, j int32) int { return cmp.Compare(p.Items[i].End, p.Items[j].End) })
+	starts, startAt := make([]int32, n), keys // keys is free again
+	ends, endAt := make([]int32, n), make([]uint64, n)
+	for i := range starts {
+		starts[i], startAt[i] = int32(i), radix.Int64(p.Items[i].Start)
+		ends[i], endAt[i] = int32(i), radix.Int64(p.Items[i].End)
+	}
+	radix.Sort(startAt, starts)
+	radix.Sort(endAt, ends)
 	live := newFenwick(n)
 	overlap := func(a, b int32) error {
 		return &OverlapError{A: int(a), B: int(b), Pool: int(s.Pool[a]),
 			OffsetA: s.Offset[a], SizeA: p.Items[a].Size, OffsetB: s.Offset[b], SizeB: p.Items[b].Size}
 	}
 	e := 0
-	for _, i := range starts {
-		for ; e < len(ends) && p.Items[ends[e]].End <= p.Items[i].Start; e++ {
+	for x, i := range starts {
+		for ; e < len(ends) && endAt[e] <= startAt[x]; e++ {
 			live.add(int(rank[ends[e]]), -1)
 		}
 		r := int(rank[i])

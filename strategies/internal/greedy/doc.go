@@ -32,7 +32,8 @@
 //     overlapping pairs (hundreds of millions in the largest ML traces)
 //     are never enumerated. An item whose lifetime overlaps no other's
 //     goes to the first pool's lowest aligned offset without a Timeline
-//     (alone.go).
+//     (alone.go); the orders rank only the other items, and when every
+//     item is alone one run answers for all orders (alone_orders.go).
 //
 // Place runs the greedy once per order and keeps the solution with the
 // smallest total pool size (ties: the earlier order). If planner.NoAliasing
@@ -56,8 +57,8 @@
 // to walk the m items placed in each pool searched, the walk being chosen
 // when d·log₂d ≥ the items placed so far (first fit usually stops early);
 // O(m) to insert the item in its pool's list. Memory O(n) per order; the
-// interference matrix belongs to the Problem. Interval problems: O(n log
-// n) to compress T slots; then per item a query that reads O(log T) run
+// interference matrix belongs to the Problem. Interval problems: O(n)
+// to compress T slots (radix sorts); then per item a query that reads O(log T) run
 // sets and an insert into O(log T) run
 // sets; memory O(n log T) per pool. The orders of a
 // problem of 256 items or more run on up to GOMAXPROCS goroutines, joined

@@ -5,9 +5,9 @@ import (
 	"math"
 	"math/bits"
 	"runtime"
-	"slices"
 	"sync"
 
+	"github.com/aliasplan/aliasplan/internal/radix"
 	"github.com/aliasplan/aliasplan/interval"
 	"github.com/aliasplan/aliasplan/planner"
 )
@@ -44,9 +44,12 @@ func Place(name string, p *planner.Problem, fit Fit, orders ...Order) (*planner.
 		return &planner.Solution{Pool: []int32{}, Offset: []uint64{}}, nil
 	}
 	e := newEngine(name, p, fit)
+	if e.allAlone() {
+		orders = orders[:1] // every order gives the same solution (alone_orders.go)
+	}
 	sols := make([]*planner.Solution, len(orders))
 	errs := make([]error, len(orders))
-	run := func(k int) { sols[k], errs[k] = e.run(orders[k].perm(p)) }
+	run := func(k int) { sols[k], errs[k] = e.run(e.orderOf(orders[k])) }
 	workers := min(len(orders), runtime.GOMAXPROCS(0))
 	if workers <= 1 || n < parallelItems {
 		for k := range orders {
@@ -147,21 +150,37 @@ func newEngine(name string, p *planner.Problem, fit Fit) *engine {
 // overlap exactly when their slot ranges do (and what is live during a
 // slot is what is live at its Start). Counting Starts only, not Ends,
 // makes at most n slots: n buffers with disjoint lifetimes get n, not 2n−1.
-// O(n log n).
+// O(n): two radix sorts and a merge.
 func compress(p *planner.Problem) (life []interval.Range, slots int) {
-	ts := make([]int64, 0, len(p.Items))
-	for _, it := range p.Items {
-		ts = append(ts, it.Start)
-	}
-	slices.Sort(ts)
-	ts = slices.Compact(ts)
-	life = make([]interval.Range, len(p.Items))
+	n := len(p.Items)
+	// Starts and Ends sorted by radix (internal/radix), each with its
+	// item; a merge then counts the distinct Starts below each End.
+	keys, idx := make([]uint64, n), make([]int32, n)
 	for i, it := range p.Items {
-		s, _ := slices.BinarySearch(ts, it.Start)
-		e, _ := slices.BinarySearch(ts, it.End) // the Starts before End
-		life[i] = interval.Range{Start: uint64(s), End: uint64(e)}
+		keys[i], idx[i] = radix.Int64(it.Start), int32(i)
 	}
-	return life, len(ts)
+	radix.Sort(keys, idx)
+	life = make([]interval.Range, n)
+	starts := keys[:0] // the distinct Starts, ascending, over keys
+	for x, k := range keys {
+		if x == 0 || k != starts[len(starts)-1] {
+			starts = append(starts, k)
+		}
+		life[idx[x]].Start = uint64(len(starts) - 1)
+	}
+	ends := make([]uint64, n)
+	for i, it := range p.Items {
+		ends[i], idx[i] = radix.Int64(it.End), int32(i)
+	}
+	radix.Sort(ends, idx)
+	s := 0
+	for x, k := range ends {
+		for s < len(starts) && starts[s] < k {
+			s++
+		}
+		life[idx[x]].End = uint64(s) // the Starts before End
+	}
+	return life, len(starts)
 }
 
 // run places the items in order, each in the lowest-numbered pool where it
