@@ -91,7 +91,7 @@ func TestWindowAtPeak(t *testing.T) {
 		c := windowComp(t, f.p)
 		c.wins = &windower{rng: rngFor(7), size: winStart, in: make([]bool, len(c.m.size))}
 		res := map[status]int{}
-		for k := 0; k < 40; k++ {
+		for k := 0; k < 24; k++ {
 			seed := c.wins.rng.IntN(len(c.m.size))
 			want := winMin + c.wins.rng.IntN(60)
 			t0, t1 := c.wins.hull(c.m, seed, want)
@@ -104,5 +104,28 @@ func TestWindowAtPeak(t *testing.T) {
 		if res[exhausted] > 0 {
 			t.Errorf("%s: %d windows exhausted at the peak, where the placement is a solution", f.name, res[exhausted])
 		}
+	}
+}
+
+// TestWindowImproves: window moves from a first-fit placement of a slack
+// instance lower its peak, keep it overlap-free and never raise it.
+func TestWindowImproves(t *testing.T) {
+	p := slackProblem(1, 600, 0.2)
+	c := windowComp(t, p)
+	if !c.windowable() {
+		t.Fatal("an interval component of 200+ items gets no window moves")
+	}
+	start := c.peak
+	for k := 0; k < 4; k++ {
+		before := c.peak
+		c.window(20000, func() bool { return false })
+		if c.peak > before {
+			t.Fatalf("window moves raised the peak: %d -> %d", before, c.peak)
+		}
+		checkComp(t, p, c)
+	}
+	t.Logf("%d items: %d -> %d (bound %d; %d windows, %d found)", len(c.m.size), start, c.peak, c.lower, c.wins.tries, c.wins.wins)
+	if c.peak >= start {
+		t.Error("no window move improved a greedy placement")
 	}
 }
