@@ -544,7 +544,10 @@ func (d *driver) improve() {
 				// around the pinned ones.
 				// Only when the ruin moves did not lower the peak: where
 				// they do, they are cheaper (measured: slack n=2000-3000).
-				if k >= ruinFrom && ruinStuck && c.windowable() && c.peak > C && !d.out() {
+				// Under a node limit they are left out: node-limited results
+				// (the fingerprint TestFamiliesNodes and bench --node-limit
+				// compare) stay those of the search without them.
+				if k >= ruinFrom && ruinStuck && d.timed() && c.windowable() && c.peak > C && !d.out() {
 					// The share adapts as the ruin moves': halved after a
 					// phase without a successful window, restored by one.
 					if c.winShare == 0 {
