@@ -56,11 +56,16 @@ type family struct {
 // slack (5–30% removed) and zero-waste.
 func families(n int, seeds int) []family {
 	var out []family
-	for s := 1; s <= seeds; s++ {
+	first := 1
+	if v := os.Getenv("ALIASPLAN_FAMILIES_SEED"); v != "" {
+		// Fresh instances of the same families: seeds first, first+1, ...
+		fmt.Sscan(v, &first)
+	}
+	for s := first; s < first+seeds; s++ {
 		frac := []float64{0.05, 0.15, 0.3, 0.2}[(s-1)%4]
 		out = append(out, family{fmt.Sprintf("slack/n=%d/seed=%d", n, s), slackProblem(uint64(s), n, frac), 1 << 20})
 	}
-	for s := 1; s <= seeds; s++ {
+	for s := first; s < first+seeds; s++ {
 		out = append(out, family{fmt.Sprintf("perfect/n=%d/seed=%d", n, s), perfectProblem(uint64(s), n, 100_000, 1<<22), 1 << 22})
 	}
 	return out

@@ -105,6 +105,11 @@ type search struct {
 	nplaced, deep   int
 	deepOff, deepLo []uint64
 	deepPlaced      []bool
+	// Window re-solves (window.go): pinned items keep the offset pinOff
+	// (their domain is that one point) and are exempt from the rules that
+	// assume a canonical position; nil in every other search.
+	pin    []bool
+	pinOff []uint64
 }
 
 func newSearch(m *model) *search {
@@ -267,6 +272,14 @@ func (s *search) root(c uint64) status {
 			return exhausted
 		}
 		s.hi[i] = alignDown(c-m.size[i], m.align[i])
+		if s.pin != nil && s.pin[i] {
+			o := s.pinOff[i]
+			if o > s.hi[i] || o%m.align[i] != 0 {
+				s.fail(satAdd(c, 1))
+				return exhausted
+			}
+			s.lo[i], s.hi[i] = o, o
+		}
 	}
 	for i := range s.placed {
 		if tw := m.twin[i]; tw >= 0 && !s.setLo(int32(i), s.lo[tw]+m.size[tw]) {
@@ -723,7 +736,7 @@ func (s *search) bestFill(recs []mrec, a, b uint64) uint64 {
 	if total <= gap {
 		return total
 	}
-	if len(sz) > maxExact {
+	if len(sz) > maxExact || (s.pin != nil && len(sz) > maxExactPinned) {
 		return gap
 	}
 	s.work += 2 << (len(sz) / 2)
@@ -816,6 +829,21 @@ func (s *search) dfs(lo, hi int32) status {
 		}
 		if fstar == math.MaxUint64 {
 			return found
+		}
+		// A pinned item whose offset is the lowest level goes there now
+		// (window.go): nothing remaining lies below fstar.
+		if s.pin != nil {
+			forced, ok := s.placePinned(lo, hi, fstar)
+			if !ok || (forced && !s.propagate()) {
+				s.unwind(mark)
+				if s.halted {
+					return aborted
+				}
+				return exhausted
+			}
+			if forced {
+				continue
+			}
 		}
 		// Items that could sit at fstar but would float there (nothing
 		// placed ends at fstar below them) rest, in a canonical placement,
@@ -1058,7 +1086,7 @@ func (s *search) branchNext(lo, hi, first int32) status {
 	}
 	base := len(s.cands)
 	for j := ilo; j < ihi; j++ {
-		if !s.placed[j] && s.lo[j] == s.sup[j] && s.lo[j] < top {
+		if !s.placed[j] && (s.lo[j] == s.sup[j] || (s.pin != nil && s.pin[j])) && s.lo[j] < top {
 			s.cands = append(s.cands, j)
 		}
 	}
@@ -1145,7 +1173,7 @@ func (s *search) liftFloating(lo, hi int32, f uint64) (lifted, ok bool) {
 		ilo, ihi = s.firstItem[lo], s.firstItem[hi]
 	}
 	for j := ilo; j < ihi; j++ {
-		if s.placed[j] || s.lo[j] != f || s.sup[j] >= f {
+		if s.placed[j] || s.lo[j] != f || s.sup[j] >= f || (s.pin != nil && s.pin[j]) {
 			continue
 		}
 		below := s.minInterfering(j)
@@ -1379,3 +1407,7 @@ const checkWork = 1 << 14
 // maxExact caps the candidates of an exact best fill: 2^(maxExact/2)
 // subset sums a side.
 const maxExact = 18
+
+// maxExactPinned is maxExact in a window re-solve (window.go), whose
+// sections hold many fixed members and so many gaps.
+const maxExactPinned = 10
