@@ -622,10 +622,17 @@ type SubresourceRange struct {
 // BarrierRange returns barrier x's range resolved on image im: explicit
 // counts, and the image's aspects when x names none.
 func BarrierRange(x *Barrier, im *ImageDesc) SubresourceRange {
-	a := Access{Mips: x.Mips, Layers: x.Layers, Aspects: x.Aspects}
-	s := resolve(&a, im)
-	return SubresourceRange{Mips: MipRange{Base: uint8(s.mip0), Count: uint8(s.mip1 - s.mip0)},
-		Layers: LayerRange{Base: uint16(s.layer0), Count: uint16(s.layer1 - s.layer0)}, Aspects: s.aspects}
+	s := SubresourceRange{Mips: x.Mips, Layers: x.Layers, Aspects: x.Aspects}
+	if x.Mips.Count == 0 {
+		s.Mips.Count = uint8(im.MipLevels - uint32(x.Mips.Base))
+	}
+	if x.Layers.Count == 0 {
+		s.Layers.Count = uint16(im.ArrayLayers - uint32(x.Layers.Base))
+	}
+	if s.Aspects == 0 {
+		s.Aspects = im.Format.Aspects()
+	}
+	return s
 }
 
 // Intersects reports whether two resolved ranges share a subresource.
