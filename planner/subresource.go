@@ -296,7 +296,7 @@ func (c *Compiled) compileRanges() error {
 	cmds := make([]CommandID, 4*nacc+nuse)
 	w := rangeWork{
 		pool: ints[:0:nacc], entStart: ints[nacc:nacc], ent: make([]CellUse, 0, 2*nacc),
-		from: cmds[:0:2*nacc], to: cmds[2*nacc : 2*nacc : 4*nacc], terminal: cmds[4*nacc : 4*nacc], cuts: make([]uint32, 0, ncut),
+		from: cmds[: 0 : 2*nacc], to: cmds[2*nacc : 2*nacc : 4*nacc], terminal: cmds[4*nacc : 4*nacc], cuts: make([]uint32, 0, ncut),
 	}
 	for r, rr := range c.ranged {
 		if rr != nil {
@@ -316,15 +316,15 @@ var rangedMark ranged
 // Compile share. Each image's outputs are sub-slices, complete before the
 // next image appends (a reallocation leaves them on the old array).
 type rangeWork struct {
-	layers       []uint32 // of an image of 64 layers or more (the others' cuts are a bit set)
-	at, seen     []int32
-	cells        []cellState
-	pool         []int32 // the preds of groups
-	ent          []CellUse
-	entStart     []int32
-	from, to     []CommandID
-	terminal     []CommandID
-	cuts         []uint32
+	layers   []uint32 // of an image of 64 layers or more (the others' cuts are a bit set)
+	at, seen []int32
+	cells    []cellState
+	pool     []int32 // the preds of groups
+	ent      []CellUse
+	entStart []int32
+	from, to []CommandID
+	terminal []CommandID
+	cuts     []uint32
 }
 
 // appendBits appends the positions of set's bits, ascending.
@@ -373,22 +373,6 @@ func cutIndex(cs []uint32, x uint32) int {
 		}
 	}
 	return lo
-}
-
-// cellsOf calls f with every cell index that span s covers.
-func (rr *ranged) cellsOf(s span, f func(cell int32)) {
-	nl, na := len(rr.layerCuts)-1, len(rr.aspects)
-	m0, m1 := cutIndex(rr.mipCuts, s.mip0), cutIndex(rr.mipCuts, s.mip1-1)
-	l0, l1 := cutIndex(rr.layerCuts, s.layer0), cutIndex(rr.layerCuts, s.layer1-1)
-	for m := m0; m <= m1; m++ {
-		for l := l0; l <= l1; l++ {
-			for k, bit := range rr.aspects {
-				if s.aspects&bit != 0 {
-					f(int32((m*nl+l)*na + k))
-				}
-			}
-		}
-	}
 }
 
 // cellSpan is the span of one cell.
@@ -604,7 +588,7 @@ var (
 	aspectsDepthStencil = []vk.Aspect{vk.AspectDepth, vk.AspectStencil}
 )
 
-// sortEntries sorts one use's entries by cell (insertion sort: cellsOf
+// sortEntries sorts one use's entries by cell (insertion sort: analyseRanged
 // emits them ascending per access, so runs are already sorted).
 func sortEntries(s []CellUse) {
 	for i := 1; i < len(s); i++ {
