@@ -413,12 +413,12 @@ func (b *builder) build(out []planner.Barrier) []planner.Barrier {
 	b.onRes = make([][]int32, nr)
 	uses := 0
 	for r := range nr {
-		uses += len(b.c.Uses(planner.ResourceID(r)))
+		uses += b.barrierBound(planner.ResourceID(r)) // ranges.go
 	}
 	store := make([]int32, uses)
 	at := 0
 	for r := range nr {
-		end := at + len(b.c.Uses(planner.ResourceID(r)))
+		end := at + b.barrierBound(planner.ResourceID(r))
 		b.onRes[r] = store[at:at:end]
 		at = end
 	}

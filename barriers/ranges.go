@@ -61,11 +61,31 @@ type pendingRanged struct {
 	from, to int
 }
 
-// proto is one cell's barrier before merging.
+// proto is one cell's barrier before merging. It holds no pointer (so
+// that appending one costs no write barrier while the collector runs):
+// what the barriers of one merge share (Before, Resource, Previous) is
+// mergeProtos' argument.
 type proto struct {
 	cell  int32
-	key   planner.Barrier // Before, Kind, Type, Resource, scopes, layouts, Previous, Call
+	key   protoKey
 	opens bool
+}
+
+// protoKey is what merged cells' barriers have equal: all but Before,
+// Resource, Previous and the range.
+type protoKey struct {
+	Kind                 planner.BarrierKind
+	Type                 planner.BarrierType
+	SrcStages, DstStages vk.Stage
+	SrcAccess, DstAccess vk.AccessFlags
+	OldLayout, NewLayout vk.Layout
+	Call                 uint8
+}
+
+// keyOf returns x's protoKey.
+func keyOf(x *planner.Barrier) protoKey {
+	return protoKey{Kind: x.Kind, Type: x.Type, SrcStages: x.SrcStages, DstStages: x.DstStages, SrcAccess: x.SrcAccess, DstAccess: x.DstAccess,
+		OldLayout: x.OldLayout, NewLayout: x.NewLayout, Call: x.Call}
 }
 
 func (b *builder) ranged(r planner.ResourceID) bool {
@@ -85,11 +105,27 @@ func (b *builder) initRanged() {
 	store := make([]cellState, total)
 	b.rg.cells = make([][]cellState, len(g.Resources))
 	b.rg.begun = make([]bool, len(g.Resources))
+	bound := 0
 	for r := range g.Resources {
 		if n := b.c.NumCells(planner.ResourceID(r)); n > 0 {
 			b.rg.cells[r], store = store[:n:n], store[n:]
+			bound += b.barrierBound(planner.ResourceID(r))
 		}
 	}
+	// Every ranged barrier is one pending entry, every cell of one at most
+	// one open: sized once instead of growing.
+	b.rg.pending, b.rg.opens = make([]pendingRanged, 0, bound), make([]int32, 0, bound)
+}
+
+// barrierBound bounds the hazard barriers that build records on resource
+// r: one per use (build.go), and for a ranged image one per cell of each
+// use (needRanged merges one proto per cell at most) and one per cell of
+// the first use's (rangedFirst's pieces).
+func (b *builder) barrierBound(r planner.ResourceID) int {
+	if !b.ranged(r) {
+		return len(b.c.Uses(r))
+	}
+	return b.c.NumCellUses(r) + b.c.NumCells(r)
 }
 
 // rangedAppended is called when the batch's ranged barrier id lands at
@@ -151,7 +187,7 @@ func (b *builder) needRanged(out []planner.Barrier, cmd planner.CommandID, ref p
 			if x.SrcStages == 0 {
 				x.SrcStages = D // no predecessor (an imported image): chain with the caller's own synchronization
 			}
-			b.rg.protos = append(b.rg.protos, proto{cell: e.Cell(), key: x, opens: !write})
+			b.rg.protos = append(b.rg.protos, proto{cell: e.Cell(), key: keyOf(&x), opens: !write})
 			*st = cellState{layout: L, open: -1}
 			if write {
 				st.modS, st.modW = E, w
@@ -170,7 +206,7 @@ func (b *builder) needRanged(out []planner.Barrier, cmd planner.CommandID, ref p
 			if st.modS|st.rS != 0 || st.modW != 0 {
 				x := tmpl
 				x.SrcStages, x.SrcAccess, x.OldLayout, x.NewLayout = st.modS|st.rS, st.modW, L, L
-				b.rg.protos = append(b.rg.protos, proto{cell: e.Cell(), key: x})
+				b.rg.protos = append(b.rg.protos, proto{cell: e.Cell(), key: keyOf(&x)})
 			}
 			*st = cellState{layout: L, modS: E, modW: w, open: -1}
 		default:
@@ -180,12 +216,12 @@ func (b *builder) needRanged(out []planner.Barrier, cmd planner.CommandID, ref p
 			case st.modS != 0 || st.modW != 0:
 				x := tmpl
 				x.SrcStages, x.SrcAccess, x.OldLayout, x.NewLayout = st.modS, st.modW, L, L
-				b.rg.protos = append(b.rg.protos, proto{cell: e.Cell(), key: x, opens: true})
+				b.rg.protos = append(b.rg.protos, proto{cell: e.Cell(), key: keyOf(&x), opens: true})
 			}
 			st.rS |= E
 		}
 	}
-	b.mergeProtos(r)
+	b.mergeProtos(r, &tmpl)
 }
 
 // rangedFirst makes the first-use (or alias) barrier of a transient ranged
@@ -228,13 +264,13 @@ func (b *builder) rangedFirst(cmd planner.CommandID, r planner.ResourceID, x pla
 		}
 	}
 	b.rg.protos = b.rg.protos[:0]
+	key := keyOf(&x)
 	for k := range cells {
 		st := &cells[k]
-		y := x
-		y.NewLayout = st.layout
-		b.rg.protos = append(b.rg.protos, proto{cell: int32(k), key: y, opens: st.modW == 0})
+		key.NewLayout = st.layout
+		b.rg.protos = append(b.rg.protos, proto{cell: int32(k), key: key, opens: st.modW == 0})
 	}
-	b.mergeProtos(r)
+	b.mergeProtos(r, &x)
 }
 
 // widen extends barrier x's destination to a later use.
@@ -243,15 +279,10 @@ func widen(x *planner.Barrier, s vk.Stage, a vk.AccessFlags) {
 	x.DstAccess |= a
 }
 
-// sameKey reports whether two cells' barriers are equal but for range.
-func sameKey(x, y *planner.Barrier) bool {
-	return x.Kind == y.Kind && x.SrcStages == y.SrcStages && x.DstStages == y.DstStages && x.SrcAccess == y.SrcAccess &&
-		x.DstAccess == y.DstAccess && x.OldLayout == y.OldLayout && x.NewLayout == y.NewLayout && x.Call == y.Call && x.Type == y.Type
-}
-
 // mergeProtos merges b.rg.protos (one image, ascending cell) into boxes
-// and appends them to the batch.
-func (b *builder) mergeProtos(r planner.ResourceID) {
+// and appends them to the batch, with base's Before, Resource and
+// Previous.
+func (b *builder) mergeProtos(r planner.ResourceID, base *planner.Barrier) {
 	ps := b.rg.protos
 	if len(ps) == 0 {
 		return
@@ -268,12 +299,12 @@ func (b *builder) mergeProtos(r planner.ResourceID) {
 		at[ps[k].cell] = int32(k) + 1
 	}
 	idx := func(m, l, a int) int { return (m*nl+l)*na + a }
-	fits := func(key *planner.Barrier, m1, m2, l1, l2, a1, a2 int) bool {
+	fits := func(key *protoKey, m1, m2, l1, l2, a1, a2 int) bool {
 		for m := m1; m <= m2; m++ {
 			for l := l1; l <= l2; l++ {
 				for a := a1; a <= a2; a++ {
 					c := idx(m, l, a)
-					if done[c] || at[c] == 0 || !sameKey(&ps[at[c]-1].key, key) {
+					if done[c] || at[c] == 0 || ps[at[c]-1].key != *key {
 						return false
 					}
 				}
@@ -298,17 +329,11 @@ func (b *builder) mergeProtos(r planner.ResourceID) {
 		for m2+1 < nm && fits(key, m2+1, m2+1, l, l2, a, a2) {
 			m2++
 		}
-		x := *key
+		x := planner.Barrier{Before: base.Before, Kind: key.Kind, Type: key.Type, Resource: base.Resource, Previous: base.Previous,
+			SrcStages: key.SrcStages, DstStages: key.DstStages, SrcAccess: key.SrcAccess, DstAccess: key.DstAccess,
+			OldLayout: key.OldLayout, NewLayout: key.NewLayout, Call: key.Call}
 		if m != 0 || l != 0 || a != 0 || m2 != nm-1 || l2 != nl-1 || a2 != na-1 {
-			lo1, lo2, lo3 := b.c.CellRange(r, int32(idx(m, l, a)))
-			hi1, hi2, _ := b.c.CellRange(r, int32(idx(m2, l2, a2)))
-			x.Mips = planner.MipRange{Base: lo1.Base, Count: hi1.Base + hi1.Count - lo1.Base}
-			x.Layers = planner.LayerRange{Base: lo2.Base, Count: hi2.Base + hi2.Count - lo2.Base}
-			x.Aspects = lo3
-			for aa := a + 1; aa <= a2; aa++ {
-				_, _, asp := b.c.CellRange(r, int32(idx(m, l, aa)))
-				x.Aspects |= asp
-			}
+			x.Mips, x.Layers, x.Aspects = b.c.BoxRange(r, planner.CellBox{M0: m, M1: m2, L0: l, L1: l2, Aspects: uint8(1<<(a2+1) - 1<<a)})
 		}
 		from := len(b.rg.opens)
 		for mm := m; mm <= m2; mm++ {
@@ -373,10 +398,10 @@ func (b *builder) rangedFinal(out []planner.Barrier, warn []planner.Warning, r p
 		if x.SrcStages == 0 {
 			x.SrcStages = vk.StageAllCommands
 		}
-		b.rg.protos = append(b.rg.protos, proto{cell: int32(k), key: x})
+		b.rg.protos = append(b.rg.protos, proto{cell: int32(k), key: keyOf(&x)})
 	}
 	b.batch = b.batch[:0]
-	b.mergeProtos(r)
+	b.mergeProtos(r, &planner.Barrier{Before: planner.EndOfFrame, Resource: r})
 	for i := range b.batch {
 		out = append(out, b.batch[i].Barrier)
 	}

@@ -250,19 +250,32 @@ func (c *Compiled) compileRanges() error {
 				if c.ranged == nil {
 					c.ranged = make([]*ranged, len(g.Resources))
 				}
-				c.ranged[a.Resource] = &ranged{}
+				c.ranged[a.Resource] = &rangedMark
 			}
 		}
 	}
 	if c.ranged == nil {
 		return nil
 	}
+	nr := 0
+	for _, rr := range c.ranged {
+		if rr != nil {
+			nr++
+		}
+	}
+	slab := make([]ranged, nr) // one allocation for the analyses
+	for r, rr := range c.ranged {
+		if rr != nil {
+			c.ranged[r], slab = &slab[0], slab[1:]
+		}
+	}
 	// Size the shared storage once: entries and edges are about two per
 	// access of a ranged image.
-	nacc, nuse := 0, 0
+	nacc, nuse, ncut := 0, 0, 0
 	for r, rr := range c.ranged {
 		if rr != nil {
 			nuse += int(c.useStart[r+1] - c.useStart[r])
+			ncut += int(g.Resources[r].Image.MipLevels) + 1
 		}
 	}
 	for ci := range g.Commands {
@@ -272,10 +285,18 @@ func (c *Compiled) compileRanges() error {
 			}
 		}
 	}
+	for r, rr := range c.ranged {
+		if rr != nil {
+			ncut += min(int(g.Resources[r].Image.ArrayLayers), 2*nacc) + 1
+		}
+	}
+	// The outputs in a few allocations (the edges and the entries grow
+	// past theirs when they must).
+	ints := make([]int32, nacc+nuse+len(g.Resources))
+	cmds := make([]CommandID, 4*nacc+nuse)
 	w := rangeWork{
-		accs: make([]rangeAccess, 0, nacc), mips: make([]uint32, 0, 2*nacc+2), layers: make([]uint32, 0, 2*nacc+2),
-		pool: make([]int32, 0, nacc), ent: make([]CellUse, 0, 2*nacc), entStart: make([]int32, 0, nuse+len(g.Resources)),
-		from: make([]CommandID, 0, 2*nacc), to: make([]CommandID, 0, 2*nacc), terminal: make([]CommandID, 0, nuse),
+		pool: ints[:0:nacc], entStart: ints[nacc:nacc], ent: make([]CellUse, 0, 2*nacc),
+		from: cmds[: 0 : 2*nacc], to: cmds[2*nacc : 2*nacc : 4*nacc], terminal: cmds[4*nacc : 4*nacc], cuts: make([]uint32, 0, ncut),
 	}
 	for r, rr := range c.ranged {
 		if rr != nil {
@@ -287,27 +308,32 @@ func (c *Compiled) compileRanges() error {
 	return nil
 }
 
+// rangedMark marks a ranged image until compileRanges gives it its own
+// analysis.
+var rangedMark ranged
+
 // rangeWork is the scratch and output storage the ranged images of one
 // Compile share. Each image's outputs are sub-slices, complete before the
 // next image appends (a reallocation leaves them on the old array).
 type rangeWork struct {
-	accs         []rangeAccess
-	mips, layers []uint32
-	at, seen     []int32
-	cells        []cellState
-	pool         []int32 // the preds of groups
-	ent          []CellUse
-	entStart     []int32
-	from, to     []CommandID
-	terminal     []CommandID
-	cuts         []uint32
+	layers   []uint32 // of an image of 64 layers or more (the others' cuts are a bit set)
+	at, seen []int32
+	cells    []cellState
+	pool     []int32 // the preds of groups
+	ent      []CellUse
+	entStart []int32
+	from, to []CommandID
+	terminal []CommandID
+	cuts     []uint32
 }
 
-// rangeAccess is one access of a ranged image, resolved.
-type rangeAccess struct {
-	use int
-	s   span
-	a   *Access
+// appendBits appends the positions of set's bits, ascending.
+func appendBits(out []uint32, set uint64) []uint32 {
+	for set != 0 {
+		out = append(out, uint32(bits.TrailingZeros64(set)))
+		set &= set - 1
+	}
+	return out
 }
 
 // cuts returns the sorted distinct values of v (which holds 0 and the end).
@@ -349,22 +375,6 @@ func cutIndex(cs []uint32, x uint32) int {
 	return lo
 }
 
-// cellsOf calls f with every cell index that span s covers.
-func (rr *ranged) cellsOf(s span, f func(cell int32)) {
-	nl, na := len(rr.layerCuts)-1, len(rr.aspects)
-	m0, m1 := cutIndex(rr.mipCuts, s.mip0), cutIndex(rr.mipCuts, s.mip1-1)
-	l0, l1 := cutIndex(rr.layerCuts, s.layer0), cutIndex(rr.layerCuts, s.layer1-1)
-	for m := m0; m <= m1; m++ {
-		for l := l0; l <= l1; l++ {
-			for k, bit := range rr.aspects {
-				if s.aspects&bit != 0 {
-					f(int32((m*nl+l)*na + k))
-				}
-			}
-		}
-	}
-}
-
 // cellSpan is the span of one cell.
 func (rr *ranged) cellSpan(cell int32) span {
 	nl, na := len(rr.layerCuts)-1, len(rr.aspects)
@@ -379,9 +389,15 @@ func (c *Compiled) analyseRanged(r ResourceID, rr *ranged, w *rangeWork) error {
 	res := &g.Resources[r]
 	im := &res.Image
 	us := c.uses[c.useStart[r]:c.useStart[r+1]]
-	w.accs = w.accs[:0]
-	w.mips = append(w.mips[:0], 0, im.MipLevels)
-	w.layers = append(w.layers[:0], 0, im.ArrayLayers)
+	// The cuts: bit sets (mip levels are at most 32: Validate), the
+	// sorted values for an image of 64 layers or more.
+	few := im.ArrayLayers < 64
+	mipSet, layerSet := uint64(1)|1<<im.MipLevels, uint64(0)
+	if few {
+		layerSet = 1 | 1<<im.ArrayLayers
+	} else {
+		w.layers = append(w.layers[:0], 0, im.ArrayLayers)
+	}
 	has := im.Format.Aspects()
 	for i := range us {
 		cmd := &g.Commands[us[i].Command]
@@ -391,15 +407,22 @@ func (c *Compiled) analyseRanged(r ResourceID, rr *ranged, w *rangeWork) error {
 				continue
 			}
 			s := resolveAspects(a, im, has)
-			w.accs = append(w.accs, rangeAccess{use: i, s: s, a: a})
-			w.mips = append(w.mips, s.mip0, s.mip1)
-			w.layers = append(w.layers, s.layer0, s.layer1)
+			mipSet |= 1<<s.mip0 | 1<<s.mip1
+			if few {
+				layerSet |= 1<<s.layer0 | 1<<s.layer1
+			} else {
+				w.layers = append(w.layers, s.layer0, s.layer1)
+			}
 		}
 	}
 	n0 := len(w.cuts)
-	w.cuts = append(w.cuts, cuts(w.mips)...)
+	w.cuts = appendBits(w.cuts, mipSet)
 	n1 := len(w.cuts)
-	w.cuts = append(w.cuts, cuts(w.layers)...)
+	if few {
+		w.cuts = appendBits(w.cuts, layerSet)
+	} else {
+		w.cuts = append(w.cuts, cuts(w.layers)...)
+	}
 	rr.mipCuts, rr.layerCuts = w.cuts[n0:n1:n1], w.cuts[n1:len(w.cuts):len(w.cuts)]
 	switch has {
 	case vk.AspectColor:
@@ -418,21 +441,37 @@ func (c *Compiled) analyseRanged(r ResourceID, rr *ranged, w *rangeWork) error {
 	w.entStart = append(w.entStart, make([]int32, len(us)+1)...)
 	entStart := w.entStart[s0:]
 	w.at = resize(w.at, ncell) // at[cell]-1: the current use's entry for cell, relative to e0
-	for k := 0; k < len(w.accs); {
-		i := w.accs[k].use
+	nl, na := len(rr.layerCuts)-1, len(rr.aspects)
+	for i := range us {
 		first := int32(len(w.ent) - e0)
-		for ; k < len(w.accs) && w.accs[k].use == i; k++ {
-			a := w.accs[k].a
-			rr.cellsOf(w.accs[k].s, func(cell int32) {
-				if w.at[cell] > first {
-					e := &w.ent[e0+int(w.at[cell])-1]
-					e.stages |= a.Stages
-					e.access |= a.Access
-					return
+		cmd := &g.Commands[us[i].Command]
+		for ai := range cmd.Accesses {
+			a := &cmd.Accesses[ai]
+			if a.Resource != r {
+				continue
+			}
+			// Every cell of the access's span (cellsOf, inline).
+			s := resolveAspects(a, im, has)
+			m0, m1 := cutIndex(rr.mipCuts, s.mip0), cutIndex(rr.mipCuts, s.mip1-1)
+			l0, l1 := cutIndex(rr.layerCuts, s.layer0), cutIndex(rr.layerCuts, s.layer1-1)
+			for m := m0; m <= m1; m++ {
+				for l := l0; l <= l1; l++ {
+					for k, bit := range rr.aspects {
+						if s.aspects&bit == 0 {
+							continue
+						}
+						cell := int32((m*nl+l)*na + k)
+						if w.at[cell] > first {
+							e := &w.ent[e0+int(w.at[cell])-1]
+							e.stages |= a.Stages
+							e.access |= a.Access
+							continue
+						}
+						w.ent = append(w.ent, CellUse{cell: cell, layout: a.Layout, stages: a.Stages, access: a.Access})
+						w.at[cell] = int32(len(w.ent) - e0)
+					}
 				}
-				w.ent = append(w.ent, CellUse{cell: cell, layout: a.Layout, stages: a.Stages, access: a.Access})
-				w.at[cell] = int32(len(w.ent) - e0)
-			})
+			}
 		}
 		sortEntries(w.ent[e0+int(first):])
 		entStart[i+1] = int32(len(w.ent) - e0)
@@ -549,7 +588,7 @@ var (
 	aspectsDepthStencil = []vk.Aspect{vk.AspectDepth, vk.AspectStencil}
 )
 
-// sortEntries sorts one use's entries by cell (insertion sort: cellsOf
+// sortEntries sorts one use's entries by cell (insertion sort: analyseRanged
 // emits them ascending per access, so runs are already sorted).
 func sortEntries(s []CellUse) {
 	for i := 1; i < len(s); i++ {
@@ -622,10 +661,17 @@ type SubresourceRange struct {
 // BarrierRange returns barrier x's range resolved on image im: explicit
 // counts, and the image's aspects when x names none.
 func BarrierRange(x *Barrier, im *ImageDesc) SubresourceRange {
-	a := Access{Mips: x.Mips, Layers: x.Layers, Aspects: x.Aspects}
-	s := resolve(&a, im)
-	return SubresourceRange{Mips: MipRange{Base: uint8(s.mip0), Count: uint8(s.mip1 - s.mip0)},
-		Layers: LayerRange{Base: uint16(s.layer0), Count: uint16(s.layer1 - s.layer0)}, Aspects: s.aspects}
+	s := SubresourceRange{Mips: x.Mips, Layers: x.Layers, Aspects: x.Aspects}
+	if x.Mips.Count == 0 {
+		s.Mips.Count = uint8(im.MipLevels - uint32(x.Mips.Base))
+	}
+	if x.Layers.Count == 0 {
+		s.Layers.Count = uint16(im.ArrayLayers - uint32(x.Layers.Base))
+	}
+	if s.Aspects == 0 {
+		s.Aspects = im.Format.Aspects()
+	}
+	return s
 }
 
 // Intersects reports whether two resolved ranges share a subresource.

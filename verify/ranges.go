@@ -55,13 +55,20 @@ type tracked struct {
 	cmd       planner.CommandID // EndOfFrame for none
 }
 
-// effect is one barrier's effect on one cell, applied with its call.
+// effect is one barrier's effect on one cell, applied with its call. It
+// holds no pointer (writing one to the heap costs a write barrier while
+// the collector runs): the barrier and its scope are rangeWork.bars[b].
 type effect struct {
 	k     int
 	bar   int
-	sc    *scope
+	b     int32
 	trans bool
-	x     *planner.Barrier
+}
+
+// barRef is a barrier of the call being gathered and its scope.
+type barRef struct {
+	x  *planner.Barrier
+	sc *scope
 }
 
 // upd is a chain or visibility update of one tracked access.
@@ -82,7 +89,9 @@ type rangeWork struct {
 	stamp []int32
 	hit   []int8
 	effs  []effect
+	bars  []barRef
 	upds  []upd
+	cover []bool // uncovered's
 }
 
 // grow returns s with length n and zeroed elements, reusing its storage.
@@ -169,6 +178,7 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID, w *rangeWork) bool {
 	res := &g.Resources[r]
 	im := &res.Image
 	n := c.NumCells(r)
+	_, nl, na := c.CellGrid(r)
 	w.cells, w.spans, w.arena = grow(w.cells, n), grow(w.spans, n), grow(w.arena, 4*n) // arena: each cell's first accesses
 	cells, spans, arena := w.cells, w.spans, w.arena
 	for k := range cells {
@@ -190,18 +200,18 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID, w *rangeWork) bool {
 	us := c.Uses(r)
 	// The positions where something happens to r: its uses, its barriers
 	// and the memory barriers (the others leave its cells alone).
-	qs := w.qs[:0]
-	defer func() { w.qs = qs[:0] }()
+	w.qs = w.qs[:0]
 	for i := range us {
-		qs = append(qs, v.pos[us[i].Command])
+		w.qs = append(w.qs, v.pos[us[i].Command])
 	}
 	for _, list := range [][]int32{v.onRes[r], v.mem} {
 		for _, k := range list {
-			qs = append(qs, v.pos[p.Barriers[k].Before])
+			w.qs = append(w.qs, v.pos[p.Barriers[k].Before])
 		}
 	}
-	slices.Sort(qs)
-	qs = slices.Compact(qs)
+	slices.Sort(w.qs)
+	w.qs = slices.Compact(w.qs)
+	qs := w.qs
 	useOf := func(cmd planner.CommandID) int {
 		i := sort.Search(len(us), func(i int) bool { return us[i].Command >= cmd })
 		if i < len(us) && us[i].Command == cmd {
@@ -234,11 +244,14 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID, w *rangeWork) bool {
 			}
 		}
 	}
-	effs, upds := w.effs[:0], w.upds[:0]
-	defer func() { w.effs, w.upds = effs[:0], upds[:0] }()
+	w.effs, w.bars = w.effs[:0], w.bars[:0]
 	// slot applies one call's barriers (effs) to the cells, from the state
 	// before the call.
 	slot := func(before string) bool {
+		effs, bars := w.effs, w.bars
+		if len(effs) == 0 {
+			return false // no barrier of the call reaches the image
+		}
 		slots++
 		for _, e := range effs {
 			if e.trans {
@@ -251,18 +264,19 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID, w *rangeWork) bool {
 			}
 		}
 		// Chains and visibility from the state before the call.
-		ups := upds[:0]
+		ups := w.upds[:0]
 		for _, e := range effs {
 			st := &cells[e.k]
+			sc := bars[e.b].sc
 			for i := range st.acc {
 				a := &st.acc[i]
-				chained := a.stages&e.sc.srcExec != 0 || a.chain&e.sc.srcExec != 0
+				chained := a.stages&sc.srcExec != 0 || a.chain&sc.srcExec != 0
 				if !chained {
 					continue
 				}
-				u := upd{k: e.k, i: i, chain: e.sc.dstExec}
-				if a.write && (a.avail || subStages(a.stages, e.sc.srcAcc) && subAccess(a.writes, e.sc.srcMask)) {
-					u.avail, u.vis, u.visS = true, e.sc.dstMask, e.sc.dstAcc
+				u := upd{k: e.k, i: i, chain: sc.dstExec}
+				if a.write && (a.avail || subStages(a.stages, sc.srcAcc) && subAccess(a.writes, sc.srcMask)) {
+					u.avail, u.vis, u.visS = true, sc.dstMask, sc.dstAcc
 				}
 				ups = append(ups, u)
 			}
@@ -273,7 +287,7 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID, w *rangeWork) bool {
 				continue
 			}
 			st := &cells[e.k]
-			x := e.x
+			x, sc := bars[e.b].x, bars[e.b].sc
 			if x.OldLayout != st.layout && !(x.OldLayout == vk.LayoutUndefined && !st.wrote) {
 				if fail(before, e.k, e.bar, planner.RuleLayoutBarrier, "oldLayout %s, but the subresource is in layout %s here", x.OldLayout, st.layout) {
 					return true
@@ -281,8 +295,8 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID, w *rangeWork) bool {
 			}
 			for i := range st.acc {
 				a := &st.acc[i]
-				ok := a.stages == 0 && !a.trans || a.stages&e.sc.srcExec != 0 || a.chain&e.sc.srcExec != 0
-				if ok && a.write && !(a.avail || subStages(a.stages, e.sc.srcAcc) && subAccess(a.writes, e.sc.srcMask)) {
+				ok := a.stages == 0 && !a.trans || a.stages&sc.srcExec != 0 || a.chain&sc.srcExec != 0
+				if ok && a.write && !(a.avail || subStages(a.stages, sc.srcAcc) && subAccess(a.writes, sc.srcMask)) {
 					ok = false
 				}
 				if !ok {
@@ -305,11 +319,13 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID, w *rangeWork) bool {
 		for _, e := range effs {
 			if e.trans {
 				st := &cells[e.k]
-				st.layout = e.x.NewLayout
-				st.acc = append(st.acc[:0], tracked{write: true, trans: true, chain: e.sc.dstExec, avail: true, vis: e.sc.dstMask, visStages: e.sc.dstAcc, cmd: planner.EndOfFrame})
+				x, sc := bars[e.b].x, bars[e.b].sc
+				st.layout = x.NewLayout
+				st.acc = st.acc[:0] // (not append(st.acc[:0], ...): that stores the pointer again)
+				st.acc = append(st.acc, tracked{write: true, trans: true, chain: sc.dstExec, avail: true, vis: sc.dstMask, visStages: sc.dstAcc, cmd: planner.EndOfFrame})
 			}
 		}
-		effs, upds = effs[:0], ups[:0]
+		w.effs, w.bars, w.upds = effs[:0], bars[:0], ups[:0]
 		return false
 	}
 	// apply gathers barrier k's effects on the cells.
@@ -317,8 +333,22 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID, w *rangeWork) bool {
 		if x.Type != planner.MemoryBarrier && x.Resource != r {
 			return false
 		}
-		reach(x)
 		trans := x.Type == planner.ImageBarrier && x.OldLayout != x.NewLayout
+		w.bars = append(w.bars, barRef{x: x, sc: sc})
+		b := int32(len(w.bars) - 1)
+		if x.Type == planner.MemoryBarrier {
+			for k := range n {
+				w.effs = append(w.effs, effect{k: k, bar: bar, b: b, trans: trans})
+			}
+			return false
+		}
+		if box, ok := c.CellBoxOf(r, planner.BarrierRange(x, im)); ok && !rangesByCell {
+			// The range is a union of whole cells (the usual case): its
+			// cells, ascending, without comparing it with every cell.
+			w.effs = appendBox(w.effs, box, nl, na, effect{bar: bar, b: b, trans: trans})
+			return false
+		}
+		reach(x)
 		for k := range hit {
 			switch hit[k] {
 			case 2:
@@ -326,7 +356,7 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID, w *rangeWork) bool {
 					return true
 				}
 			case 1:
-				effs = append(effs, effect{k: k, bar: bar, sc: sc, trans: trans, x: x})
+				w.effs = append(w.effs, effect{k: k, bar: bar, b: b, trans: trans})
 			}
 		}
 		return false
@@ -353,7 +383,7 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID, w *rangeWork) bool {
 				return true
 			}
 		}
-		if cmd == first && !res.Imported && v.firstCover(r, firsts, fail, name) {
+		if cmd == first && !res.Imported && v.firstCover(r, firsts, spans, w, fail, name) {
 			return true
 		}
 		i := useOf(cmd)
@@ -398,7 +428,8 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID, w *rangeWork) bool {
 				t.stages = 0
 			}
 			if write {
-				st.acc = append(st.acc[:0], t)
+				st.acc = st.acc[:0]
+				st.acc = append(st.acc, t)
 				st.wrote = true
 			} else {
 				st.acc = append(st.acc, t)
@@ -445,22 +476,11 @@ func (v *barrierCheck) rangedImage(r planner.ResourceID, w *rangeWork) bool {
 // firstCover checks that the first-use barriers of a transient ranged
 // image (its image barriers from UNDEFINED before its first command) cover
 // the whole image, in one call, with equal scopes and old occupants.
-func (v *barrierCheck) firstCover(r planner.ResourceID, ks []int32, fail func(string, int, int, planner.Rule, string, ...any) bool, name string) bool {
+func (v *barrierCheck) firstCover(r planner.ResourceID, ks []int32, spans []planner.SubresourceRange, w *rangeWork,
+	fail func(string, int, int, planner.Rule, string, ...any) bool, name string) bool {
 	p := v.p
-	im := &v.c.Graph.Resources[r].Image
-	n := v.c.NumCells(r)
-	for cell := 0; cell < n; cell++ {
-		m, l, a := v.c.CellRange(r, int32(cell))
-		span := planner.SubresourceRange{Mips: m, Layers: l, Aspects: a}
-		ok := false
-		for _, k := range ks {
-			if planner.BarrierRange(&p.Barriers[k], im).Covers(span) {
-				ok = true
-			}
-		}
-		if !ok {
-			return fail(name, cell, -1, planner.RuleBarrier, "the first-use barrier (from UNDEFINED) does not cover the whole image")
-		}
+	if cell := v.uncovered(r, ks, spans, w); cell >= 0 {
+		return fail(name, cell, -1, planner.RuleBarrier, "the first-use barrier (from UNDEFINED) does not cover the whole image")
 	}
 	for _, k := range ks[1:] {
 		x, y := &p.Barriers[ks[0]], &p.Barriers[k]
