@@ -121,6 +121,7 @@ const (
 	fRead     = 1
 	fWrite    = 2
 	fIndirect = 4
+	fOwn      = 8 // common.glsl F_OWN: read at the fragment's own pixel in the pass that renders it (selfrace.go)
 )
 
 // stage is a shader stage of the replay.
@@ -226,6 +227,7 @@ type copyOp struct {
 	blit               bool // vkCmdBlitImage (declared BLIT, not COPY)
 	clear, onlyClear   bool // a destination that may be (only CLEAR: is) a clear
 	sp                 span // a clear's range (ranges.go); zero: the whole image
+	srcSpan, dstSpan   span // a copy's source and destination ranges (copyrange.go); zero: whole images
 }
 
 // work is everything one command does, derived from its accesses.
@@ -253,6 +255,9 @@ type work struct {
 	quiet      [numStages]specMasks
 	// hostWrites, hostReads: HOST_WRITE and HOST_READ uses (host.go).
 	hostWrites, hostReads []p.ResourceID
+	// ownSubs: colour attachment subresources the fragment part reads at
+	// their own pixels (selfrace.go): loaded, or LOAD_OP_NONE.
+	ownSubs map[subKey]bool
 }
 
 // pass is one dynamic-rendering pass of a command: one subresource of
@@ -270,6 +275,9 @@ type pass struct {
 	// vertex- and fragment-stage storage writes (gfxwrite.go); every
 	// other draw of such a command is quiet.
 	writes bool
+	// own: the fragment slots (bits of Params.s indices) read at their
+	// own pixels in this pass (selfrace.go), pushed as constants.
+	own [4]uint32
 }
 
 // UnsupportedError is an access the replay cannot perform faithfully.
@@ -646,7 +654,14 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		if err := shapeDraw(g, &w); err != nil {
 			return w, err
 		}
+		if err := ownReads(g, &w); err != nil { // selfrace.go
+			return w, err
+		}
 		shapeWrites(&w) // gfxwrite.go
+		ownMasks(&w)
+	}
+	if err := selfRace(g, &w); err != nil { // selfrace.go
+		return w, err
 	}
 	return w, nil
 }

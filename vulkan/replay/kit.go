@@ -209,7 +209,7 @@ func (k *kit) pipelineLayout(sets ...vk.DescriptorSetLayout) (vk.PipelineLayout,
 	if len(sets) == 2 {
 		// The fragment stage's render-area width and pixel count.
 		info.PushConstantRangeCount = 1
-		info.PPushConstantRanges = []vk.PushConstantRange{{StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit), Size: 8}}
+		info.PPushConstantRanges = []vk.PushConstantRange{{StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit), Size: 24}} // width, stride, own[4] (replay.frag)
 	}
 	var l vk.PipelineLayout
 	r := vk.CreatePipelineLayout(k.vd, &info, nil, &l)
@@ -335,6 +335,9 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 		return err
 	}
 	if err := k.msComputeDevice(g, ws); err != nil { // msaacompute.go
+		return err
+	}
+	if err := k.ownLoadDevice(g, ws); err != nil { // selfrace.go
 		return err
 	}
 	feats := map[avk.Format]vk.FormatFeatureFlags{}

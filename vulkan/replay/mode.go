@@ -534,6 +534,9 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			if a.read && !a.clear {
 				at.LoadOp = int32(vk.AttachmentLoadOpLoad)
 			}
+			if w.ownSubs[subKey{a.res, c.level, c.layer}] && !a.read {
+				at.LoadOp = loadOpNone // selfrace.go: the fragment reads its own pixel first
+			}
 			if a.resolve >= 0 {
 				t := w.colors[a.resolve]
 				rv, _ := m.attachView(t.res, c, aspectColor)
@@ -591,8 +594,8 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			}
 			vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, k.gfxLay, 0, 2,
 				[]vk.DescriptorSet{sets[stVertex], sets[stFragment]}, 0, nil)
-			pc := [2]uint32{ps.width, ps.width * ps.height}
-			vk.CmdPushConstants(cb, k.gfxLay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 8, unsafe.Pointer(&pc[0]))
+			pc := [6]uint32{ps.width, ps.width * ps.height, ps.own[0], ps.own[1], ps.own[2], ps.own[3]} // own: selfrace.go
+			vk.CmdPushConstants(cb, k.gfxLay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 24, unsafe.Pointer(&pc[0]))
 			return nil
 		}
 		if err := bind(false, true); err != nil {
@@ -643,6 +646,10 @@ const (
 // storeOpNone is VK_ATTACHMENT_STORE_OP_NONE (Vulkan 1.3): a read-only
 // attachment is not written back, so it is no write access.
 const storeOpNone = 1000301000
+
+// loadOpNone is VK_ATTACHMENT_LOAD_OP_NONE (KHR/EXT_load_store_op_none):
+// the attachment is not accessed before the pass's draws (selfrace.go).
+const loadOpNone = 1000400000
 
 func (m *mode) recordCopy(cb vk.CommandBuffer, op copyOp) {
 	g := m.r.g

@@ -331,6 +331,9 @@ func (r *Replayer) checkOrder(order []p.CommandID) error {
 		for i := range w.depths {
 			w.depths[i].clear = !written[w.depths[i].res] || !g.Resources[w.depths[i].res].Imported && !subs.covers(w.depths[i].res, w.depths[i].sp)
 		}
+		if err := ownDefined(g, w, subs, written); err != nil { // selfrace.go
+			return err
+		}
 		for i := range cmd.Accesses {
 			a := &cmd.Accesses[i]
 			rw := a.Access&(avk.AccessColorAttachmentWrite|avk.AccessDepthStencilAttachmentWrite) != 0
