@@ -3,8 +3,8 @@ package replay
 import (
 	"errors"
 	"path/filepath"
-	"strings"
 	"slices"
+	"strings"
 	"testing"
 
 	p "github.com/aliasplan/aliasplan/planner"
