@@ -228,6 +228,7 @@ type copyOp struct {
 	clear, onlyClear   bool // a destination that may be (only CLEAR: is) a clear
 	sp                 span // a clear's range (ranges.go); zero: the whole image
 	srcSpan, dstSpan   span // a copy's source and destination ranges (copyrange.go); zero: whole images
+	linear             bool // a ranged blit that scales, filtered LINEAR (copyrange.go)
 }
 
 // work is everything one command does, derived from its accesses.
@@ -599,13 +600,17 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			switch {
 			case src:
 				op.src, op.srcLayout = a.Resource, a.Layout
+				if partial(g, a) {
+					op.srcSpan = accessSpan(&r.Image, a) // copyrange.go
+				}
 				copySrc = append(copySrc, op)
 			default:
 				op.src, op.dst, op.dstLyot = -1, a.Resource, a.Layout
 				op.clear = st&(vk.StageClear|vk.StageAllTransfer) != 0
 				op.onlyClear = st&transferStages == vk.StageClear
 				if partial(g, a) {
-					op.sp = accessSpan(&r.Image, a) // ranges.go: partialRange refuses ranged copies
+					op.sp = accessSpan(&r.Image, a) // ranges.go (a clear), copyrange.go (a copy)
+					op.dstSpan = op.sp
 				}
 				copyDst = append(copyDst, op)
 			}
@@ -640,7 +645,8 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 	}
 	for j, d := range dsts {
 		s := copySrc[j%len(copySrc)]
-		op := copyOp{src: s.src, srcLayout: s.srcLayout, dst: d.dst, dstLyot: d.dstLyot, resolve: s.resolve && d.resolve, blit: s.blit && d.blit}
+		op := copyOp{src: s.src, srcLayout: s.srcLayout, dst: d.dst, dstLyot: d.dstLyot, resolve: s.resolve && d.resolve, blit: s.blit && d.blit,
+			srcSpan: s.srcSpan, dstSpan: d.dstSpan}
 		if err := copyCompatible(g, &op); err != "" {
 			a := findAccess(cmd, d.dst)
 			return w, &UnsupportedError{Command: cmd.Name, Resource: g.Resources[d.dst].Name, Access: describe(g, a), Reason: err}
@@ -716,6 +722,9 @@ func copyBufferBytes(im *p.ImageDesc) uint64 {
 // from a multisampled image to a single-sampled one must be declared a
 // RESOLVE (vkCmdResolveImage); op.resolve is set when it is one.
 func copyCompatible(g *p.Graph, op *copyOp) string {
+	if rangedTransfer(op) {
+		return rangedCopyCompatible(g, op) // copyrange.go
+	}
 	s, d := &g.Resources[op.src], &g.Resources[op.dst]
 	switch {
 	case s.Kind == p.KindBuffer && d.Kind == p.KindBuffer:

@@ -340,6 +340,7 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 	if err := k.ownLoadDevice(g, ws); err != nil { // selfrace.go
 		return err
 	}
+	k.blitFilters(g, ws) // copyrange.go
 	feats := map[avk.Format]vk.FormatFeatureFlags{}
 	get := func(f avk.Format) vk.FormatFeatureFlags {
 		if v, ok := feats[f]; ok {

@@ -52,9 +52,6 @@ type importObj struct {
 // vulkan.Config{Replay: true}. The graph must not change afterwards.
 func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
 	defer pauseGC()()
-	if err := partialRange(g); err != nil {
-		return nil, err
-	}
 	g = replayGraph(g)   // inputattach.go
 	g = concreteGraph(g) // generic.go
 	ws := make([]work, len(g.Commands))
