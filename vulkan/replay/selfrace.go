@@ -372,7 +372,7 @@ func raceIn(ts []touch) (a, b *touch) {
 		t := &ts[i]
 		switch {
 		case t.pass != wr.pass || t.pass < 0, t.kind == tShader, t.kind == tFixedRead, t.kind == tTransfer, t.kind == tResolve:
-			return wr, other(ts, wr, i)
+			return wr, other(ts, wr)
 		case t.kind == tOwn && ownPiece >= 0 && t.piece != ownPiece:
 			return t, &ts[ownPiece]
 		case t.kind == tOwn:
@@ -386,14 +386,12 @@ func raceIn(ts []touch) (a, b *touch) {
 	return nil, nil
 }
 
-// other is touch i of ts, or another one than wr when i is wr.
-func other(ts []touch, wr *touch, i int) *touch {
-	if &ts[i] != wr {
-		return &ts[i]
-	}
+// other is a touch of ts that is not wr's own invocation (a different
+// piece, kind or element mapping): the one to name beside wr.
+func other(ts []touch, wr *touch) *touch {
 	for j := range ts {
-		if &ts[j] != wr {
-			return &ts[j]
+		if t := &ts[j]; t.piece != wr.piece || t.kind != wr.kind || t.inv != wr.inv {
+			return t
 		}
 	}
 	return wr

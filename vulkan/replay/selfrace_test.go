@@ -294,3 +294,17 @@ func TestOwnPixelReads(t *testing.T) {
 		t.Errorf("digests differ")
 	}
 }
+
+// TestSelfRaceVertexFragment: one buffer read and written by the vertex
+// and the fragment stage of one draw (vertex v touches word v, fragment p
+// word p, unordered) is refused naming both.
+func TestSelfRaceVertexFragment(t *testing.T) {
+	g := &p.Graph{}
+	b := g.AddBuffer("out", p.BufferDesc{Size: 1024, Usage: vk.BufferUsageStorageBuffer})
+	g.AddCommand("draw", p.Access{Resource: b, Stages: vk.StageFragmentShader | vk.StageVertexShader, Access: vk.AccessShaderStorageRead | vk.AccessShaderStorageWrite})
+	_, err := analyzeCommand(g, 0)
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "(vertex)") || !strings.Contains(ue.Reason, "(fragment)") {
+		t.Fatalf("got %v, want a refusal naming the vertex and fragment draws", err)
+	}
+}
