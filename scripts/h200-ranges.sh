@@ -7,8 +7,13 @@
 # stencil-write) at full size, each beside its GENERAL twin (the same
 # frame with whole-image GENERAL accesses), aliased and unaliased, with
 # the validation layer and synchronization validation; then the ranged
-# replay tests of replay.test (TestRangedFrames, TestRangedNegativeControl,
-# TestRandomRangedGraphs, TestRangedQueues). Output in $OUT:
+# replay tests of replay.test (TestRangedFrames, which replays the bloom
+# GENERAL twin too: own-pixel reads with LOAD_OP_NONE, selfrace.go;
+# TestRangedNegativeControl, TestRandomRangedGraphs with
+# ALIASPLAN_RANGED_GRAPHS random frames (default 40 here: per-range
+# blits, copies, resolves, an imported image), TestRangedQueues,
+# TestRangedTransferCoverage, TestBlitMipChain, TestOwnPixelReads).
+# Output in $OUT:
 #   replay-h200.log, replay-h200.jsonl   as h200-replay.sh writes them
 #   ranges-h200.log                      the tests' log and the table of
 #                                        GPU time, ranged / GENERAL twin
@@ -31,9 +36,10 @@ if [ -z "${VK_DRIVER_FILES:-}" ] && [ -e "$nvicd" ]; then export VK_DRIVER_FILES
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/xdg-runtime-$(id -u)}"
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 export ALIASPLAN_SHARE_DEVICE=1 ALIASPLAN_REQUIRE_VULKAN=1
+export ALIASPLAN_RANGED_GRAPHS="${ALIASPLAN_RANGED_GRAPHS:-40}"
 export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
 log="$out/ranges-h200.log"
-(cd vulkan/replay && ../../.vk/replay.test -test.run 'TestRangedFrames|TestRangedNegativeControl|TestRandomRangedGraphs|TestRangedQueues' -test.v -test.count=1 2>&1) | tee "$log"
+(cd vulkan/replay && ../../.vk/replay.test -test.run 'TestRangedFrames|TestRangedNegativeControl|TestRandomRangedGraphs|TestRangedQueues|TestRangedTransferCoverage|TestBlitMipChain|TestOwnPixelReads' -test.v -test.count=1 2>&1) | tee "$log"
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 python3 - "$out/replay-h200.jsonl" <<'PY' | tee -a "$log"
 import json, sys

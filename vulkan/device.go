@@ -98,6 +98,9 @@ type Device struct {
 
 	replay    bool
 	rendering *vkext.Rendering
+	// loadOpNone: VK_EXT/KHR_load_store_op_none is enabled (replay only:
+	// LOAD_OP_NONE for attachments the command also reads, replay_support.go).
+	loadOpNone bool
 }
 
 // liveCounts counts the objects created through this package and not yet
@@ -462,6 +465,9 @@ func (d *Device) createDevice(choice apiChoice) error {
 	}
 	if d.replay {
 		exts = append(exts, extRobustness2+"\x00")
+		if e := loadStoreOpNone(d.physical); e != "" {
+			exts, d.loadOpNone = append(exts, e+"\x00"), true
+		}
 	}
 	chain := vkext.Sync2Chain()
 	var features []vk.PhysicalDeviceFeatures

@@ -52,6 +52,18 @@ func (d *Device) replaySupported(choice apiChoice) error {
 	return nil
 }
 
+// loadStoreOpNone names the device's extension that gives
+// VK_ATTACHMENT_LOAD_OP_NONE (KHR or EXT, one value), "" for none.
+func loadStoreOpNone(pd vk.PhysicalDevice) string {
+	have := deviceExtensions(pd)
+	for _, e := range []string{"VK_KHR_load_store_op_none", "VK_EXT_load_store_op_none"} {
+		if have[e] {
+			return e
+		}
+	}
+	return ""
+}
+
 // ReplayHooks gives package vulkan/replay the entry points goki does not
 // wrap. It is not meant for other callers: its types are internal.
 type ReplayHooks struct{ d *Device }
@@ -67,6 +79,10 @@ func (h ReplayHooks) Rendering() *vkext.Rendering { return h.d.rendering }
 func (h ReplayHooks) Barrier(cb vk.CommandBuffer, s *vkext.Barriers) {
 	h.d.dext.PipelineBarrier2(unsafe.Pointer(cb), s)
 }
+
+// LoadOpNone says whether attachments may use VK_ATTACHMENT_LOAD_OP_NONE
+// (an extension that gives it is enabled).
+func (h ReplayHooks) LoadOpNone() bool { return h.d.loadOpNone }
 
 // CommandPool returns the device's command pool (reset-able buffers).
 func (h ReplayHooks) CommandPool() vk.CommandPool { return h.d.pool }

@@ -121,6 +121,7 @@ const (
 	fRead     = 1
 	fWrite    = 2
 	fIndirect = 4
+	fOwn      = 8 // common.glsl F_OWN: read at the fragment's own pixel in the pass that renders it (selfrace.go)
 )
 
 // stage is a shader stage of the replay.
@@ -226,6 +227,8 @@ type copyOp struct {
 	blit               bool // vkCmdBlitImage (declared BLIT, not COPY)
 	clear, onlyClear   bool // a destination that may be (only CLEAR: is) a clear
 	sp                 span // a clear's range (ranges.go); zero: the whole image
+	srcSpan, dstSpan   span // a copy's source and destination ranges (copyrange.go); zero: whole images
+	linear             bool // a ranged blit that scales, filtered LINEAR (copyrange.go)
 }
 
 // work is everything one command does, derived from its accesses.
@@ -253,6 +256,9 @@ type work struct {
 	quiet      [numStages]specMasks
 	// hostWrites, hostReads: HOST_WRITE and HOST_READ uses (host.go).
 	hostWrites, hostReads []p.ResourceID
+	// ownSubs: colour attachment subresources the fragment part reads at
+	// their own pixels (selfrace.go): loaded, or LOAD_OP_NONE.
+	ownSubs map[subKey]bool
 }
 
 // pass is one dynamic-rendering pass of a command: one subresource of
@@ -270,6 +276,9 @@ type pass struct {
 	// vertex- and fragment-stage storage writes (gfxwrite.go); every
 	// other draw of such a command is quiet.
 	writes bool
+	// own: the fragment slots (bits of Params.s indices) read at their
+	// own pixels in this pass (selfrace.go), pushed as constants.
+	own [4]uint32
 }
 
 // UnsupportedError is an access the replay cannot perform faithfully.
@@ -591,13 +600,17 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			switch {
 			case src:
 				op.src, op.srcLayout = a.Resource, a.Layout
+				if partial(g, a) {
+					op.srcSpan = accessSpan(&r.Image, a) // copyrange.go
+				}
 				copySrc = append(copySrc, op)
 			default:
 				op.src, op.dst, op.dstLyot = -1, a.Resource, a.Layout
 				op.clear = st&(vk.StageClear|vk.StageAllTransfer) != 0
 				op.onlyClear = st&transferStages == vk.StageClear
 				if partial(g, a) {
-					op.sp = accessSpan(&r.Image, a) // ranges.go: partialRange refuses ranged copies
+					op.sp = accessSpan(&r.Image, a) // ranges.go (a clear), copyrange.go (a copy)
+					op.dstSpan = op.sp
 				}
 				copyDst = append(copyDst, op)
 			}
@@ -632,7 +645,8 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 	}
 	for j, d := range dsts {
 		s := copySrc[j%len(copySrc)]
-		op := copyOp{src: s.src, srcLayout: s.srcLayout, dst: d.dst, dstLyot: d.dstLyot, resolve: s.resolve && d.resolve, blit: s.blit && d.blit}
+		op := copyOp{src: s.src, srcLayout: s.srcLayout, dst: d.dst, dstLyot: d.dstLyot, resolve: s.resolve && d.resolve, blit: s.blit && d.blit,
+			srcSpan: s.srcSpan, dstSpan: d.dstSpan}
 		if err := copyCompatible(g, &op); err != "" {
 			a := findAccess(cmd, d.dst)
 			return w, &UnsupportedError{Command: cmd.Name, Resource: g.Resources[d.dst].Name, Access: describe(g, a), Reason: err}
@@ -646,7 +660,14 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		if err := shapeDraw(g, &w); err != nil {
 			return w, err
 		}
+		if err := ownReads(g, &w); err != nil { // selfrace.go
+			return w, err
+		}
 		shapeWrites(&w) // gfxwrite.go
+		ownMasks(&w)
+	}
+	if err := selfRace(g, &w); err != nil { // selfrace.go
+		return w, err
 	}
 	return w, nil
 }
@@ -701,6 +722,9 @@ func copyBufferBytes(im *p.ImageDesc) uint64 {
 // from a multisampled image to a single-sampled one must be declared a
 // RESOLVE (vkCmdResolveImage); op.resolve is set when it is one.
 func copyCompatible(g *p.Graph, op *copyOp) string {
+	if rangedTransfer(op) {
+		return rangedCopyCompatible(g, op) // copyrange.go
+	}
 	s, d := &g.Resources[op.src], &g.Resources[op.dst]
 	switch {
 	case s.Kind == p.KindBuffer && d.Kind == p.KindBuffer:

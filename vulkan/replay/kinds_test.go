@@ -17,10 +17,15 @@ func TestOneWritingDraw(t *testing.T) {
 	g := &p.Graph{}
 	col := g.AddImage("color", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 2, ArrayLayers: 1, Samples: 1,
 		Usage: vk.ImageUsageColorAttachment})
+	// One written buffer per stage: one buffer read and written by both
+	// stages of a draw would race (vertex v and fragment p touch word v and
+	// p: selfrace.go refuses it).
 	buf := g.AddBuffer("out", p.BufferDesc{Size: 1024, Usage: vk.BufferUsageStorageBuffer})
+	vbuf := g.AddBuffer("vout", p.BufferDesc{Size: 1024, Usage: vk.BufferUsageStorageBuffer})
 	args := g.AddBuffer("args", p.BufferDesc{Size: 16, Usage: vk.BufferUsageIndirectBuffer})
 	g.AddCommand("draw", p.Access{Resource: col, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal},
-		p.Access{Resource: buf, Stages: vk.StageFragmentShader | vk.StageVertexShader, Access: vk.AccessShaderStorageRead | vk.AccessShaderStorageWrite},
+		p.Access{Resource: buf, Stages: vk.StageFragmentShader, Access: vk.AccessShaderStorageRead | vk.AccessShaderStorageWrite},
+		p.Access{Resource: vbuf, Stages: vk.StageVertexShader, Access: vk.AccessShaderStorageRead | vk.AccessShaderStorageWrite},
 		p.Access{Resource: args, Stages: vk.StageDrawIndirect, Access: vk.AccessIndirectCommandRead})
 	w, err := analyzeCommand(g, 0)
 	if err != nil {

@@ -209,7 +209,7 @@ func (k *kit) pipelineLayout(sets ...vk.DescriptorSetLayout) (vk.PipelineLayout,
 	if len(sets) == 2 {
 		// The fragment stage's render-area width and pixel count.
 		info.PushConstantRangeCount = 1
-		info.PPushConstantRanges = []vk.PushConstantRange{{StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit), Size: 8}}
+		info.PPushConstantRanges = []vk.PushConstantRange{{StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit), Size: 24}} // width, stride, own[4] (replay.frag)
 	}
 	var l vk.PipelineLayout
 	r := vk.CreatePipelineLayout(k.vd, &info, nil, &l)
@@ -337,6 +337,10 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 	if err := k.msComputeDevice(g, ws); err != nil { // msaacompute.go
 		return err
 	}
+	if err := k.ownLoadDevice(g, ws); err != nil { // selfrace.go
+		return err
+	}
+	k.blitFilters(g, ws) // copyrange.go
 	feats := map[avk.Format]vk.FormatFeatureFlags{}
 	get := func(f avk.Format) vk.FormatFeatureFlags {
 		if v, ok := feats[f]; ok {

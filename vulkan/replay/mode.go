@@ -404,14 +404,7 @@ func (r *Replayer) recordReadback(cb vk.CommandBuffer, order []p.CommandID) erro
 	if err := vkCheck("vkBeginCommandBuffer", res); err != nil {
 		return err
 	}
-	final := r.finalLayouts(order)
-	var toSrc []vkext.ImageBarrier
-	for _, o := range r.imports {
-		if o.img != vk.NullImage {
-			im := &r.g.Resources[o.id].Image
-			toSrc = append(toSrc, imageBarrier(o.img, colorOrDepth(im.Format), avk.StageAllCommands, avk.AccessMemoryWrite, avk.StageAllTransfer, avk.AccessTransferRead, final[o.id], avk.LayoutTransferSrcOptimal))
-		}
-	}
+	toSrc := r.readbackBarriers(order) // importrange.go: per subresource where ranges leave several layouts
 	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(avk.StageAllCommands), SrcAccess: uint64(avk.AccessMemoryWrite),
 		DstStages: uint64(avk.StageAllTransfer | avk.StageHost), DstAccess: uint64(avk.AccessTransferRead | avk.AccessHostRead)}}, Image: toSrc})
 	vk.CmdCopyBuffer(cb, r.lanes.buf, r.readback.buf, 1, []vk.BufferCopy{{Size: vk.DeviceSize(r.nparts * laneBytes)}})
@@ -448,30 +441,6 @@ func colorOrDepth(f avk.Format) uint32 {
 func imageBarrier(img vk.Image, aspect uint32, ss avk.Stage, sa avk.AccessFlags, ds avk.Stage, da avk.AccessFlags, old, new avk.Layout) vkext.ImageBarrier {
 	return vkext.ImageBarrier{Scope: vkext.Scope{SrcStages: uint64(ss), SrcAccess: uint64(sa), DstStages: uint64(ds), DstAccess: uint64(da)},
 		OldLayout: uint32(old), NewLayout: uint32(new), Image: unsafe.Pointer(img), Aspect: aspect, Mips: vk.RemainingMipLevels, Layers: vk.RemainingArrayLayers}
-}
-
-// finalLayouts gives each imported image's layout after the frame: its
-// last access's, or the one the initialisation left.
-func (r *Replayer) finalLayouts(order []p.CommandID) map[p.ResourceID]avk.Layout {
-	out := map[p.ResourceID]avk.Layout{}
-	for _, o := range r.imports {
-		if o.img == vk.NullImage {
-			continue
-		}
-		l := r.g.Resources[o.id].Image.InitialLayout
-		if l == avk.LayoutUndefined {
-			l = avk.LayoutTransferDstOptimal
-		}
-		out[o.id] = l
-	}
-	for _, c := range order {
-		for _, a := range r.g.Commands[c].Accesses {
-			if _, ok := out[a.Resource]; ok {
-				out[a.Resource] = a.Layout
-			}
-		}
-	}
-	return out
 }
 
 // recordWork records one command's work: clears, copies, the compute
@@ -534,6 +503,9 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			if a.read && !a.clear {
 				at.LoadOp = int32(vk.AttachmentLoadOpLoad)
 			}
+			if w.ownSubs[subKey{a.res, c.level, c.layer}] && !a.read {
+				at.LoadOp = loadOpNone // selfrace.go: the fragment reads its own pixel first
+			}
 			if a.resolve >= 0 {
 				t := w.colors[a.resolve]
 				rv, _ := m.attachView(t.res, c, aspectColor)
@@ -591,8 +563,8 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			}
 			vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, k.gfxLay, 0, 2,
 				[]vk.DescriptorSet{sets[stVertex], sets[stFragment]}, 0, nil)
-			pc := [2]uint32{ps.width, ps.width * ps.height}
-			vk.CmdPushConstants(cb, k.gfxLay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 8, unsafe.Pointer(&pc[0]))
+			pc := [6]uint32{ps.width, ps.width * ps.height, ps.own[0], ps.own[1], ps.own[2], ps.own[3]} // own: selfrace.go
+			vk.CmdPushConstants(cb, k.gfxLay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 24, unsafe.Pointer(&pc[0]))
 			return nil
 		}
 		if err := bind(false, true); err != nil {
@@ -644,7 +616,15 @@ const (
 // attachment is not written back, so it is no write access.
 const storeOpNone = 1000301000
 
+// loadOpNone is VK_ATTACHMENT_LOAD_OP_NONE (KHR/EXT_load_store_op_none):
+// the attachment is not accessed before the pass's draws (selfrace.go).
+const loadOpNone = 1000400000
+
 func (m *mode) recordCopy(cb vk.CommandBuffer, op copyOp) {
+	if rangedTransfer(&op) {
+		m.recordRangedCopy(cb, op) // copyrange.go
+		return
+	}
 	g := m.r.g
 	sb, si := m.handle(op.src)
 	db, di := m.handle(op.dst)

@@ -3,6 +3,9 @@ package replay
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	p "github.com/aliasplan/aliasplan/planner"
@@ -15,7 +18,8 @@ import (
 // mipmapped, layered colour images and a layered depth image: compute
 // storage writes of one mip (some layers), colour attachment writes of one
 // (mip, layer), depth attachment writes of one layer, sampled reads of
-// written subresources (compute and fragment). A command never touches
+// written subresources (compute and fragment), per-range transfers
+// (transfer, below), ranged accesses of an imported image. A command never touches
 // one subresource twice; reads only read what an earlier command wrote.
 func randomRangedGraph(seed uint64) *p.Graph {
 	rng := rand.New(rand.NewPCG(seed, seed^0x51ed2701))
@@ -35,15 +39,107 @@ func randomRangedGraph(seed uint64) *p.Graph {
 		f := []vk.Format{vk.FormatR8G8B8A8Unorm, vk.FormatR32Sfloat}[rng.IntN(2)]
 		m.id = g.AddImage(fmt.Sprintf("i%d", i), p.ImageDesc{Format: f, Width: 32, Height: 32, Depth: 1, MipLevels: uint32(m.mips),
 			ArrayLayers: uint32(m.layers), Samples: 1, Tiling: vk.TilingOptimal,
-			Usage: vk.ImageUsageStorage | vk.ImageUsageSampled | vk.ImageUsageColorAttachment})
+			Usage: vk.ImageUsageStorage | vk.ImageUsageSampled | vk.ImageUsageColorAttachment | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst})
 		imgs = append(imgs, m)
 	}
+	all := vk.ImageUsageStorage | vk.ImageUsageSampled | vk.ImageUsageColorAttachment | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst
+	// An imported image (its contents given before the frame, read back
+	// after it per subresource) and a resolve target.
+	imp := &img{mips: 2, layers: 2, written: map[[2]int]bool{{0, 0}: true, {0, 1}: true, {1, 0}: true, {1, 1}: true}}
+	imp.id = g.AddImage("imported", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 32, Height: 32, Depth: 1, MipLevels: 2, ArrayLayers: 2, Samples: 1,
+		Tiling: vk.TilingOptimal, Usage: all, InitialLayout: vk.LayoutGeneral})
+	g.Resources[imp.id].Imported = true
+	rs := &img{mips: 1, layers: 2, written: map[[2]int]bool{}}
+	rs.id = g.AddImage("resolved", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 32, Height: 32, Depth: 1, MipLevels: 1, ArrayLayers: 2, Samples: 1,
+		Tiling: vk.TilingOptimal, Usage: all})
+	ms := g.AddImage("ms", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 32, Height: 32, Depth: 1, MipLevels: 1, ArrayLayers: 2, Samples: 4,
+		Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageTransferSrc})
+	imgs = append(imgs, imp, rs)
 	d := &img{depth: true, mips: 1, layers: 2 + rng.IntN(3), written: map[[2]int]bool{}}
 	d.id = g.AddImage("depth", p.ImageDesc{Format: vk.FormatD32Sfloat, Width: 32, Height: 32, Depth: 1, MipLevels: 1,
 		ArrayLayers: uint32(d.layers), Samples: 1, Tiling: vk.TilingOptimal, Usage: vk.ImageUsageDepthStencilAttachment | vk.ImageUsageSampled})
 	imgs = append(imgs, d)
+	// written picks a written subresource of a colour image (ok false: none).
+	written := func(pred func(m *img, mip int) bool) (m *img, mip, layer int, ok bool) {
+		var keys [][3]int
+		for i, m := range imgs {
+			for l := 0; l < m.mips; l++ {
+				for k := 0; k < m.layers; k++ {
+					if !m.depth && m.written[[2]int{l, k}] && pred(m, l) {
+						keys = append(keys, [3]int{i, l, k})
+					}
+				}
+			}
+		}
+		if len(keys) == 0 {
+			return nil, 0, 0, false
+		}
+		k := keys[rng.IntN(len(keys))]
+		return imgs[k[0]], k[1], k[2], true
+	}
+	other := func(not *img, mip int) *img {
+		var out []*img
+		for _, m := range imgs {
+			if m != not && !m.depth && m.mips > mip {
+				out = append(out, m)
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out[rng.IntN(len(out))]
+	}
+	one := func(a p.Access, mip, layer int) p.Access { return a.WithMips(mip, 1).WithLayers(layer, 1) }
+	src := func(m *img, st vk.Stage, mip, layer int) p.Access {
+		return one(p.Access{Resource: m.id, Stages: st, Access: vk.AccessTransferRead, Layout: vk.LayoutTransferSrcOptimal}, mip, layer)
+	}
+	dst := func(m *img, st vk.Stage, mip, layer int) p.Access {
+		m.written[[2]int{mip, layer}] = true
+		return one(p.Access{Resource: m.id, Stages: st, Access: vk.AccessTransferWrite, Layout: vk.LayoutTransferDstOptimal}, mip, layer)
+	}
+	// transfer adds per-range transfers (copyrange.go) in command c: a mip
+	// chain step by a blit (mip i into mip i+1 of one image), a copy of one
+	// subresource into another image, an image -> buffer -> image round
+	// trip, a resolve of one layer. It reports whether it added any.
+	transfer := func(c int) bool {
+		switch rng.IntN(4) {
+		case 0:
+			m, mip, layer, ok := written(func(m *img, mip int) bool { return mip+1 < m.mips })
+			if !ok {
+				return false
+			}
+			g.AddCommand(fmt.Sprintf("c%d.blit", c), src(m, vk.StageBlit, mip, layer), dst(m, vk.StageBlit, mip+1, layer))
+		case 1:
+			m, mip, layer, ok := written(func(*img, int) bool { return true })
+			o := other(m, mip)
+			if !ok || o == nil {
+				return false
+			}
+			g.AddCommand(fmt.Sprintf("c%d.copy", c), src(m, vk.StageCopy, mip, layer), dst(o, vk.StageCopy, mip, rng.IntN(o.layers)))
+		case 2:
+			m, mip, layer, ok := written(func(*img, int) bool { return true })
+			o := other(m, mip)
+			if !ok || o == nil {
+				return false
+			}
+			e := uint64(32 >> mip)
+			b := g.AddBuffer(fmt.Sprintf("c%d.buf", c), p.BufferDesc{Size: e * e * 4, Usage: vk.BufferUsageTransferSrc | vk.BufferUsageTransferDst})
+			g.AddCommand(fmt.Sprintf("c%d.tobuf", c), src(m, vk.StageCopy, mip, layer), p.Access{Resource: b, Stages: vk.StageCopy, Access: vk.AccessTransferWrite})
+			g.AddCommand(fmt.Sprintf("c%d.frombuf", c), p.Access{Resource: b, Stages: vk.StageCopy, Access: vk.AccessTransferRead}, dst(o, vk.StageCopy, mip, rng.IntN(o.layers)))
+		default:
+			layer := rng.IntN(2)
+			g.AddCommand(fmt.Sprintf("c%d.msdraw", c), one(p.Access{Resource: ms, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite,
+				Layout: vk.LayoutColorAttachmentOptimal}, 0, layer))
+			g.AddCommand(fmt.Sprintf("c%d.resolve", c), one(p.Access{Resource: ms, Stages: vk.StageResolve, Access: vk.AccessTransferRead, Layout: vk.LayoutTransferSrcOptimal}, 0, layer),
+				dst(rs, vk.StageResolve, 0, layer))
+		}
+		return true
+	}
 	n := 8 + rng.IntN(8)
 	for c := 0; c < n; c++ {
+		if rng.IntN(3) == 0 && transfer(c) {
+			continue
+		}
 		var acc []p.Access
 		used := map[[3]int]bool{}
 		var marks []func()
@@ -97,7 +193,7 @@ func randomRangedGraph(seed uint64) *p.Graph {
 // TestRandomRangedGraphs replays random per-range frames both ways: zero
 // validation messages, all digests equal.
 func TestRandomRangedGraphs(t *testing.T) {
-	for seed := uint64(1); seed <= 6; seed++ {
+	for seed := uint64(1); seed <= rangedSeeds(); seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			g := randomRangedGraph(seed)
 			if _, err := p.Compile(g); err != nil {
@@ -156,5 +252,59 @@ func TestRangedQueues(t *testing.T) {
 	}
 	if onCompute == 0 {
 		t.Errorf("no command of the ranged frames went to the compute queue")
+	}
+}
+
+// rangedSeeds is how many random ranged frames TestRandomRangedGraphs
+// replays: 6, or ALIASPLAN_RANGED_GRAPHS.
+func rangedSeeds() uint64 {
+	if n, err := strconv.ParseUint(os.Getenv("ALIASPLAN_RANGED_GRAPHS"), 10, 64); err == nil && n > 0 {
+		return n
+	}
+	return 6
+}
+
+// TestRangedTransferCoverage: the random ranged frames TestRandomRangedGraphs
+// replays hold every per-range transfer (a blit between mips, a copy, an
+// image -> buffer -> image round trip, a resolve of one layer); their blits
+// that scale filter LINEAR where the format allows it; and the imported
+// image ends in several layouts, read back per subresource.
+func TestRangedTransferCoverage(t *testing.T) {
+	d := sharedDevice(t)
+	kinds := map[string]bool{}
+	linear, perSub := false, false
+	for seed := uint64(1); seed <= 6; seed++ {
+		g := randomRangedGraph(seed)
+		for _, c := range g.Commands {
+			for _, k := range []string{".blit", ".copy", ".tobuf", ".frombuf", ".resolve"} {
+				if strings.HasSuffix(c.Name, k) {
+					kinds[k] = true
+				}
+			}
+		}
+		r, err := New(d, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range r.works {
+			for _, op := range w.copies {
+				linear = linear || op.linear
+			}
+		}
+		order := make([]p.CommandID, len(g.Commands))
+		for i := range order {
+			order[i] = p.CommandID(i)
+		}
+		perSub = perSub || len(r.readbackBarriers(order)) > len(r.imports)
+		r.Close()
+	}
+	if len(kinds) != 5 {
+		t.Errorf("transfer kinds in seeds 1..6: %v, want all five", kinds)
+	}
+	if !linear {
+		t.Errorf("no blit filtered LINEAR on %s", d.Info().Name)
+	}
+	if !perSub {
+		t.Errorf("the imported image never ends in several layouts")
 	}
 }

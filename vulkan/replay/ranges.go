@@ -1,10 +1,7 @@
 package replay
 
 import (
-	"fmt"
-
 	p "github.com/aliasplan/aliasplan/planner"
-	"github.com/aliasplan/aliasplan/vk"
 )
 
 // Per-range replay (issue 23, item 6): an access that names part of an
@@ -55,35 +52,8 @@ func partial(g *p.Graph, a *p.Access) bool {
 	return s.mip0 != 0 || s.mips != max(im.MipLevels, 1) || !s.wholeLayers(im) || s.aspects != uint32(im.Format.Aspects())
 }
 
-// partialRange returns the first per-range access the replay cannot
-// perform yet, by name, before any device work: a range on an imported
-// image (its initial contents and read-back are per image) and a range
-// on a copy, resolve or blit (copies cover whole images). Ranged shader
-// reads and writes, attachments and clears are replayed.
-func partialRange(g *p.Graph) error {
-	for ci := range g.Commands {
-		cmd := &g.Commands[ci]
-		for i := range cmd.Accesses {
-			a := &cmd.Accesses[i]
-			if !partial(g, a) {
-				continue
-			}
-			r := &g.Resources[a.Resource]
-			why := ""
-			switch {
-			case r.Imported:
-				why = "a range of an imported image (its initial contents and read-back are per image)"
-			case a.Access&vk.AccessTransferRead != 0 || a.Access&vk.AccessTransferWrite != 0 && a.Stages&^(vk.StageClear|vk.StageTopOfPipe|vk.StageBottomOfPipe) != 0:
-				why = "a copy, resolve or blit of a range (only clears replay per range; copies cover whole images)"
-			default:
-				continue
-			}
-			return fmt.Errorf("replay: command %q: resource %q: the access names a subresource range (mips %d+%d, layers %d+%d, aspects %s): %s has no replay yet (the plan itself is valid: aliasplan check accepts it)",
-				cmd.Name, r.Name, a.Mips.Base, a.Mips.Count, a.Layers.Base, a.Layers.Count, a.Aspects, why)
-		}
-	}
-	return nil
-}
+// Ranged copies, blits and resolves are copyrange.go's; ranges of
+// imported images importrange.go's (the read-back per subresource).
 
 // sameRange says whether two accesses of one resource name the same
 // subresource range (written alike or not: mips 0+0 and 0+MipLevels are one)

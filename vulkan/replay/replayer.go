@@ -52,9 +52,6 @@ type importObj struct {
 // vulkan.Config{Replay: true}. The graph must not change afterwards.
 func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
 	defer pauseGC()()
-	if err := partialRange(g); err != nil {
-		return nil, err
-	}
 	g = replayGraph(g)   // inputattach.go
 	g = concreteGraph(g) // generic.go
 	ws := make([]work, len(g.Commands))
@@ -330,6 +327,9 @@ func (r *Replayer) checkOrder(order []p.CommandID) error {
 		}
 		for i := range w.depths {
 			w.depths[i].clear = !written[w.depths[i].res] || !g.Resources[w.depths[i].res].Imported && !subs.covers(w.depths[i].res, w.depths[i].sp)
+		}
+		if err := ownDefined(g, w, subs, written); err != nil { // selfrace.go
+			return err
 		}
 		for i := range cmd.Accesses {
 			a := &cmd.Accesses[i]

@@ -61,6 +61,15 @@
 #define F_READ 1u
 #define F_WRITE 2u
 #define F_INDIRECT 4u
+// F_OWN: a fragment-stage read of a subresource that one of the command's
+// colour attachments writes (selfrace.go): read only in the pass that
+// renders into it (OWN_ON, a push constant), only at the fragment's own
+// pixel, before its output writes that pixel: no other invocation writes
+// what it reads, nothing else reads what it writes.
+#define F_OWN 8u
+#ifndef OWN_ON
+#define OWN_ON(k) false
+#endif
 
 // Specialization constants: per array, a mask of the slots the part
 // uses, so that the driver compiles only those (the rest is dead code).
@@ -199,7 +208,7 @@ uint H; // hash of the element-I0 reads
 uint D; // this invocation's digest contribution
 
 #define ACC(k, v) { uint h_ = mixv((P.s[k].flags >> 8) ^ (e * 0x9E3779B1u), v); D += h_; if (e == I0) H = hash(H ^ h_); }
-#define READ(m, i, k, LOAD) if ((m & (1u << (i))) != 0u) { uint n_ = count(k); for (uint e = I0; e < n_; e += STEP) { ACC(k, LOAD) } }
+#define READ(m, i, k, LOAD) if ((m & (1u << (i))) != 0u) { uint n_ = count(k); uint e0_ = I0; uint s_ = STEP; if ((P.s[k].flags & F_OWN) != 0u) { s_ = n_; if (!OWN_ON(k)) e0_ = n_; } for (uint e = e0_; e < n_; e += s_) { ACC(k, LOAD) } }
 
 #define R_SB(i) READ(M_SB, i, OFF_SB + i, uvec4(sb[i].w[e], 0u, 0u, 0u))
 #define R_UB(i) READ(M_UB, i, OFF_UB + i, ub[i].v[e])

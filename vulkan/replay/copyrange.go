@@ -1,0 +1,234 @@
+package replay
+
+import (
+	"fmt"
+
+	vkg "github.com/goki/vulkan"
+
+	p "github.com/aliasplan/aliasplan/planner"
+)
+
+// Per-range transfers (issue 23, item 6): a copy, blit or resolve whose
+// source or destination access names a subresource range moves exactly
+// that range, one region per mip level of it: level i of the source range
+// into level i of the destination range, the range's layers, its aspects.
+// One image may be both sides when the ranges are disjoint (a mip chain
+// made by vkCmdBlitImage: mip i into mip i+1). Blits scale between the
+// levels' extents, with a LINEAR filter where the source format supports
+// one (VkFormatProperties' SAMPLED_IMAGE_FILTER_LINEAR; NEAREST, always
+// valid, elsewhere); copies and resolves need equal extents per level
+// pair; a buffer side holds the range's texels exactly, tightly packed
+// level by level (one aspect of a depth/stencil image). Whole-image
+// transfers keep copyCompatible and recordCopy's own path.
+
+// rangedTransfer says whether op names a range on either side.
+func rangedTransfer(op *copyOp) bool { return op.srcSpan.mips != 0 || op.dstSpan.mips != 0 }
+
+// sideSpan is the span one side of a transfer covers: its access's range,
+// or the whole image.
+func sideSpan(g *p.Graph, id p.ResourceID, s span) span {
+	if s.mips == 0 {
+		return accessSpan(&g.Resources[id].Image, &p.Access{})
+	}
+	return s
+}
+
+// spanBytes is the bytes a tightly packed buffer copy of span s of im
+// holds (aspect: the one aspect copied).
+func spanBytes(im *p.ImageDesc, s span, aspect uint32) uint64 {
+	per := copyBytes(im.Format)
+	if aspect == aspectStencil {
+		per = 1
+	}
+	var n uint64
+	for l := s.mip0; l < s.mip0+s.mips; l++ {
+		n += texels(im, l) * uint64(s.layers) * per
+	}
+	return n
+}
+
+// copyAspect is the aspect a buffer/image copy of span s moves, or why it
+// has none.
+func copyAspect(im *p.ImageDesc, s span) (uint32, string) {
+	asp := colorOrDepth(im.Format) & s.aspects
+	if asp != aspectColor && asp != aspectDepth && asp != aspectStencil {
+		return 0, "a buffer/image copy moves one aspect: name DEPTH or STENCIL in the range (aspects) of a combined depth/stencil image"
+	}
+	return asp, ""
+}
+
+// rangedCopyCompatible is copyCompatible for a transfer with a range.
+func rangedCopyCompatible(g *p.Graph, op *copyOp) string {
+	s, d := &g.Resources[op.src], &g.Resources[op.dst]
+	if s.Kind == p.KindImage && d.Kind == p.KindImage {
+		si, di := &s.Image, &d.Image
+		ss, ds := sideSpan(g, op.src, op.srcSpan), sideSpan(g, op.dst, op.dstSpan)
+		if ss.mips != ds.mips || ss.layers != ds.layers {
+			return fmt.Sprintf("a ranged transfer moves as many mip levels and layers as it receives (%d levels x %d layers from %s, %d x %d into %s)",
+				ss.mips, ss.layers, s.Name, ds.mips, ds.layers, d.Name)
+		}
+		if si.Depth > 1 || di.Depth > 1 {
+			return "ranged transfers of 3D images have no replay yet"
+		}
+		if colorOrDepth(si.Format)&ss.aspects != colorOrDepth(di.Format)&ds.aspects {
+			return fmt.Sprintf("the ranges name different aspects (%s: %d, %s: %d)", s.Name, ss.aspects, d.Name, ds.aspects)
+		}
+		if op.src == op.dst && ss.mip0 < ds.mip0+ds.mips && ds.mip0 < ss.mip0+ss.mips && ss.layer0 < ds.layer0+ds.layers && ds.layer0 < ss.layer0+ss.layers {
+			return "a transfer within one image needs disjoint source and destination ranges (Vulkan)"
+		}
+		sameExtents := true
+		for i := uint32(0); i < ss.mips; i++ {
+			sameExtents = sameExtents && mipExtent(si, ss.mip0+i) == mipExtent(di, ds.mip0+i)
+		}
+		if si.Samples > 1 && di.Samples == 1 {
+			switch {
+			case !op.resolve:
+				return fmt.Sprintf("a copy from the multisampled %s to a single-sampled image is a resolve: declare the RESOLVE stage (vkCmdResolveImage)", s.Name)
+			case si.Format != di.Format || si.Format.IsDepthStencil():
+				return fmt.Sprintf("vkCmdResolveImage needs one colour format on both sides (%s, %s)", si.Format, di.Format)
+			case !sameExtents:
+				return "a resolve needs equal extents per level pair"
+			}
+			return ""
+		}
+		op.resolve = false
+		if op.blit {
+			if si.Samples > 1 || di.Samples > 1 || si.Format.IsDepthStencil() != di.Format.IsDepthStencil() || si.Format.IsDepthStencil() && si.Format != di.Format {
+				return "vkCmdBlitImage needs single-sampled images (and one depth/stencil format)"
+			}
+			if si.Format.IsDepthStencil() && !sameExtents {
+				return "a blit of a depth/stencil image needs equal extents (Vulkan: NEAREST, no scaling of depth)"
+			}
+			return ""
+		}
+		switch {
+		case si.Samples != di.Samples:
+			return fmt.Sprintf("a copy between images of %d and %d samples (Vulkan copies keep the sample count)", si.Samples, di.Samples)
+		case si.Format.BytesPerBlock() != di.Format.BytesPerBlock() || si.Format.IsDepthStencil() != di.Format.IsDepthStencil() || si.Format.IsDepthStencil() && si.Format != di.Format:
+			return fmt.Sprintf("copy from %s (%s) needs a format of the same size class, not %s (Vulkan)", s.Name, si.Format, di.Format)
+		case !sameExtents:
+			return "a ranged copy needs equal extents per level pair (a blit scales between them)"
+		}
+		return ""
+	}
+	if op.blit {
+		return "a blit needs images"
+	}
+	op.resolve = false
+	id, sp, bufSize := op.src, op.srcSpan, d.Buffer.Size
+	if s.Kind == p.KindBuffer {
+		id, sp, bufSize = op.dst, op.dstSpan, s.Buffer.Size
+	}
+	im := &g.Resources[id].Image
+	sp = sideSpan(g, id, sp)
+	if im.Samples > 1 {
+		return "buffer/image copies of multisampled images do not exist in Vulkan"
+	}
+	if im.Depth > 1 {
+		return "ranged transfers of 3D images have no replay yet"
+	}
+	asp, why := copyAspect(im, sp)
+	if why != "" {
+		return why
+	}
+	if n := spanBytes(im, sp, asp); n != bufSize {
+		return fmt.Sprintf("a buffer/image copy of a range needs the buffer to hold the range exactly (%d bytes, not %d)", n, bufSize)
+	}
+	return ""
+}
+
+// recordRangedCopy records a transfer with a range (rangedCopyCompatible
+// accepted it).
+func (m *mode) recordRangedCopy(cb vkg.CommandBuffer, op copyOp) {
+	g := m.r.g
+	sb, si := m.handle(op.src)
+	db, di := m.handle(op.dst)
+	s, d := &g.Resources[op.src], &g.Resources[op.dst]
+	layers := func(im *p.ImageDesc, sp span, level uint32, asp uint32) vkg.ImageSubresourceLayers {
+		return vkg.ImageSubresourceLayers{AspectMask: vkg.ImageAspectFlags(asp), MipLevel: level, BaseArrayLayer: sp.layer0, LayerCount: sp.layers}
+	}
+	if s.Kind == p.KindImage && d.Kind == p.KindImage {
+		ss, ds := sideSpan(g, op.src, op.srcSpan), sideSpan(g, op.dst, op.dstSpan)
+		asp := colorOrDepth(s.Image.Format) & ss.aspects
+		sl, dl := vkg.ImageLayout(op.srcLayout), vkg.ImageLayout(op.dstLyot)
+		switch {
+		case op.resolve:
+			var regions []vkg.ImageResolve
+			for i := uint32(0); i < ss.mips; i++ {
+				regions = append(regions, vkg.ImageResolve{SrcSubresource: layers(&s.Image, ss, ss.mip0+i, asp), DstSubresource: layers(&d.Image, ds, ds.mip0+i, asp),
+					Extent: mipExtent(&s.Image, ss.mip0+i)})
+			}
+			vkg.CmdResolveImage(cb, si, sl, di, dl, uint32(len(regions)), regions)
+		case op.blit:
+			var regions []vkg.ImageBlit
+			for i := uint32(0); i < ss.mips; i++ {
+				se, de := mipExtent(&s.Image, ss.mip0+i), mipExtent(&d.Image, ds.mip0+i)
+				regions = append(regions, vkg.ImageBlit{
+					SrcSubresource: layers(&s.Image, ss, ss.mip0+i, asp), SrcOffsets: [2]vkg.Offset3D{{}, {X: int32(se.Width), Y: int32(se.Height), Z: 1}},
+					DstSubresource: layers(&d.Image, ds, ds.mip0+i, asp), DstOffsets: [2]vkg.Offset3D{{}, {X: int32(de.Width), Y: int32(de.Height), Z: 1}}})
+			}
+			filter := vkg.FilterNearest
+			if op.linear {
+				filter = vkg.FilterLinear
+			}
+			vkg.CmdBlitImage(cb, si, sl, di, dl, uint32(len(regions)), regions, filter)
+		default:
+			var regions []vkg.ImageCopy
+			for i := uint32(0); i < ss.mips; i++ {
+				regions = append(regions, vkg.ImageCopy{SrcSubresource: layers(&s.Image, ss, ss.mip0+i, asp), DstSubresource: layers(&d.Image, ds, ds.mip0+i, asp),
+					Extent: mipExtent(&s.Image, ss.mip0+i)})
+			}
+			vkg.CmdCopyImage(cb, si, sl, di, dl, uint32(len(regions)), regions)
+		}
+		return
+	}
+	id, sp := op.src, op.srcSpan
+	if s.Kind == p.KindBuffer {
+		id, sp = op.dst, op.dstSpan
+	}
+	im := &g.Resources[id].Image
+	sp = sideSpan(g, id, sp)
+	asp, _ := copyAspect(im, sp)
+	per := copyBytes(im.Format)
+	if asp == aspectStencil {
+		per = 1
+	}
+	var regions []vkg.BufferImageCopy
+	off := uint64(0)
+	for l := sp.mip0; l < sp.mip0+sp.mips; l++ {
+		regions = append(regions, vkg.BufferImageCopy{BufferOffset: vkg.DeviceSize(off), ImageSubresource: layers(im, sp, l, asp), ImageExtent: mipExtent(im, l)})
+		off += texels(im, l) * uint64(sp.layers) * per
+	}
+	if s.Kind == p.KindBuffer {
+		vkg.CmdCopyBufferToImage(cb, sb, di, vkg.ImageLayout(op.dstLyot), uint32(len(regions)), regions)
+	} else {
+		vkg.CmdCopyImageToBuffer(cb, si, vkg.ImageLayout(op.srcLayout), db, uint32(len(regions)), regions)
+	}
+}
+
+// blitFilters picks each blit's filter: LINEAR when it scales and the
+// source format supports linear filtering with optimal tiling (not depth,
+// stencil or integer formats), NEAREST otherwise.
+func (k *kit) blitFilters(g *p.Graph, ws []work) {
+	for i := range ws {
+		for j := range ws[i].copies {
+			op := &ws[i].copies[j]
+			if !op.blit || !rangedTransfer(op) || g.Resources[op.src].Kind != p.KindImage {
+				continue
+			}
+			si, di := &g.Resources[op.src].Image, &g.Resources[op.dst].Image
+			ss, ds := sideSpan(g, op.src, op.srcSpan), sideSpan(g, op.dst, op.dstSpan)
+			scales := false
+			for l := uint32(0); l < ss.mips; l++ {
+				scales = scales || mipExtent(si, ss.mip0+l) != mipExtent(di, ds.mip0+l)
+			}
+			if !scales || si.Format.IsDepthStencil() || isUintFormat(si.Format) {
+				continue
+			}
+			var fp vkg.FormatProperties
+			vkg.GetPhysicalDeviceFormatProperties(k.dev.Physical(), vkg.Format(si.Format), &fp)
+			fp.Deref()
+			op.linear = fp.OptimalTilingFeatures&vkg.FormatFeatureFlags(vkg.FormatFeatureSampledImageFilterLinearBit) != 0
+		}
+	}
+}
