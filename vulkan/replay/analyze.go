@@ -253,6 +253,8 @@ type work struct {
 	quiet      [numStages]specMasks
 	// hostWrites, hostReads: HOST_WRITE and HOST_READ uses (host.go).
 	hostWrites, hostReads []p.ResourceID
+	// lone: copy sides without their other side (lonecopy.go).
+	lone []loneOp
 }
 
 // pass is one dynamic-rendering pass of a command: one subresource of
@@ -576,9 +578,6 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		if !self && st&transferStages != 0 && a.Access&(vk.AccessTransferRead|vk.AccessTransferWrite) != 0 {
 			tf := a.Access & (vk.AccessTransferRead | vk.AccessTransferWrite)
 			left &^= tf
-			if tf == vk.AccessTransferRead|vk.AccessTransferWrite {
-				return w, bad("a transfer that reads and writes one image has no replay yet (a buffer's is a copy between its halves: selfcopy.go)")
-			}
 			src := tf == vk.AccessTransferRead
 			if err := transferUsage(r, a, src); err != "" {
 				return w, bad("%s", err)
@@ -618,17 +617,17 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		case d.onlyClear || d.clear && len(copySrc) == 0:
 			w.clears = append(w.clears, d)
 		case len(copySrc) == 0:
-			a := findAccess(cmd, d.dst)
-			return w, &UnsupportedError{Command: cmd.Name, Resource: g.Resources[d.dst].Name, Access: describe(g, a),
-				Reason: "a copy destination needs a copy source (TRANSFER_READ) in the same command"}
+			if err := addLone(g, &w, d.dst, d.dstLyot, false); err != nil { // lonecopy.go
+				return w, err
+			}
 		default:
 			dsts = append(dsts, d)
 		}
 	}
-	if len(copySrc) > 0 && len(dsts) == 0 {
-		a := findAccess(cmd, copySrc[0].src)
-		return w, &UnsupportedError{Command: cmd.Name, Resource: g.Resources[copySrc[0].src].Name, Access: describe(g, a),
-			Reason: "a copy source needs a copy destination (TRANSFER_WRITE) in the same command"}
+	for j := len(dsts); j < len(copySrc); j++ { // sources no destination pairs with: lonecopy.go
+		if err := addLone(g, &w, copySrc[j].src, copySrc[j].srcLayout, true); err != nil {
+			return w, err
+		}
 	}
 	for j, d := range dsts {
 		s := copySrc[j%len(copySrc)]
@@ -711,9 +710,11 @@ func copyCompatible(g *p.Graph, op *copyOp) string {
 		return ""
 	case s.Kind == p.KindImage && d.Kind == p.KindImage:
 		si, di := &s.Image, &d.Image
-		if si.Width != di.Width || si.Height != di.Height || si.Depth != di.Depth || si.ArrayLayers != di.ArrayLayers {
-			return fmt.Sprintf("copy from %s needs the same extent and layers (%dx%dx%d, %d layers, not %dx%dx%d, %d)", s.Name,
-				si.Width, si.Height, si.Depth, si.ArrayLayers, di.Width, di.Height, di.Depth, di.ArrayLayers)
+		tiled := !sameExtent(si, di) // extents.go: the source tiled over the destination
+		if tiled {
+			if why := tiledCopyProblem(s, d); why != "" {
+				return why
+			}
 		}
 		if si.Samples > 1 && di.Samples == 1 {
 			if !op.resolve {
@@ -735,7 +736,7 @@ func copyCompatible(g *p.Graph, op *copyOp) string {
 			si.Format.IsDepthStencil() && si.Format != di.Format {
 			return fmt.Sprintf("copy from %s (%s) needs a format of the same size class, not %s (Vulkan)", s.Name, si.Format, di.Format)
 		}
-		if si.MipLevels > di.MipLevels {
+		if si.MipLevels > di.MipLevels && !tiled {
 			return fmt.Sprintf("copy from %s: %d mip levels into %d", s.Name, si.MipLevels, di.MipLevels)
 		}
 		return ""

@@ -504,6 +504,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 	for _, op := range w.copies {
 		m.recordCopy(cb, op)
 	}
+	m.recordLone(cb, w) // lonecopy.go
 	if pt := w.parts[stCompute]; pt != nil {
 		pl, err := k.compPipeline(pt.masks())
 		if err != nil {
@@ -660,6 +661,10 @@ func (m *mode) recordCopy(cb vk.CommandBuffer, op copyOp) {
 			regions = append(regions, vk.BufferCopy{DstOffset: vk.DeviceSize(off), Size: vk.DeviceSize(min(s.Buffer.Size, d.Buffer.Size-off))})
 		}
 		vk.CmdCopyBuffer(cb, sb, db, uint32(len(regions)), regions)
+	case s.Kind == p.KindImage && op.src == op.dst:
+		m.recordSelfImage(cb, op) // selfimage.go
+	case s.Kind == p.KindImage && d.Kind == p.KindImage && !sameExtent(&s.Image, &d.Image):
+		m.recordTiled(cb, op) // extents.go
 	case s.Kind == p.KindImage && d.Kind == p.KindImage:
 		asp := vk.ImageAspectFlags(colorOrDepth(s.Image.Format))
 		im := &s.Image

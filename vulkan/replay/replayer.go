@@ -32,6 +32,7 @@ type Replayer struct {
 	readback ownBuffer
 	staging  ownBuffer
 	imports  []importObj
+	lone     loneBuffers // lonecopy.go
 	queries  vk.QueryPool
 	nq       uint32
 	// initCB and readCB run before and after every frame; readCB is
@@ -138,6 +139,9 @@ func (r *Replayer) setup() error {
 	}
 	r.stride = stride
 	r.writeParams(stride)
+	if err := r.setupLone(); err != nil { // lonecopy.go
+		return err
+	}
 	// Imported resources: the replay's own, initialised before every run
 	// and read back after it.
 	off := n * laneBytes
@@ -354,6 +358,7 @@ type result struct {
 	lanes   []uint32 // every part's lanes
 	imports []uint64 // a hash of each imported resource's final bytes
 	host    []uint64 // a hash of each host-visible resource's final bytes
+	lone    []uint64 // a hash of each lone copy read's bytes (lonecopy.go)
 	hostIDs []p.ResourceID
 	ns      []uint64 // timestamps, relative to the first
 }
@@ -399,6 +404,7 @@ func (r *Replayer) collect(m *mode, nts uint32) (result, error) {
 	for _, o := range r.imports {
 		out.imports = append(out.imports, hashBytes(rb[o.offset:o.offset+o.bytes]))
 	}
+	out.lone = r.loneHashes() // lonecopy.go
 	for id := range m.plan.Resources {
 		if m.plan.Resources[id].Status != p.StatusHostVisible {
 			continue

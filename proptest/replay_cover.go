@@ -1,0 +1,53 @@
+package proptest
+
+import (
+	"github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vk"
+)
+
+// Replay kinds of issue 21's last refusals (vulkan/replay: selfimage.go,
+// extents.go, lonecopy.go).
+
+func copyAccess(r planner.ResourceID, st vk.Stage, acc vk.AccessFlags, l vk.Layout) planner.Access {
+	return planner.Access{Resource: r, Stages: st, Access: acc, Layout: l}
+}
+
+// transfers adds the transfer kinds.
+func (b *rgen) transfers(k string, s uint32) {
+	cs := vk.StageComputeShader
+	rd, wr := vk.AccessTransferRead, vk.AccessTransferWrite
+	src, dst, gen := vk.LayoutTransferSrcOptimal, vk.LayoutTransferDstOptimal, vk.LayoutGeneral
+	switch k {
+	case "image-self-transfers":
+		img := b.image("self", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, ArrayLayers: 2, MipLevels: 2, Usage: colorUsage})
+		col := b.image("column", planner.ImageDesc{Format: vk.FormatR32Sfloat, Width: 1, Height: s, Usage: colorUsage})
+		b.cmd("self.write", b.storageWrite(img), b.storageWrite(col))
+		b.cmd("self.copy", copyAccess(img, vk.StageCopy, rd|wr, gen), copyAccess(col, vk.StageAllTransfer, rd|wr, gen))
+		b.cmd("self.blit", copyAccess(img, vk.StageBlit, rd|wr, gen))
+		b.toSink("self.read", sampled(img, cs, vk.LayoutShaderReadOnlyOptimal), sampled(col, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "extent-copies":
+		a := b.image("small", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s / 2, ArrayLayers: 2, Usage: colorUsage})
+		big := b.image("big", planner.ImageDesc{Format: vk.FormatR8G8B8A8Uint, Width: 2 * s, Height: s, ArrayLayers: 3, MipLevels: 2, Usage: colorUsage})
+		corner := b.image("corner", planner.ImageDesc{Format: vk.FormatR32Uint, Width: s / 2, Height: s / 4, Usage: colorUsage})
+		scaled := b.image("scaled", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 2 * s, Height: 2 * s, MipLevels: 2, Usage: colorUsage})
+		b.cmd("small.write", b.storageWrite(a))
+		b.cmd("small.tile", copyAccess(a, vk.StageCopy, rd, src), copyAccess(big, vk.StageCopy, wr, dst))
+		b.cmd("big.corner", copyAccess(big, vk.StageCopy, rd, src), copyAccess(corner, vk.StageCopy, wr, dst))
+		b.cmd("small.scale", copyAccess(a, vk.StageBlit, rd, src), copyAccess(scaled, vk.StageBlit, wr, dst))
+		b.toSink("extents.read", sampled(big, cs, vk.LayoutShaderReadOnlyOptimal), sampled(corner, cs, vk.LayoutShaderReadOnlyOptimal),
+			sampled(scaled, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "lone-copies":
+		buf := b.g.AddBuffer(b.prefix+"upload", planner.BufferDesc{Size: uint64(256 * (1 + b.rng.IntN(4))), Usage: vk.BufferUsageTransferDst | vk.BufferUsageStorageBuffer})
+		img := b.image("uploaded", planner.ImageDesc{Format: vk.FormatR16G16B16A16Sfloat, Width: s, Height: s, MipLevels: 2, Usage: colorUsage})
+		dep := b.image("depth", planner.ImageDesc{Format: vk.FormatD32Sfloat, Width: s, Height: s, Usage: depthUsage})
+		b.cmd("upload", copyAccess(buf, vk.StageCopy, wr, 0), copyAccess(img, vk.StageCopy, wr, dst), copyAccess(dep, vk.StageCopy, wr, dst))
+		out := b.g.AddBuffer(b.prefix+"out", planner.BufferDesc{Size: 512, Usage: vk.BufferUsageTransferSrc | vk.BufferUsageStorageBuffer})
+		b.cmd("out.write", planner.Access{Resource: out, Stages: cs, Access: vk.AccessShaderStorageWrite},
+			planner.Access{Resource: buf, Stages: cs, Access: vk.AccessShaderStorageRead}, sampled(img, cs, vk.LayoutShaderReadOnlyOptimal),
+			sampled(dep, cs, vk.LayoutShaderReadOnlyOptimal))
+		b.cmd("download", copyAccess(out, vk.StageCopy, rd, 0), copyAccess(img, vk.StageCopy, rd, src))
+		cp := b.image("copy", planner.ImageDesc{Format: vk.FormatR16G16B16A16Sfloat, Width: s, Height: s, MipLevels: 2, Usage: colorUsage})
+		b.cmd("two-sources", copyAccess(img, vk.StageCopy, rd, src), copyAccess(dep, vk.StageCopy, rd, src), copyAccess(cp, vk.StageCopy, wr, dst))
+		b.toSink("copy.read", sampled(cp, cs, vk.LayoutShaderReadOnlyOptimal))
+	}
+}
