@@ -38,6 +38,7 @@ var ReplayKinds = []string{
 	"image-self-transfers", // an image copied and blitted onto itself (GENERAL, one half onto the other)
 	"extent-copies",        // copies and a blit between images of different extents and layer counts (tiled, scaled)
 	"lone-copies",          // copy destinations without a source and sources without a destination (buffers, colour and depth images)
+	"tess-geometry",        // reads and writes in tessellation control, evaluation and geometry shaders (with and without each other)
 }
 
 // ReplayFrame builds a small frame (extents 8 to 32) for the replay from
@@ -361,6 +362,8 @@ func (b *rgen) kind(k string) {
 			planner.Access{Resource: msw, Stages: fs, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
 		b.cmd("ms.fetch", sampled(msw, fs, vk.LayoutShaderReadOnlyOptimal), colorWrite(out))
 		b.toSink("out.read", sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "tess-geometry":
+		b.preRaster(s)
 	case "image-self-transfers", "extent-copies", "lone-copies":
 		b.transfers(k, s)
 	case "generic-buffers", "generic-images":

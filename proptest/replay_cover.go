@@ -51,3 +51,28 @@ func (b *rgen) transfers(k string, s uint32) {
 		b.toSink("copy.read", sampled(cp, cs, vk.LayoutShaderReadOnlyOptimal))
 	}
 }
+
+// preRaster adds tessellation and geometry shader accesses.
+func (b *rgen) preRaster(s uint32) {
+	tc, te, gs := vk.StageTessellationControlShader, vk.StageTessellationEvaluationShader, vk.StageGeometryShader
+	cs := vk.StageComputeShader
+	in := b.buffer("control-points", uint64(256*(1+b.rng.IntN(4))), vk.BufferUsageUniformBuffer)
+	hm := b.image("heightmap", planner.ImageDesc{Format: vk.FormatR16Sfloat, Width: s, Height: s, MipLevels: 2, Usage: colorUsage})
+	b.cmd("patches.write", b.storageWrite(in), b.storageWrite(hm))
+	out := b.buffer("tess-out", uint64(512*(1+b.rng.IntN(4))), 0)
+	gout := b.buffer("geom-out", 512, 0)
+	col := b.image("color", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+	dep := b.image("depth", planner.ImageDesc{Format: vk.FormatD32Sfloat, Width: s, Height: s, Usage: depthUsage})
+	b.cmd("terrain.draw", planner.Access{Resource: in, Stages: tc, Access: vk.AccessShaderStorageRead},
+		sampled(hm, te, vk.LayoutShaderReadOnlyOptimal),
+		planner.Access{Resource: out, Stages: te, Access: vk.AccessShaderStorageWrite},
+		planner.Access{Resource: gout, Stages: gs, Access: vk.AccessShaderStorageWrite},
+		colorWrite(col), depthWrite(dep, vk.LayoutDepthAttachmentOptimal))
+	sil := b.image("silhouettes", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+	b.cmd("silhouette.draw", planner.Access{Resource: in, Stages: gs, Access: vk.AccessUniformRead},
+		planner.Access{Resource: out, Stages: gs | vk.StageFragmentShader, Access: vk.AccessShaderStorageRead}, colorWrite(sil))
+	b.cmd("domain.only", planner.Access{Resource: gout, Stages: te, Access: vk.AccessShaderStorageRead},
+		planner.Access{Resource: in, Stages: cs, Access: vk.AccessShaderStorageRead | vk.AccessShaderStorageWrite})
+	b.toSink("tess.read", planner.Access{Resource: in, Stages: cs, Access: vk.AccessShaderStorageRead},
+		sampled(col, cs, vk.LayoutShaderReadOnlyOptimal), sampled(sil, cs, vk.LayoutShaderReadOnlyOptimal), sampled(dep, cs, vk.LayoutShaderReadOnlyOptimal))
+}

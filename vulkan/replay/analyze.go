@@ -130,7 +130,8 @@ const (
 	stCompute stage = iota
 	stVertex
 	stFragment
-	numStages
+	numBaseStages
+	numStages = numBaseStages + 3 // prerast.go: tessellation control and evaluation, geometry
 )
 
 var stageNames = [numStages]string{"compute", "vertex", "fragment"}
@@ -474,7 +475,8 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		for _, sh := range []struct {
 			bit vk.Stage
 			st  stage
-		}{{vk.StageComputeShader, stCompute}, {vk.StageVertexShader, stVertex}, {vk.StageFragmentShader, stFragment}} {
+		}{{vk.StageComputeShader, stCompute}, {vk.StageVertexShader, stVertex}, {vk.StageFragmentShader, stFragment},
+			{vk.StageTessellationControlShader, stTessControl}, {vk.StageTessellationEvaluationShader, stTessEval}, {vk.StageGeometryShader, stGeometry}} { // prerast.go
 			if st&sh.bit == 0 {
 				continue
 			}
@@ -638,14 +640,15 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		}
 		w.copies = append(w.copies, op)
 	}
-	if w.parts[stVertex] != nil || w.parts[stFragment] != nil {
+	if w.parts[stVertex] != nil || w.parts[stFragment] != nil || hasPreRaster(&w) {
 		w.graphics = true
 	}
 	if w.graphics {
 		if err := shapeDraw(g, &w); err != nil {
 			return w, err
 		}
-		shapeWrites(&w) // gfxwrite.go
+		preRasterVertices(&w) // prerast.go
+		shapeWrites(&w)       // gfxwrite.go
 	}
 	return w, nil
 }

@@ -590,10 +590,12 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			if quiet {
 				sets = m.quiet[w.cmd]
 			}
-			vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, k.gfxLay, 0, 2,
+			lay := k.gfxLayFor(w) // prerast.go
+			vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, lay, 0, 2,
 				[]vk.DescriptorSet{sets[stVertex], sets[stFragment]}, 0, nil)
+			m.bindPreRaster(cb, lay, w, quiet)
 			pc := [2]uint32{ps.width, ps.width * ps.height}
-			vk.CmdPushConstants(cb, k.gfxLay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 8, unsafe.Pointer(&pc[0]))
+			vk.CmdPushConstants(cb, lay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 8, unsafe.Pointer(&pc[0]))
 			return nil
 		}
 		if err := bind(false, true); err != nil {

@@ -119,6 +119,7 @@ func (r *Replayer) setup() error {
 					w.parts[st] = &part{stage: st}
 				}
 			}
+			ensureTessParts(w) // prerast.go
 		}
 		for _, pt := range w.parts {
 			if pt != nil {
@@ -281,10 +282,13 @@ func (r *Replayer) writeParams(stride uint64) {
 			put := func(off int, v uint32) { binary.LittleEndian.PutUint32(b[off:], v) }
 			put(0, w.seed^hash32(uint32(pt.stage)+1))
 			switch pt.stage {
-			case stVertex:
+			case stVertex, stTessControl, stTessEval, stGeometry:
 				st := w.vertices
 				if len(w.indirect) > 0 {
 					st = indirectStride
+				}
+				if pt.stage != stVertex {
+					st = preRasterStride(pt.stage, st) // prerast.go
 				}
 				put(8, st)
 			default:
