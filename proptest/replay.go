@@ -39,6 +39,8 @@ var ReplayKinds = []string{
 	"extent-copies",        // copies and a blit between images of different extents and layer counts (tiled, scaled)
 	"lone-copies",          // copy destinations without a source and sources without a destination (buffers, colour and depth images)
 	"tess-geometry",        // reads and writes in tessellation control, evaluation and geometry shaders (with and without each other)
+	"color-read-only",      // a colour attachment read without a write (loaded, write mask 0) beside a written one
+	"big-uniform",          // a uniform buffer over 64 KiB read in compute and fragment shaders (64 KiB ranges)
 }
 
 // ReplayFrame builds a small frame (extents 8 to 32) for the replay from
@@ -362,6 +364,8 @@ func (b *rgen) kind(k string) {
 			planner.Access{Resource: msw, Stages: fs, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
 		b.cmd("ms.fetch", sampled(msw, fs, vk.LayoutShaderReadOnlyOptimal), colorWrite(out))
 		b.toSink("out.read", sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "color-read-only", "big-uniform":
+		b.readOnly(k, s)
 	case "tess-geometry":
 		b.preRaster(s)
 	case "image-self-transfers", "extent-copies", "lone-copies":

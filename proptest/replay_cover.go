@@ -76,3 +76,21 @@ func (b *rgen) preRaster(s uint32) {
 	b.toSink("tess.read", planner.Access{Resource: in, Stages: cs, Access: vk.AccessShaderStorageRead},
 		sampled(col, cs, vk.LayoutShaderReadOnlyOptimal), sampled(sil, cs, vk.LayoutShaderReadOnlyOptimal), sampled(dep, cs, vk.LayoutShaderReadOnlyOptimal))
 }
+
+// readOnly adds a read-only colour attachment or a big uniform buffer.
+func (b *rgen) readOnly(k string, s uint32) {
+	cs, fs := vk.StageComputeShader, vk.StageFragmentShader
+	out := b.image("out", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+	if k == "big-uniform" {
+		ub := b.buffer("constants", uint64(65536*(1+b.rng.IntN(3))+16*b.rng.IntN(64)), vk.BufferUsageUniformBuffer)
+		b.cmd("constants.write", b.storageWrite(ub))
+		b.cmd("constants.draw", planner.Access{Resource: ub, Stages: fs, Access: vk.AccessUniformRead}, colorWrite(out))
+		b.toSink("constants.read", planner.Access{Resource: ub, Stages: cs, Access: vk.AccessUniformRead}, sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
+		return
+	}
+	fb := b.image("feedback", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+	b.cmd("feedback.draw", colorWrite(fb))
+	b.cmd("feedback.read", planner.Access{Resource: fb, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentRead, Layout: vk.LayoutColorAttachmentOptimal},
+		colorWrite(out))
+	b.toSink("feedback.sample", sampled(fb, cs, vk.LayoutShaderReadOnlyOptimal), sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
+}

@@ -150,6 +150,7 @@ type slot struct {
 	view3D  bool
 	layer   int32     // -1: every layer (a 2D array view); a multisampled slot: its layer (a 2D view)
 	lv      layerView // the layers of a ranged access's array view (views.go); zero: every layer
+	boff    uint64    // a uniform buffer slot's offset: one 64 KiB range of a larger buffer (bigubo.go)
 }
 
 func (s *slot) count() uint64 { return uint64(s.w) * uint64(s.h) * uint64(s.d) }
@@ -499,16 +500,13 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			if r.Kind != p.KindImage || r.Image.Format.IsDepthStencil() {
 				return w, bad("a colour attachment must be a colour image (Vulkan)")
 			}
-			if a.Access&vk.AccessColorAttachmentWrite == 0 {
-				return w, bad("a colour attachment read without a write: the replay blends (reads and writes) or clears and draws; declare COLOR_ATTACHMENT_WRITE too")
-			}
 			switch a.Layout {
 			case vk.LayoutColorAttachmentOptimal, vk.LayoutGeneral, vk.LayoutAttachmentOptimal:
 			default:
 				return w, bad("layout %s is not a colour attachment layout (Vulkan: COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL)", a.Layout)
 			}
 			w.colors = append(w.colors, attachment{res: a.Resource, layout: a.Layout, read: a.Access&vk.AccessColorAttachmentRead != 0,
-				write: true, uint: isUintFormat(r.Image.Format), samples: r.Image.Samples, resolve: -1, sp: accessSpan(&r.Image, a)})
+				write: a.Access&vk.AccessColorAttachmentWrite != 0, uint: isUintFormat(r.Image.Format), samples: r.Image.Samples, resolve: -1, sp: accessSpan(&r.Image, a)}) // colorread.go: read-only
 			w.graphics = true
 			left &^= vk.AccessColorAttachmentRead | vk.AccessColorAttachmentWrite
 		}
@@ -823,11 +821,10 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 			if r.Buffer.Usage&vk.BufferUsageUniformBuffer == 0 {
 				return bad("a uniform read needs UNIFORM_BUFFER usage (Vulkan)")
 			}
-			if r.Buffer.Size > maxUBBytes {
-				return bad("a uniform buffer must be at most %d bytes to be read whole", maxUBBytes)
-			}
-			if err := add(catUB, slot{w: uint32(r.Buffer.Size / 16), h: 1, d: 1}, fRead); err != nil {
-				return err
+			for _, s := range uniformRanges(r.Buffer.Size) { // bigubo.go
+				if err := add(catUB, s, fRead); err != nil {
+					return err
+				}
 			}
 		}
 		if acc&(vk.AccessShaderStorageRead|vk.AccessShaderStorageWrite) == 0 {
@@ -975,7 +972,7 @@ func shapeDraw(g *p.Graph, w *work) error {
 	// it (how renderers declare an attachment resolve).
 	for i := range w.colors {
 		ms := &w.colors[i]
-		if ms.samples == 1 {
+		if ms.samples == 1 || !ms.write { // colorread.go: a read-only attachment resolves nothing
 			continue
 		}
 		mi := &g.Resources[ms.res].Image

@@ -342,6 +342,9 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 	if err := k.preRasterDevice(g, ws); err != nil { // prerast.go
 		return err
 	}
+	if err := k.uniformRangeDevice(g, ws); err != nil { // bigubo.go
+		return err
+	}
 	feats := map[avk.Format]vk.FormatFeatureFlags{}
 	get := func(f avk.Format) vk.FormatFeatureFlags {
 		if v, ok := feats[f]; ok {

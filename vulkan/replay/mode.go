@@ -283,7 +283,10 @@ func (m *mode) writeSet(pt *part, st stage, stride uint64, skip map[p.ResourceID
 			}
 			if isBuf {
 				size := r.g.Resources[s.res].Buffer.Size
-				wr.PBufferInfo[s.index] = vk.DescriptorBufferInfo{Buffer: buf, Range: vk.DeviceSize(size)}
+				wr.PBufferInfo[s.index] = vk.DescriptorBufferInfo{Buffer: buf, Offset: vk.DeviceSize(s.boff), Range: vk.DeviceSize(size - s.boff)}
+				if c == catUB {
+					wr.PBufferInfo[s.index].Range = vk.DeviceSize(min(size-s.boff, maxUBBytes)) // bigubo.go
+				}
 				continue
 			}
 			v, err := m.view(s.res, s.level, s.layer, s.aspect, s.lv)
@@ -534,6 +537,9 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			at := vkext.Attachment{View: unsafe.Pointer(v), Layout: int32(a.layout), LoadOp: int32(vk.AttachmentLoadOpClear), StoreOp: int32(vk.AttachmentStoreOpStore)}
 			if a.read && !a.clear {
 				at.LoadOp = int32(vk.AttachmentLoadOpLoad)
+			}
+			if !a.write { // colorread.go: loaded, never stored
+				at.LoadOp, at.StoreOp = int32(vk.AttachmentLoadOpLoad), storeOpNone
 			}
 			if a.resolve >= 0 {
 				t := w.colors[a.resolve]

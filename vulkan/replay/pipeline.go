@@ -26,6 +26,7 @@ type gfxKey struct {
 	ncolor     int
 	formats    [8]int32
 	blend      uint8 // locations that blend (read the attachment)
+	nowrite    uint8 // colorread.go: locations of read-only attachments (colour write mask 0)
 	depthFmt   int32
 	stencilFmt int32
 	depth      int
@@ -143,6 +144,9 @@ func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr, quiet bool) (vk.
 		if a.read && !a.uint {
 			key.blend |= 1 << loc[i]
 		}
+		if !a.write {
+			key.nowrite |= 1 << loc[i]
+		}
 	}
 	if ps.depth.att >= 0 {
 		a := w.depths[ps.depth.att]
@@ -204,6 +208,9 @@ func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
 			b.BlendEnable = vk.True
 			b.SrcColorBlendFactor, b.DstColorBlendFactor, b.ColorBlendOp = vk.BlendFactorOneMinusDstColor, vk.BlendFactorZero, vk.BlendOpAdd
 			b.SrcAlphaBlendFactor, b.DstAlphaBlendFactor, b.AlphaBlendOp = vk.BlendFactorOneMinusDstAlpha, vk.BlendFactorZero, vk.BlendOpAdd
+		}
+		if key.nowrite&(1<<i) != 0 {
+			b.ColorWriteMask = 0 // colorread.go
 		}
 	}
 	ds := vk.PipelineDepthStencilStateCreateInfo{SType: vk.StructureTypePipelineDepthStencilStateCreateInfo}
