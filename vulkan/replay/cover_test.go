@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -130,5 +131,32 @@ func TestBigUniformRanges(t *testing.T) {
 	}
 	if n := len(w.parts[stCompute].slots); n != 4 || rows != (3*65536+4096)/16 {
 		t.Errorf("%d slots, %d rows", n, rows)
+	}
+}
+
+// TestUnbuiltStagesNamed: a use in a stage the replay has no work for is
+// refused naming the extension the stage needs, queried on the device:
+// lacking (a device limit) or present (not built).
+func TestUnbuiltStagesNamed(t *testing.T) {
+	d := sharedDevice(t)
+	have := deviceExtensionSet(d)
+	for _, c := range []struct {
+		stage vk.Stage
+		ext   string
+	}{{vk.StageMeshShaderEXT, "VK_EXT_mesh_shader"}, {vk.StageTransformFeedbackEXT, "VK_EXT_transform_feedback"}, {vk.StageRayTracingShader, "VK_KHR_ray_tracing_pipeline"}} {
+		g := &p.Graph{}
+		b := g.AddBuffer("b", p.BufferDesc{Size: 256, Usage: vk.BufferUsageStorageBuffer})
+		g.AddCommand("w", p.Access{Resource: b, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
+		g.AddCommand("x", p.Access{Resource: b, Stages: c.stage, Access: vk.AccessShaderStorageRead})
+		_, err := New(d, g)
+		var ue *UnsupportedError
+		want := "lacks " + c.ext + " (queried)"
+		if have[c.ext] {
+			want = "has " + c.ext + ", but"
+		}
+		if !errors.As(err, &ue) || ue.Command != "x" || !strings.Contains(ue.Reason, want) {
+			t.Errorf("%s: got %v, want a refusal saying %q", c.stage, err, want)
+		}
+		t.Logf("%s on %s: %v", c.stage, d.Info().Name, err)
 	}
 }

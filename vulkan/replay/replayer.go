@@ -62,7 +62,7 @@ func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
 	for c := range g.Commands {
 		w, err := analyzeCommand(g, p.CommandID(c))
 		if err != nil {
-			return nil, err
+			return nil, refineUnbuilt(dev, g, p.CommandID(c), err) // unbuilt.go
 		}
 		ws[c] = w
 	}
