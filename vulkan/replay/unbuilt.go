@@ -3,6 +3,7 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	vkg "github.com/goki/vulkan"
 
@@ -44,6 +45,17 @@ func refineUnbuilt(dev *vulkan.Device, g *p.Graph, c p.CommandID, err error) err
 	var ue *UnsupportedError
 	if !errors.As(err, &ue) {
 		return err
+	}
+	if strings.HasPrefix(ue.Reason, "storage-image reads of format") {
+		var f vkg.PhysicalDeviceFeatures
+		vkg.GetPhysicalDeviceFeatures(dev.Physical(), &f)
+		f.Deref()
+		if f.ShaderStorageImageReadWithoutFormat != vkg.True {
+			ue.Reason += fmt.Sprintf("; %s lacks shaderStorageImageReadWithoutFormat (queried), which format-less reads would need", dev.Info().Name)
+		} else {
+			ue.Reason += fmt.Sprintf("; %s has shaderStorageImageReadWithoutFormat, but the replay has no format-less read path (not built)", dev.Info().Name)
+		}
+		return ue
 	}
 	var st vk.Stage
 	for _, a := range g.Commands[c].Accesses {
