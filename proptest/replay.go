@@ -41,6 +41,7 @@ var ReplayKinds = []string{
 	"tess-geometry",        // reads and writes in tessellation control, evaluation and geometry shaders (with and without each other)
 	"color-read-only",      // a colour attachment read without a write (loaded, write mask 0) beside a written one
 	"big-uniform",          // a uniform buffer over 64 KiB read in compute and fragment shaders (64 KiB ranges)
+	"storage-formats",      // storage-image reads of rg32f, rgba32ui, rgba16, rgb10_a2 and rg8 images (compute and fragment)
 }
 
 // ReplayFrame builds a small frame (extents 8 to 32) for the replay from
@@ -364,6 +365,8 @@ func (b *rgen) kind(k string) {
 			planner.Access{Resource: msw, Stages: fs, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
 		b.cmd("ms.fetch", sampled(msw, fs, vk.LayoutShaderReadOnlyOptimal), colorWrite(out))
 		b.toSink("out.read", sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "storage-formats":
+		b.storageFormats(s)
 	case "color-read-only", "big-uniform":
 		b.readOnly(k, s)
 	case "tess-geometry":

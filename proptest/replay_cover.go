@@ -94,3 +94,29 @@ func (b *rgen) readOnly(k string, s uint32) {
 		colorWrite(out))
 	b.toSink("feedback.sample", sampled(fb, cs, vk.LayoutShaderReadOnlyOptimal), sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
 }
+
+// storageFormats writes images of the formats with their own storage
+// read arrays in the replay's EXTRA shaders, then reads them as storage.
+func (b *rgen) storageFormats(s uint32) {
+	cs, fs := vk.StageComputeShader, vk.StageFragmentShader
+	fmts := []vk.Format{vk.FormatR32G32Sfloat, vk.FormatR32G32B32A32Uint, vk.FormatR16G16B16A16Unorm, vk.FormatA2B10G10R10UnormPack32, vk.FormatR8G8Unorm}
+	var w, rc, rf []planner.Access
+	for i, f := range fmts {
+		img := b.image(f.String(), planner.ImageDesc{Format: f, Width: s, Height: s, ArrayLayers: uint32(1 + i%2), Usage: vk.ImageUsageStorage | vk.ImageUsageSampled})
+		w = append(w, b.storageWrite(img))
+		st := cs
+		if i%2 == 1 {
+			st = fs
+		}
+		a := planner.Access{Resource: img, Stages: st, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral}
+		if st == cs {
+			rc = append(rc, a)
+		} else {
+			rf = append(rf, a)
+		}
+	}
+	b.cmd("formats.write", w...)
+	out := b.image("out", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+	b.cmd("formats.fragment-read", append(rf, colorWrite(out))...)
+	b.toSink("formats.compute-read", append(rc, sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))...)
+}

@@ -55,6 +55,12 @@ const (
 	catIMSR32UI
 	catIWMS
 	catIWMSU
+	// More storage-image read arrays (storageformats.go), EXTRA variants only.
+	catRG32F
+	catRGBA32UI
+	catRGBA16
+	catRGB10A2
+	catRG8
 	numCategories
 )
 
@@ -102,10 +108,15 @@ var cats = [numCategories]catInfo{
 	catIMSR32UI:   {"multisampled storage image r32ui", 32, 116, 2, 2, vk.FormatR32Uint},
 	catIWMS:       {"written multisampled storage image", 33, 118, 2, 2, 0},
 	catIWMSU:      {"written unsigned multisampled storage image", 34, 120, 2, 2, 0},
+	catRG32F:      {"storage image rg32f", 35, 122, 2, 2, vk.FormatR32G32Sfloat},
+	catRGBA32UI:   {"storage image rgba32ui", 36, 124, 2, 2, vk.FormatR32G32B32A32Uint},
+	catRGBA16:     {"storage image rgba16", 37, 126, 2, 2, vk.FormatR16G16B16A16Unorm},
+	catRGB10A2:    {"storage image rgb10_a2", 38, 128, 2, 2, vk.FormatA2B10G10R10UnormPack32},
+	catRG8:        {"storage image rg8", 39, 130, 2, 2, vk.FormatR8G8Unorm},
 }
 
 const (
-	numSlots    = 122
+	numSlots    = 132
 	slotBytes   = 16
 	paramsBytes = 32 + numSlots*slotBytes // seed, width, stride, spin, z[4], slots
 	lanesPerCmd = 256
@@ -308,7 +319,7 @@ func storageCategory(f vk.Format, is3D bool) (category, bool) {
 			return c, true
 		}
 	}
-	return 0, false
+	return moreStorageCategory(f, is3D) // storageformats.go
 }
 
 func isUintFormat(f vk.Format) bool {
@@ -798,10 +809,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 				n++
 			}
 		}
-		size := cats[c].graphic
-		if st == stCompute {
-			size = cats[c].compute
-		}
+		size := c.size(st)
 		if n >= size {
 			return bad("the %s part of the command needs more than %d %s slots", stageNames[st], size, cats[c].name)
 		}

@@ -203,6 +203,9 @@ func (c category) size(st stage) int {
 	if st == stCompute {
 		return cats[c].compute
 	}
+	if st >= stTessControl && c >= catRG32F {
+		return 0 // storageformats.go: not in the tessellation and geometry stages
+	}
 	return cats[c].graphic
 }
 
@@ -376,7 +379,7 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 					continue
 				}
 				bit, what := vk.FormatFeatureSampledImageBit, "sampled-image"
-				if s.cat >= catR8 && s.cat <= catIW3 || s.cat == catR32UI3D || s.cat == catIW3U || s.cat.isMSStorage() {
+				if s.cat >= catR8 && s.cat <= catIW3 || s.cat == catR32UI3D || s.cat == catIW3U || s.cat.isMSStorage() || s.cat >= catRG32F {
 					bit, what = vk.FormatFeatureStorageImageBit, "storage-image"
 				}
 				if err := need(w, s.res, bit, what); err != nil {

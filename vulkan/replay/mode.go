@@ -135,7 +135,7 @@ func (m *mode) prepare() error {
 		{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: n * 18},
 		{Type: vk.DescriptorTypeUniformBuffer, DescriptorCount: n * 4},
 		{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: n * 40},
-		{Type: vk.DescriptorTypeStorageImage, DescriptorCount: n * 48},
+		{Type: vk.DescriptorTypeStorageImage, DescriptorCount: n * 58},
 		{Type: vk.DescriptorTypeUniformTexelBuffer, DescriptorCount: n * 2},
 		{Type: vk.DescriptorTypeStorageTexelBuffer, DescriptorCount: n * 4},
 	}

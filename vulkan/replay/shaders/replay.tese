@@ -11,6 +11,7 @@
 #define N_R32F 2
 #define N_SBW 4
 #define N_IW 4
+#define PRE_RASTER
 #define I0 inv
 #define STEP P.stride
 uint inv;
