@@ -12,29 +12,36 @@ import (
 // uses some of them (ReplayFrameKinds says which), and a run of seeds
 // covers every one.
 var ReplayKinds = []string{
-	"msaa-draw-resolve",   // a 4× colour and depth pass, an attachment resolve, texelFetch of every sample
-	"msaa-transfer",       // a RESOLVE-stage vkCmdResolveImage
-	"array",               // a 2D array written by compute, sampled by a fragment shader
-	"cube",                // a 6-layer square image drawn into (a pass per layer), sampled by compute
-	"3d",                  // a 3D image written and sampled
-	"mip-attachments",     // colour and depth images of several mips drawn into (a view per mip), then sampled
-	"depth-read-only",     // depth tested read-only while sampled, D32 sampled in SHADER_READ_ONLY_OPTIMAL
-	"depth-stencil",       // a depth/stencil image written, then both aspects sampled
-	"indirect-vertex",     // one draw reading two indirect buffers, two vertex buffers and an index buffer
-	"multi-stage",         // one buffer read by the vertex and fragment shaders in one access, SHADER_READ
-	"ordering-only",       // TOP_OF_PIPE / BOTTOM_OF_PIPE / NONE uses (the README's present idiom)
-	"layered-transfers",   // copies and blits of every mip level and layer, buffer↔image of a mip chain
-	"compute-chain",       // short-lived buffers and images between compute passes (aliasing)
-	"aggregated-accesses", // one resource named twice in one command
-	"input-attachment",    // colour and depth written, then read as input attachments at the fragment's own pixel
-	"graphics-storage",    // storage writes from vertex and fragment shaders (beside attachments, and alone)
-	"texel-buffers",       // storage texel buffers written and read, uniform texel buffers read (compute, vertex, fragment)
-	"3d-uint",             // an R32_UINT 3D image written, sampled and storage-read; one drawn into slice by slice
-	"stencil-only",        // an S8_UINT attachment written, tested read-write and read-only, then sampled
-	"host",                // HOST_WRITE of an upload buffer before the GPU reads it, HOST_READ of a read-back buffer after
-	"msaa-storage",        // 4× storage images read and written by fragment shaders (shaderStorageImageMultisample)
-	"generic-buffers",     // ALL_COMMANDS / ALL_GRAPHICS stages and MEMORY_READ / MEMORY_WRITE accesses of buffers; a buffer copied onto itself
-	"generic-images",      // the same of storage, colour, depth and cleared images
+	"msaa-draw-resolve",    // a 4× colour and depth pass, an attachment resolve, texelFetch of every sample
+	"msaa-transfer",        // a RESOLVE-stage vkCmdResolveImage
+	"array",                // a 2D array written by compute, sampled by a fragment shader
+	"cube",                 // a 6-layer square image drawn into (a pass per layer), sampled by compute
+	"3d",                   // a 3D image written and sampled
+	"mip-attachments",      // colour and depth images of several mips drawn into (a view per mip), then sampled
+	"depth-read-only",      // depth tested read-only while sampled, D32 sampled in SHADER_READ_ONLY_OPTIMAL
+	"depth-stencil",        // a depth/stencil image written, then both aspects sampled
+	"indirect-vertex",      // one draw reading two indirect buffers, two vertex buffers and an index buffer
+	"multi-stage",          // one buffer read by the vertex and fragment shaders in one access, SHADER_READ
+	"ordering-only",        // TOP_OF_PIPE / BOTTOM_OF_PIPE / NONE uses (the README's present idiom)
+	"layered-transfers",    // copies and blits of every mip level and layer, buffer↔image of a mip chain
+	"compute-chain",        // short-lived buffers and images between compute passes (aliasing)
+	"aggregated-accesses",  // one resource named twice in one command
+	"input-attachment",     // colour and depth written, then read as input attachments at the fragment's own pixel
+	"graphics-storage",     // storage writes from vertex and fragment shaders (beside attachments, and alone)
+	"texel-buffers",        // storage texel buffers written and read, uniform texel buffers read (compute, vertex, fragment)
+	"3d-uint",              // an R32_UINT 3D image written, sampled and storage-read; one drawn into slice by slice
+	"stencil-only",         // an S8_UINT attachment written, tested read-write and read-only, then sampled
+	"host",                 // HOST_WRITE of an upload buffer before the GPU reads it, HOST_READ of a read-back buffer after
+	"msaa-storage",         // 4× storage images read and written by fragment shaders (shaderStorageImageMultisample)
+	"generic-buffers",      // ALL_COMMANDS / ALL_GRAPHICS stages and MEMORY_READ / MEMORY_WRITE accesses of buffers; a buffer copied onto itself
+	"generic-images",       // the same of storage, colour, depth and cleared images
+	"image-self-transfers", // an image copied and blitted onto itself (GENERAL, one half onto the other)
+	"extent-copies",        // copies and a blit between images of different extents and layer counts (tiled, scaled)
+	"lone-copies",          // copy destinations without a source and sources without a destination (buffers, colour and depth images)
+	"tess-geometry",        // reads and writes in tessellation control, evaluation and geometry shaders (with and without each other)
+	"color-read-only",      // a colour attachment read without a write (loaded, write mask 0) beside a written one
+	"big-uniform",          // a uniform buffer over 64 KiB read in compute and fragment shaders (64 KiB ranges)
+	"storage-formats",      // storage-image reads of rg32f, rgba32ui, rgba16, rgb10_a2 and rg8 images (compute and fragment)
 }
 
 // ReplayFrame builds a small frame (extents 8 to 32) for the replay from
@@ -358,6 +365,14 @@ func (b *rgen) kind(k string) {
 			planner.Access{Resource: msw, Stages: fs, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
 		b.cmd("ms.fetch", sampled(msw, fs, vk.LayoutShaderReadOnlyOptimal), colorWrite(out))
 		b.toSink("out.read", sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "storage-formats":
+		b.storageFormats(s)
+	case "color-read-only", "big-uniform":
+		b.readOnly(k, s)
+	case "tess-geometry":
+		b.preRaster(s)
+	case "image-self-transfers", "extent-copies", "lone-copies":
+		b.transfers(k, s)
 	case "generic-buffers", "generic-images":
 		b.generic(k == "generic-images", s)
 	default:

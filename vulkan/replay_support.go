@@ -19,7 +19,12 @@ func replayFeatures(physical vk.PhysicalDevice) []vk.PhysicalDeviceFeatures {
 	vk.GetPhysicalDeviceFeatures(physical, &have)
 	have.Deref()
 	return []vk.PhysicalDeviceFeatures{{
-		ShaderStorageImageMultisample:  have.ShaderStorageImageMultisample,
+		ShaderStorageImageMultisample: have.ShaderStorageImageMultisample,
+		// Tessellation and geometry stages (replay/prerast.go), where
+		// the device has them; the replay names them when a frame needs
+		// one the device lacks.
+		TessellationShader:             have.TessellationShader,
+		GeometryShader:                 have.GeometryShader,
 		IndependentBlend:               vk.True,
 		VertexPipelineStoresAndAtomics: vk.True,
 		FragmentStoresAndAtomics:       vk.True,

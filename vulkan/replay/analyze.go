@@ -55,6 +55,12 @@ const (
 	catIMSR32UI
 	catIWMS
 	catIWMSU
+	// More storage-image read arrays (storageformats.go), EXTRA variants only.
+	catRG32F
+	catRGBA32UI
+	catRGBA16
+	catRGB10A2
+	catRG8
 	numCategories
 )
 
@@ -102,10 +108,15 @@ var cats = [numCategories]catInfo{
 	catIMSR32UI:   {"multisampled storage image r32ui", 32, 116, 2, 2, vk.FormatR32Uint},
 	catIWMS:       {"written multisampled storage image", 33, 118, 2, 2, 0},
 	catIWMSU:      {"written unsigned multisampled storage image", 34, 120, 2, 2, 0},
+	catRG32F:      {"storage image rg32f", 35, 122, 2, 2, vk.FormatR32G32Sfloat},
+	catRGBA32UI:   {"storage image rgba32ui", 36, 124, 2, 2, vk.FormatR32G32B32A32Uint},
+	catRGBA16:     {"storage image rgba16", 37, 126, 2, 2, vk.FormatR16G16B16A16Unorm},
+	catRGB10A2:    {"storage image rgb10_a2", 38, 128, 2, 2, vk.FormatA2B10G10R10UnormPack32},
+	catRG8:        {"storage image rg8", 39, 130, 2, 2, vk.FormatR8G8Unorm},
 }
 
 const (
-	numSlots    = 122
+	numSlots    = 132
 	slotBytes   = 16
 	paramsBytes = 32 + numSlots*slotBytes // seed, width, stride, spin, z[4], slots
 	lanesPerCmd = 256
@@ -131,7 +142,8 @@ const (
 	stCompute stage = iota
 	stVertex
 	stFragment
-	numStages
+	numBaseStages
+	numStages = numBaseStages + 3 // prerast.go: tessellation control and evaluation, geometry
 )
 
 var stageNames = [numStages]string{"compute", "vertex", "fragment"}
@@ -150,6 +162,7 @@ type slot struct {
 	view3D  bool
 	layer   int32     // -1: every layer (a 2D array view); a multisampled slot: its layer (a 2D view)
 	lv      layerView // the layers of a ranged access's array view (views.go); zero: every layer
+	boff    uint64    // a uniform buffer slot's offset: one 64 KiB range of a larger buffer (bigubo.go)
 }
 
 func (s *slot) count() uint64 { return uint64(s.w) * uint64(s.h) * uint64(s.d) }
@@ -259,6 +272,8 @@ type work struct {
 	// ownSubs: colour attachment subresources the fragment part reads at
 	// their own pixels (selfrace.go): loaded, or LOAD_OP_NONE.
 	ownSubs map[subKey]bool
+	// lone: copy sides without their other side (lonecopy.go).
+	lone []loneOp
 }
 
 // pass is one dynamic-rendering pass of a command: one subresource of
@@ -278,7 +293,7 @@ type pass struct {
 	writes bool
 	// own: the fragment slots (bits of Params.s indices) read at their
 	// own pixels in this pass (selfrace.go), pushed as constants.
-	own [4]uint32
+	own [5]uint32
 }
 
 // UnsupportedError is an access the replay cannot perform faithfully.
@@ -313,7 +328,7 @@ func storageCategory(f vk.Format, is3D bool) (category, bool) {
 			return c, true
 		}
 	}
-	return 0, false
+	return moreStorageCategory(f, is3D) // storageformats.go
 }
 
 func isUintFormat(f vk.Format) bool {
@@ -481,7 +496,8 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		for _, sh := range []struct {
 			bit vk.Stage
 			st  stage
-		}{{vk.StageComputeShader, stCompute}, {vk.StageVertexShader, stVertex}, {vk.StageFragmentShader, stFragment}} {
+		}{{vk.StageComputeShader, stCompute}, {vk.StageVertexShader, stVertex}, {vk.StageFragmentShader, stFragment},
+			{vk.StageTessellationControlShader, stTessControl}, {vk.StageTessellationEvaluationShader, stTessEval}, {vk.StageGeometryShader, stGeometry}} { // prerast.go
 			if st&sh.bit == 0 {
 				continue
 			}
@@ -504,16 +520,13 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			if r.Kind != p.KindImage || r.Image.Format.IsDepthStencil() {
 				return w, bad("a colour attachment must be a colour image (Vulkan)")
 			}
-			if a.Access&vk.AccessColorAttachmentWrite == 0 {
-				return w, bad("a colour attachment read without a write: the replay blends (reads and writes) or clears and draws; declare COLOR_ATTACHMENT_WRITE too")
-			}
 			switch a.Layout {
 			case vk.LayoutColorAttachmentOptimal, vk.LayoutGeneral, vk.LayoutAttachmentOptimal:
 			default:
 				return w, bad("layout %s is not a colour attachment layout (Vulkan: COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL)", a.Layout)
 			}
 			w.colors = append(w.colors, attachment{res: a.Resource, layout: a.Layout, read: a.Access&vk.AccessColorAttachmentRead != 0,
-				write: true, uint: isUintFormat(r.Image.Format), samples: r.Image.Samples, resolve: -1, sp: accessSpan(&r.Image, a)})
+				write: a.Access&vk.AccessColorAttachmentWrite != 0, uint: isUintFormat(r.Image.Format), samples: r.Image.Samples, resolve: -1, sp: accessSpan(&r.Image, a)}) // colorread.go: read-only
 			w.graphics = true
 			left &^= vk.AccessColorAttachmentRead | vk.AccessColorAttachmentWrite
 		}
@@ -585,9 +598,6 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		if !self && st&transferStages != 0 && a.Access&(vk.AccessTransferRead|vk.AccessTransferWrite) != 0 {
 			tf := a.Access & (vk.AccessTransferRead | vk.AccessTransferWrite)
 			left &^= tf
-			if tf == vk.AccessTransferRead|vk.AccessTransferWrite {
-				return w, bad("a transfer that reads and writes one image has no replay yet (a buffer's is a copy between its halves: selfcopy.go)")
-			}
 			src := tf == vk.AccessTransferRead
 			if err := transferUsage(r, a, src); err != "" {
 				return w, bad("%s", err)
@@ -631,17 +641,17 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		case d.onlyClear || d.clear && len(copySrc) == 0:
 			w.clears = append(w.clears, d)
 		case len(copySrc) == 0:
-			a := findAccess(cmd, d.dst)
-			return w, &UnsupportedError{Command: cmd.Name, Resource: g.Resources[d.dst].Name, Access: describe(g, a),
-				Reason: "a copy destination needs a copy source (TRANSFER_READ) in the same command"}
+			if err := addLone(g, &w, d.dst, d.dstLyot, false); err != nil { // lonecopy.go
+				return w, err
+			}
 		default:
 			dsts = append(dsts, d)
 		}
 	}
-	if len(copySrc) > 0 && len(dsts) == 0 {
-		a := findAccess(cmd, copySrc[0].src)
-		return w, &UnsupportedError{Command: cmd.Name, Resource: g.Resources[copySrc[0].src].Name, Access: describe(g, a),
-			Reason: "a copy source needs a copy destination (TRANSFER_WRITE) in the same command"}
+	for j := len(dsts); j < len(copySrc); j++ { // sources no destination pairs with: lonecopy.go
+		if err := addLone(g, &w, copySrc[j].src, copySrc[j].srcLayout, true); err != nil {
+			return w, err
+		}
 	}
 	for j, d := range dsts {
 		s := copySrc[j%len(copySrc)]
@@ -653,7 +663,7 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		}
 		w.copies = append(w.copies, op)
 	}
-	if w.parts[stVertex] != nil || w.parts[stFragment] != nil {
+	if w.parts[stVertex] != nil || w.parts[stFragment] != nil || hasPreRaster(&w) {
 		w.graphics = true
 	}
 	if w.graphics {
@@ -663,7 +673,8 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		if err := ownReads(g, &w); err != nil { // selfrace.go
 			return w, err
 		}
-		shapeWrites(&w) // gfxwrite.go
+		preRasterVertices(&w) // prerast.go
+		shapeWrites(&w)       // gfxwrite.go
 		ownMasks(&w)
 	}
 	if err := selfRace(g, &w); err != nil { // selfrace.go
@@ -735,9 +746,11 @@ func copyCompatible(g *p.Graph, op *copyOp) string {
 		return ""
 	case s.Kind == p.KindImage && d.Kind == p.KindImage:
 		si, di := &s.Image, &d.Image
-		if si.Width != di.Width || si.Height != di.Height || si.Depth != di.Depth || si.ArrayLayers != di.ArrayLayers {
-			return fmt.Sprintf("copy from %s needs the same extent and layers (%dx%dx%d, %d layers, not %dx%dx%d, %d)", s.Name,
-				si.Width, si.Height, si.Depth, si.ArrayLayers, di.Width, di.Height, di.Depth, di.ArrayLayers)
+		tiled := !sameExtent(si, di) // extents.go: the source tiled over the destination
+		if tiled {
+			if why := tiledCopyProblem(s, d); why != "" {
+				return why
+			}
 		}
 		if si.Samples > 1 && di.Samples == 1 {
 			if !op.resolve {
@@ -759,7 +772,7 @@ func copyCompatible(g *p.Graph, op *copyOp) string {
 			si.Format.IsDepthStencil() && si.Format != di.Format {
 			return fmt.Sprintf("copy from %s (%s) needs a format of the same size class, not %s (Vulkan)", s.Name, si.Format, di.Format)
 		}
-		if si.MipLevels > di.MipLevels {
+		if si.MipLevels > di.MipLevels && !tiled {
 			return fmt.Sprintf("copy from %s: %d mip levels into %d", s.Name, si.MipLevels, di.MipLevels)
 		}
 		return ""
@@ -820,10 +833,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 				n++
 			}
 		}
-		size := cats[c].graphic
-		if st == stCompute {
-			size = cats[c].compute
-		}
+		size := c.size(st)
 		if n >= size {
 			return bad("the %s part of the command needs more than %d %s slots", stageNames[st], size, cats[c].name)
 		}
@@ -843,11 +853,10 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 			if r.Buffer.Usage&vk.BufferUsageUniformBuffer == 0 {
 				return bad("a uniform read needs UNIFORM_BUFFER usage (Vulkan)")
 			}
-			if r.Buffer.Size > maxUBBytes {
-				return bad("a uniform buffer must be at most %d bytes to be read whole", maxUBBytes)
-			}
-			if err := add(catUB, slot{w: uint32(r.Buffer.Size / 16), h: 1, d: 1}, fRead); err != nil {
-				return err
+			for _, s := range uniformRanges(r.Buffer.Size) { // bigubo.go
+				if err := add(catUB, s, fRead); err != nil {
+					return err
+				}
 			}
 		}
 		if acc&(vk.AccessShaderStorageRead|vk.AccessShaderStorageWrite) == 0 {
@@ -995,7 +1004,7 @@ func shapeDraw(g *p.Graph, w *work) error {
 	// it (how renderers declare an attachment resolve).
 	for i := range w.colors {
 		ms := &w.colors[i]
-		if ms.samples == 1 {
+		if ms.samples == 1 || !ms.write { // colorread.go: a read-only attachment resolves nothing
 			continue
 		}
 		mi := &g.Resources[ms.res].Image

@@ -231,6 +231,11 @@ func (r *Replayer) diff(a, b result) []string {
 			out = append(out, fmt.Sprintf("imported %q: final contents differ", r.g.Resources[o.id].Name))
 		}
 	}
+	for i := range a.lone { // lonecopy.go
+		if i < len(b.lone) && a.lone[i] != b.lone[i] {
+			out = append(out, fmt.Sprintf("lone copy read %d: the bytes read differ", i))
+		}
+	}
 	for i := range a.host {
 		if i < len(b.host) && a.host[i] != b.host[i] {
 			out = append(out, fmt.Sprintf("host-visible %q: final contents differ", r.g.Resources[a.hostIDs[i]].Name))

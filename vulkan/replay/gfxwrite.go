@@ -21,7 +21,7 @@ import p "github.com/aliasplan/aliasplan/planner"
 // attachment-less pass and no extra draws writes in that pass.
 func shapeWrites(w *work) {
 	written := map[p.ResourceID]bool{}
-	for _, st := range []stage{stVertex, stFragment} {
+	for _, st := range gfxStages { // prerast.go
 		if pt := w.parts[st]; pt != nil {
 			for _, s := range pt.slots {
 				if s.flags&fWrite != 0 {
@@ -34,7 +34,7 @@ func shapeWrites(w *work) {
 		return
 	}
 	w.gfxWritten = written
-	for _, st := range []stage{stVertex, stFragment} {
+	for _, st := range gfxStages {
 		if pt := w.parts[st]; pt != nil {
 			for _, s := range pt.slots {
 				if !written[s.res] {

@@ -29,6 +29,7 @@ type kit struct {
 	setsLay   [numStages]vk.DescriptorSetLayout
 	compLay   vk.PipelineLayout
 	gfxLay    vk.PipelineLayout
+	gfxLayX   vk.PipelineLayout // prerast.go: with tessellation and geometry sets
 	compPipes map[specMasks]vk.Pipeline
 	gfxPipes  map[gfxKey]vk.Pipeline
 	sampler   vk.Sampler
@@ -80,7 +81,7 @@ func (k *kit) init() error {
 	}
 	for _, e := range names {
 		name := e.Name()
-		if name == "comp_ms.spv" && k.noMSCompute() { // msaacompute.go
+		if name == "comp_ms.spv" && k.noMSCompute() || k.skipModule(name) { // msaacompute.go, prerast.go
 			continue
 		}
 		code, err := spirvWords(name)
@@ -96,14 +97,12 @@ func (k *kit) init() error {
 		}
 		k.modules[name] = m
 	}
+	tess, geom := k.preRasterFeatures() // prerast.go
 	for st := stCompute; st < numStages; st++ {
-		flags := vk.ShaderStageFlags(vk.ShaderStageComputeBit)
-		switch st {
-		case stVertex:
-			flags = vk.ShaderStageFlags(vk.ShaderStageVertexBit)
-		case stFragment:
-			flags = vk.ShaderStageFlags(vk.ShaderStageFragmentBit)
+		if st == stTessControl && !tess || st == stTessEval && !tess || st == stGeometry && !geom {
+			continue
 		}
+		flags := stageFlags(st)
 		binds := []vk.DescriptorSetLayoutBinding{
 			{Binding: 0, DescriptorType: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: flags},
 			{Binding: 1, DescriptorType: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: flags},
@@ -128,6 +127,9 @@ func (k *kit) init() error {
 		return err
 	}
 	if k.gfxLay, err = k.pipelineLayout(k.setsLay[stVertex], k.setsLay[stFragment]); err != nil {
+		return err
+	}
+	if err := k.preRasterLayout(); err != nil { // prerast.go
 		return err
 	}
 	sinfo := vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo, MagFilter: vk.FilterNearest, MinFilter: vk.FilterNearest,
@@ -201,15 +203,18 @@ func (c category) size(st stage) int {
 	if st == stCompute {
 		return cats[c].compute
 	}
+	if st >= stTessControl && c >= catRG32F {
+		return 0 // storageformats.go: not in the tessellation and geometry stages
+	}
 	return cats[c].graphic
 }
 
 func (k *kit) pipelineLayout(sets ...vk.DescriptorSetLayout) (vk.PipelineLayout, error) {
 	info := vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: uint32(len(sets)), PSetLayouts: sets}
-	if len(sets) == 2 {
+	if len(sets) >= 2 {
 		// The fragment stage's render-area width and pixel count.
 		info.PushConstantRangeCount = 1
-		info.PPushConstantRanges = []vk.PushConstantRange{{StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit), Size: 24}} // width, stride, own[4] (replay.frag)
+		info.PPushConstantRanges = []vk.PushConstantRange{{StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit), Size: 28}} // width, stride, own[5] (replay.frag)
 	}
 	var l vk.PipelineLayout
 	r := vk.CreatePipelineLayout(k.vd, &info, nil, &l)
@@ -340,7 +345,13 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 	if err := k.ownLoadDevice(g, ws); err != nil { // selfrace.go
 		return err
 	}
-	k.blitFilters(g, ws) // copyrange.go
+	k.blitFilters(g, ws)                             // copyrange.go
+	if err := k.preRasterDevice(g, ws); err != nil { // prerast.go
+		return err
+	}
+	if err := k.uniformRangeDevice(g, ws); err != nil { // bigubo.go
+		return err
+	}
 	feats := map[avk.Format]vk.FormatFeatureFlags{}
 	get := func(f avk.Format) vk.FormatFeatureFlags {
 		if v, ok := feats[f]; ok {
@@ -372,7 +383,7 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 					continue
 				}
 				bit, what := vk.FormatFeatureSampledImageBit, "sampled-image"
-				if s.cat >= catR8 && s.cat <= catIW3 || s.cat == catR32UI3D || s.cat == catIW3U || s.cat.isMSStorage() {
+				if s.cat >= catR8 && s.cat <= catIW3 || s.cat == catR32UI3D || s.cat == catIW3U || s.cat.isMSStorage() || s.cat >= catRG32F {
 					bit, what = vk.FormatFeatureStorageImageBit, "storage-image"
 				}
 				if err := need(w, s.res, bit, what); err != nil {
@@ -420,7 +431,7 @@ func (k *kit) close() {
 	for _, pl := range k.compPipes {
 		vk.DestroyPipeline(k.vd, pl, nil)
 	}
-	for _, l := range []vk.PipelineLayout{k.compLay, k.gfxLay} {
+	for _, l := range []vk.PipelineLayout{k.compLay, k.gfxLay, k.gfxLayX} {
 		if l != vk.NullPipelineLayout {
 			vk.DestroyPipelineLayout(k.vd, l, nil)
 		}

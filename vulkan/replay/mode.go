@@ -135,7 +135,7 @@ func (m *mode) prepare() error {
 		{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: n * 18},
 		{Type: vk.DescriptorTypeUniformBuffer, DescriptorCount: n * 4},
 		{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: n * 40},
-		{Type: vk.DescriptorTypeStorageImage, DescriptorCount: n * 48},
+		{Type: vk.DescriptorTypeStorageImage, DescriptorCount: n * 58},
 		{Type: vk.DescriptorTypeUniformTexelBuffer, DescriptorCount: n * 2},
 		{Type: vk.DescriptorTypeStorageTexelBuffer, DescriptorCount: n * 4},
 	}
@@ -283,7 +283,10 @@ func (m *mode) writeSet(pt *part, st stage, stride uint64, skip map[p.ResourceID
 			}
 			if isBuf {
 				size := r.g.Resources[s.res].Buffer.Size
-				wr.PBufferInfo[s.index] = vk.DescriptorBufferInfo{Buffer: buf, Range: vk.DeviceSize(size)}
+				wr.PBufferInfo[s.index] = vk.DescriptorBufferInfo{Buffer: buf, Offset: vk.DeviceSize(s.boff), Range: vk.DeviceSize(size - s.boff)}
+				if c == catUB {
+					wr.PBufferInfo[s.index].Range = vk.DeviceSize(min(size-s.boff, maxUBBytes)) // bigubo.go
+				}
 				continue
 			}
 			v, err := m.view(s.res, s.level, s.layer, s.aspect, s.lv)
@@ -473,6 +476,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 	for _, op := range w.copies {
 		m.recordCopy(cb, op)
 	}
+	m.recordLone(cb, w) // lonecopy.go
 	if pt := w.parts[stCompute]; pt != nil {
 		pl, err := k.compPipeline(pt.masks())
 		if err != nil {
@@ -505,6 +509,9 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			}
 			if w.ownSubs[subKey{a.res, c.level, c.layer}] && !a.read {
 				at.LoadOp = loadOpNone // selfrace.go: the fragment reads its own pixel first
+			}
+			if !a.write { // colorread.go: loaded, never stored
+				at.LoadOp, at.StoreOp = int32(vk.AttachmentLoadOpLoad), storeOpNone
 			}
 			if a.resolve >= 0 {
 				t := w.colors[a.resolve]
@@ -561,10 +568,12 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			if quiet {
 				sets = m.quiet[w.cmd]
 			}
-			vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, k.gfxLay, 0, 2,
+			lay := k.gfxLayFor(w) // prerast.go
+			vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, lay, 0, 2,
 				[]vk.DescriptorSet{sets[stVertex], sets[stFragment]}, 0, nil)
-			pc := [6]uint32{ps.width, ps.width * ps.height, ps.own[0], ps.own[1], ps.own[2], ps.own[3]} // own: selfrace.go
-			vk.CmdPushConstants(cb, k.gfxLay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 24, unsafe.Pointer(&pc[0]))
+			m.bindPreRaster(cb, lay, w, quiet)
+			pc := [7]uint32{ps.width, ps.width * ps.height, ps.own[0], ps.own[1], ps.own[2], ps.own[3], ps.own[4]} // own: selfrace.go
+			vk.CmdPushConstants(cb, lay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 28, unsafe.Pointer(&pc[0]))
 			return nil
 		}
 		if err := bind(false, true); err != nil {
@@ -640,6 +649,10 @@ func (m *mode) recordCopy(cb vk.CommandBuffer, op copyOp) {
 			regions = append(regions, vk.BufferCopy{DstOffset: vk.DeviceSize(off), Size: vk.DeviceSize(min(s.Buffer.Size, d.Buffer.Size-off))})
 		}
 		vk.CmdCopyBuffer(cb, sb, db, uint32(len(regions)), regions)
+	case s.Kind == p.KindImage && op.src == op.dst:
+		m.recordSelfImage(cb, op) // selfimage.go
+	case s.Kind == p.KindImage && d.Kind == p.KindImage && !sameExtent(&s.Image, &d.Image):
+		m.recordTiled(cb, op) // extents.go
 	case s.Kind == p.KindImage && d.Kind == p.KindImage:
 		asp := vk.ImageAspectFlags(colorOrDepth(s.Image.Format))
 		im := &s.Image

@@ -26,6 +26,7 @@ type gfxKey struct {
 	ncolor     int
 	formats    [8]int32
 	blend      uint8 // locations that blend (read the attachment)
+	nowrite    uint8 // colorread.go: locations of read-only attachments (colour write mask 0)
 	depthFmt   int32
 	stencilFmt int32
 	depth      int
@@ -33,6 +34,8 @@ type gfxKey struct {
 	samples    uint32
 	vmask      specMasks
 	fmask      specMasks
+	pre        uint8        // prerast.go: tessellation control, evaluation, geometry present (bits 0-2)
+	pmask      [3]specMasks // their masks
 }
 
 // specialization returns VkSpecializationInfo for masks (constant id =
@@ -132,6 +135,7 @@ func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr, quiet bool) (vk.
 	if quiet {
 		key.vmask, key.fmask = w.quiet[stVertex], w.quiet[stFragment] // gfxwrite.go
 	}
+	preRasterKey(&key, w, quiet) // prerast.go
 	colors := passColors(w, ps)
 	loc, count, nuint := colorLocations(colors)
 	key.ncolor, key.nuint = count, nuint
@@ -139,6 +143,9 @@ func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr, quiet bool) (vk.
 		key.formats[loc[i]] = int32(g.Resources[a.res].Image.Format)
 		if a.read && !a.uint {
 			key.blend |= 1 << loc[i]
+		}
+		if !a.write {
+			key.nowrite |= 1 << loc[i]
 		}
 	}
 	if ps.depth.att >= 0 {
@@ -184,6 +191,14 @@ func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
 		{SType: vk.StructureTypePipelineShaderStageCreateInfo, Stage: vk.ShaderStageVertexBit, Module: k.modules[vert], PName: "main\x00", PSpecializationInfo: vspec},
 		{SType: vk.StructureTypePipelineShaderStageCreateInfo, Stage: vk.ShaderStageFragmentBit, Module: k.modules[frag], PName: "main\x00", PSpecializationInfo: fspec},
 	}
+	pre, pfree := k.preRasterShaders(key) // prerast.go
+	defer pfree()
+	stages = append(stages, pre...)
+	tess, topology := tessState(key)
+	layout := k.gfxLay
+	if key.pre != 0 {
+		layout = k.gfxLayX
+	}
 	blends := make([]vk.PipelineColorBlendAttachmentState, key.ncolor)
 	for i := range blends {
 		b := &blends[i]
@@ -193,6 +208,9 @@ func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
 			b.BlendEnable = vk.True
 			b.SrcColorBlendFactor, b.DstColorBlendFactor, b.ColorBlendOp = vk.BlendFactorOneMinusDstColor, vk.BlendFactorZero, vk.BlendOpAdd
 			b.SrcAlphaBlendFactor, b.DstAlphaBlendFactor, b.AlphaBlendOp = vk.BlendFactorOneMinusDstAlpha, vk.BlendFactorZero, vk.BlendOpAdd
+		}
+		if key.nowrite&(1<<i) != 0 {
+			b.ColorWriteMask = 0 // colorread.go
 		}
 	}
 	ds := vk.PipelineDepthStencilStateCreateInfo{SType: vk.StructureTypePipelineDepthStencilStateCreateInfo}
@@ -226,12 +244,13 @@ func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
 	info := []vk.GraphicsPipelineCreateInfo{{
 		SType:             vk.StructureTypeGraphicsPipelineCreateInfo,
 		PNext:             chain.Head(),
-		StageCount:        2,
+		StageCount:        uint32(len(stages)),
 		PStages:           stages,
 		PVertexInputState: &vin,
 		PInputAssemblyState: &vk.PipelineInputAssemblyStateCreateInfo{SType: vk.StructureTypePipelineInputAssemblyStateCreateInfo,
-			Topology: vk.PrimitiveTopologyTriangleList},
-		PViewportState: &vk.PipelineViewportStateCreateInfo{SType: vk.StructureTypePipelineViewportStateCreateInfo, ViewportCount: 1, ScissorCount: 1},
+			Topology: topology},
+		PTessellationState: tess,
+		PViewportState:     &vk.PipelineViewportStateCreateInfo{SType: vk.StructureTypePipelineViewportStateCreateInfo, ViewportCount: 1, ScissorCount: 1},
 		PRasterizationState: &vk.PipelineRasterizationStateCreateInfo{SType: vk.StructureTypePipelineRasterizationStateCreateInfo,
 			PolygonMode: vk.PolygonModeFill, CullMode: vk.CullModeFlags(vk.CullModeNone), FrontFace: vk.FrontFaceCounterClockwise, LineWidth: 1},
 		PMultisampleState: &vk.PipelineMultisampleStateCreateInfo{SType: vk.StructureTypePipelineMultisampleStateCreateInfo,
@@ -241,7 +260,7 @@ func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
 			AttachmentCount: uint32(len(blends)), PAttachments: blends},
 		PDynamicState: &vk.PipelineDynamicStateCreateInfo{SType: vk.StructureTypePipelineDynamicStateCreateInfo, DynamicStateCount: 3,
 			PDynamicStates: []vk.DynamicState{vk.DynamicStateViewport, vk.DynamicStateScissor, vk.DynamicStateStencilReference}},
-		Layout: k.gfxLay,
+		Layout: layout,
 	}}
 	pipes := make([]vk.Pipeline, 1)
 	r := vk.CreateGraphicsPipelines(k.vd, vk.NullPipelineCache, 1, info, nil, pipes)

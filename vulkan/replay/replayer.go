@@ -32,6 +32,7 @@ type Replayer struct {
 	readback ownBuffer
 	staging  ownBuffer
 	imports  []importObj
+	lone     loneBuffers // lonecopy.go
 	queries  vk.QueryPool
 	nq       uint32
 	// initCB and readCB run before and after every frame; readCB is
@@ -58,7 +59,7 @@ func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
 	for c := range g.Commands {
 		w, err := analyzeCommand(g, p.CommandID(c))
 		if err != nil {
-			return nil, err
+			return nil, refineUnbuilt(dev, g, p.CommandID(c), err) // unbuilt.go
 		}
 		ws[c] = w
 	}
@@ -115,6 +116,7 @@ func (r *Replayer) setup() error {
 					w.parts[st] = &part{stage: st}
 				}
 			}
+			ensureTessParts(w) // prerast.go
 		}
 		for _, pt := range w.parts {
 			if pt != nil {
@@ -135,6 +137,9 @@ func (r *Replayer) setup() error {
 	}
 	r.stride = stride
 	r.writeParams(stride)
+	if err := r.setupLone(); err != nil { // lonecopy.go
+		return err
+	}
 	// Imported resources: the replay's own, initialised before every run
 	// and read back after it.
 	off := n * laneBytes
@@ -274,10 +279,13 @@ func (r *Replayer) writeParams(stride uint64) {
 			put := func(off int, v uint32) { binary.LittleEndian.PutUint32(b[off:], v) }
 			put(0, w.seed^hash32(uint32(pt.stage)+1))
 			switch pt.stage {
-			case stVertex:
+			case stVertex, stTessControl, stTessEval, stGeometry:
 				st := w.vertices
 				if len(w.indirect) > 0 {
 					st = indirectStride
+				}
+				if pt.stage != stVertex {
+					st = preRasterStride(pt.stage, st) // prerast.go
 				}
 				put(8, st)
 			default:
@@ -354,6 +362,7 @@ type result struct {
 	lanes   []uint32 // every part's lanes
 	imports []uint64 // a hash of each imported resource's final bytes
 	host    []uint64 // a hash of each host-visible resource's final bytes
+	lone    []uint64 // a hash of each lone copy read's bytes (lonecopy.go)
 	hostIDs []p.ResourceID
 	ns      []uint64 // timestamps, relative to the first
 }
@@ -399,6 +408,7 @@ func (r *Replayer) collect(m *mode, nts uint32) (result, error) {
 	for _, o := range r.imports {
 		out.imports = append(out.imports, hashBytes(rb[o.offset:o.offset+o.bytes]))
 	}
+	out.lone = r.loneHashes() // lonecopy.go
 	for id := range m.plan.Resources {
 		if m.plan.Resources[id].Status != p.StatusHostVisible {
 			continue

@@ -15,13 +15,17 @@ import (
 
 const selfTransfer = vk.AccessTransferRead | vk.AccessTransferWrite
 
-// isSelfCopy says whether a (in stages st) is a buffer's copy onto itself.
+// isSelfCopy says whether a (in stages st) is a copy of a resource onto
+// itself (images: selfimage.go).
 func isSelfCopy(r *p.Resource, a *p.Access, st vk.Stage) bool {
-	return r.Kind == p.KindBuffer && st&transferStages != 0 && a.Access&selfTransfer == selfTransfer
+	return st&transferStages != 0 && a.Access&selfTransfer == selfTransfer
 }
 
-// addSelfCopy adds the copy, or says why the buffer cannot have one.
+// addSelfCopy adds the copy, or says why the resource cannot have one.
 func addSelfCopy(w *work, r *p.Resource, a *p.Access, st vk.Stage) string {
+	if r.Kind == p.KindImage {
+		return addSelfImage(w, r, a, st) // selfimage.go
+	}
 	switch {
 	case st&(vk.StageCopy|vk.StageAllTransfer) == 0:
 		return "a buffer read and written by one transfer is a copy (vkCmdCopyBuffer): declare the COPY or ALL_TRANSFER stage"

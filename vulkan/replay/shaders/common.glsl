@@ -56,7 +56,12 @@
 #define OFF_IMS_R32UI 116
 #define OFF_IWMS 118
 #define OFF_IWMSU 120
-#define N_SLOTS 122
+#define OFF_RG32F 122
+#define OFF_RGBA32UI 124
+#define OFF_RGBA16 126
+#define OFF_RGB10A2 128
+#define OFF_RG8 130
+#define N_SLOTS 132
 
 #define F_READ 1u
 #define F_WRITE 2u
@@ -106,6 +111,11 @@ layout(constant_id = 29) const uint M_IMS_R32F = 0xffffffffu;
 layout(constant_id = 30) const uint M_IMS_R32UI = 0xffffffffu;
 layout(constant_id = 31) const uint M_IWMS = 0xffffffffu;
 layout(constant_id = 32) const uint M_IWMSU = 0xffffffffu;
+layout(constant_id = 33) const uint M_RG32F = 0xffffffffu;
+layout(constant_id = 34) const uint M_RGBA32UI = 0xffffffffu;
+layout(constant_id = 35) const uint M_RGBA16 = 0xffffffffu;
+layout(constant_id = 36) const uint M_RGB10A2 = 0xffffffffu;
+layout(constant_id = 37) const uint M_RG8 = 0xffffffffu;
 
 struct Slot {
 	uint w, h, d; // extent in elements (a buffer: words, 1, 1; a uniform buffer: uvec4s; a 2D image: layers; multisampled: samples, one layer per slot)
@@ -157,6 +167,16 @@ layout(set = SET, binding = 25) writeonly uniform uimage3D iw3u[1];
 layout(set = SET, binding = 26) uniform usamplerBuffer utb[2];
 layout(set = SET, binding = 27, r32ui) uniform readonly uimageBuffer stb[2];
 layout(set = SET, binding = 28) writeonly uniform uimageBuffer stbw[2];
+// More storage-image read formats (storageformats.go); not in the
+// tessellation and geometry stages (PRE_RASTER), whose five-set pipeline
+// layout would exceed lavapipe's 256 storage images.
+#ifndef PRE_RASTER
+layout(set = SET, binding = 35, rg32f) uniform readonly image2DArray i_rg32f[2];
+layout(set = SET, binding = 36, rgba32ui) uniform readonly uimage2DArray i_rgba32ui[2];
+layout(set = SET, binding = 37, rgba16) uniform readonly image2DArray i_rgba16[2];
+layout(set = SET, binding = 38, rgb10_a2) uniform readonly image2DArray i_rgb10a2[2];
+layout(set = SET, binding = 39, rg8) uniform readonly image2DArray i_rg8[2];
+#endif
 #endif
 #if N_MS > 0
 layout(set = SET, binding = 21) uniform sampler2DMS s2ms[4];
@@ -225,6 +245,7 @@ uint D; // this invocation's digest contribution
 #define R_S3U(i) READ(M_S3U, i, OFF_S3U + i, texelFetch(s3u[i], coord(OFF_S3U + i, e), 0))
 #define R_R32UI3D(i) READ(M_R32UI3D, i, OFF_R32UI3D + i, imageLoad(i_r32ui3d[i], coord(OFF_R32UI3D + i, e)))
 #define R_UTB(i) READ(M_UTB, i, OFF_UTB + i, texelFetch(utb[i], int(e)))
+#define R_RGBA32UI(i) READ(M_RGBA32UI, i, OFF_RGBA32UI + i, imageLoad(i_rgba32ui[i], coord(OFF_RGBA32UI + i, e)))
 #define R_STB(i) READ(M_STB, i, OFF_STB + i, imageLoad(stb[i], int(e)))
 
 #define R_IMS(m, off, arr, i) READ(m, i, off + i, floatBitsToUint(imageLoad(arr[i], mscoord(off + i, e), mssample(off + i, e))))
@@ -262,6 +283,13 @@ void readAll() {
 	R_R32UI3D(0)
 	R_UTB(0) R_UTB(1)
 	R_STB(0) R_STB(1)
+#ifndef PRE_RASTER
+	R2(R_IMG, M_RG32F, OFF_RG32F, i_rg32f)
+	R_RGBA32UI(0) R_RGBA32UI(1)
+	R2(R_IMG, M_RGBA16, OFF_RGBA16, i_rgba16)
+	R2(R_IMG, M_RGB10A2, OFF_RGB10A2, i_rgb10a2)
+	R2(R_IMG, M_RG8, OFF_RG8, i_rg8)
+#endif
 #endif
 #if N_MS > 0
 	R_S2MS(0) R_S2MS(1) R_S2MS(2) R_S2MS(3)

@@ -19,7 +19,7 @@ uint pix;
 layout(push_constant) uniform PC {
 	uint width;
 	uint stride;
-	uint own[4]; // per slot (Params.s index): F_OWN reads on in this pass
+	uint own[5]; // per slot (Params.s index): F_OWN reads on in this pass
 } pc;
 #define OWN_ON(k) ((pc.own[(k) >> 5] & (1u << ((k) & 31))) != 0u)
 #include "common.glsl"
