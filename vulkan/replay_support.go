@@ -58,10 +58,12 @@ func (d *Device) replaySupported(choice apiChoice) error {
 }
 
 // loadStoreOpNone names the device's extension that gives
-// VK_ATTACHMENT_LOAD_OP_NONE (KHR or EXT, one value), "" for none.
+// VK_ATTACHMENT_LOAD_OP_NONE (EXT or KHR, one value), "" for none. EXT
+// first: the Khronos validation layer 1.3.239 knows it, and warns that it
+// does not support the KHR name (a message that fails every replay; H200).
 func loadStoreOpNone(pd vk.PhysicalDevice) string {
 	have := deviceExtensions(pd)
-	for _, e := range []string{"VK_KHR_load_store_op_none", "VK_EXT_load_store_op_none"} {
+	for _, e := range []string{"VK_EXT_load_store_op_none", "VK_KHR_load_store_op_none"} {
 		if have[e] {
 			return e
 		}
