@@ -15,6 +15,8 @@
 # TestRangedTransferCoverage, TestBlitMipChain, TestOwnPixelReads).
 # Output in $OUT:
 #   replay-h200.log, replay-h200.jsonl   as h200-replay.sh writes them
+#   ownload/                             the bloom twin with
+#                                        ALIASPLAN_REPLAY_OWN_LOAD=1
 #   ranges-h200.log                      the tests' log and the table of
 #                                        GPU time, ranged / GENERAL twin
 # REPLAY_RUNS (default 20) passes through.
@@ -27,6 +29,13 @@ for f in bloom depth-pyramid cascades cubemap depth-stencil; do
 	frames="$frames .vk/frames-ranges/$f.json .vk/frames-ranges/$f-general.json"
 done
 REPLAY_FRAMES="$frames" REPLAY_SAMPLE=0 REPLAY_NEGATIVE=0 bash .vk/h200-replay.sh || status=1
+# The bloom twin again through the path of devices without LOAD_OP_NONE
+# (ALIASPLAN_REPLAY_OWN_LOAD=1: own-pixel reads of write-only attachments
+# after LOAD_OP_LOAD, selfrace.go): digests equal over REPLAY_RUNS runs
+# on a GPU that runs passes in parallel. Output in $OUT/ownload.
+mkdir -p "$out/ownload"
+OUT="$out/ownload" ALIASPLAN_REPLAY_OWN_LOAD=1 REPLAY_FRAMES=".vk/frames-ranges/bloom-general.json" REPLAY_SAMPLE=0 REPLAY_NEGATIVE=0 \
+	REPLAY_GENERATED=0 bash .vk/h200-replay.sh || status=1
 # h200-replay.sh set up the loader and the layer in this machine's /; the
 # environment it exported is set again here for the test binary.
 export VK_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d
@@ -39,7 +48,7 @@ export ALIASPLAN_SHARE_DEVICE=1 ALIASPLAN_REQUIRE_VULKAN=1
 export ALIASPLAN_RANGED_GRAPHS="${ALIASPLAN_RANGED_GRAPHS:-40}"
 export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
 log="$out/ranges-h200.log"
-(cd vulkan/replay && ../../.vk/replay.test -test.run 'TestRangedFrames|TestRangedNegativeControl|TestRandomRangedGraphs|TestRangedQueues|TestRangedTransferCoverage|TestBlitMipChain|TestOwnPixelReads' -test.v -test.count=1 2>&1) | tee "$log"
+(cd vulkan/replay && ../../.vk/replay.test -test.run 'TestRangedFrames|TestRangedNegativeControl|TestRandomRangedGraphs|TestRangedQueues|TestRangedTransferCoverage|TestBlitMipChain|TestOwnPixelReads|TestOwnLoadPlan|TestTiledTransfers|TestDepthStencilWork' -test.v -test.count=1 2>&1) | tee "$log"
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 python3 - "$out/replay-h200.jsonl" <<'PY' | tee -a "$log"
 import json, sys

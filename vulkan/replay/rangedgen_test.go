@@ -136,7 +136,7 @@ func randomRangedGraph(seed uint64) *p.Graph {
 		case 2:
 			m, mip, layer, ok := written(func(*img, int) bool { return true })
 			o := other(m, mip)
-			if !ok || o == nil {
+			if !ok || o == nil || m == rs2 || o == rs2 { // the buffer holds a 32x32 image's level
 				return false
 			}
 			e := uint64(32 >> mip)
