@@ -42,7 +42,8 @@ type viewKey struct {
 // descriptor sets, and records the command buffers.
 func (r *Replayer) bind(res *vulkan.Resources, plan *p.Plan, own bool) (*mode, error) {
 	plan = replayPlan(plan) // inputattach.go
-	plan = r.ownLoadPlan(plan) // selfrace.go
+	// selfrace.go: own-pixel reads loaded without LOAD_OP_NONE.
+	plan = r.ownLoadPlan(plan)
 	m := &mode{r: r, res: res, plan: plan, own: own, views: map[viewKey]vk.ImageView{}}
 	for _, o := range r.imports {
 		var err error
