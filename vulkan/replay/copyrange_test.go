@@ -88,6 +88,26 @@ func TestRangedTransferRefusals(t *testing.T) {
 				{Resource: vol, Stages: vk.StageBlit, Access: vk.AccessTransferRead, Layout: vk.LayoutTransferSrcOptimal},
 				p.Access{Resource: arr, Stages: vk.StageBlit, Access: vk.AccessTransferWrite, Layout: vk.LayoutTransferDstOptimal}.WithLayers(0, 2)}
 		}, "VUID-vkCmdBlitImage-srcImage-00240"},
+		{"blit-3d-layer1", func(g *p.Graph) {
+			// A blit from a 3D image into layer 1 alone of a 2D one.
+			vol := g.AddImage("vol", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 4, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageTransferSrc})
+			arr := g.AddImage("arr", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 3, Samples: 1,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageTransferDst})
+			g.Commands[1].Accesses = []p.Access{
+				{Resource: vol, Stages: vk.StageBlit, Access: vk.AccessTransferRead, Layout: vk.LayoutTransferSrcOptimal},
+				p.Access{Resource: arr, Stages: vk.StageBlit, Access: vk.AccessTransferWrite, Layout: vk.LayoutTransferDstOptimal}.WithLayers(1, 1)}
+		}, "VUID-vkCmdBlitImage-srcImage-00240"},
+		{"blit-3d-layer0", func(g *p.Graph) {
+			// Layer 0 of a 2D image blitted over a 3D image: accepted.
+			vol := g.AddImage("vol", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 4, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageTransferDst})
+			arr := g.AddImage("arr", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 3, Samples: 1,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageTransferSrc})
+			g.Commands[1].Accesses = []p.Access{
+				p.Access{Resource: arr, Stages: vk.StageBlit, Access: vk.AccessTransferRead, Layout: vk.LayoutTransferSrcOptimal}.WithLayers(0, 1),
+				{Resource: vol, Stages: vk.StageBlit, Access: vk.AccessTransferWrite, Layout: vk.LayoutTransferDstOptimal}}
+		}, ""},
 		{"resolve-3d", func(g *p.Graph) {
 			ms := g.AddImage("ms", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 4,
 				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageTransferSrc | vk.ImageUsageColorAttachment})

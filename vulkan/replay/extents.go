@@ -23,9 +23,9 @@ import (
 // (NEAREST, or LINEAR for a ranged blit where the format filters), the
 // layers tiled as for a copy. Refused: block-compressed formats, a tiling
 // of more than maxTiles regions (a tiny source under a huge destination),
-// a resolve into a 3D image, and a blit between a 3D image and more than
-// one layer of a 2D image (Vulkan: a blit that touches a 3D image moves
-// one layer, VUID-vkCmdBlitImage-srcImage-00240).
+// a resolve into a 3D image, and a blit between a 3D image and any layer
+// of a 2D image but layer 0 alone (Vulkan: a blit that touches a 3D image
+// moves layer 0, VUID-vkCmdBlitImage-srcImage-00240).
 
 const maxTiles = 1 << 14
 
@@ -70,8 +70,8 @@ func tiledCopyProblem(s, d *p.Resource, op *copyOp, src, dst tside) string {
 		switch {
 		case op.resolve && si.Samples > 1:
 			return fmt.Sprintf("resolve from %s into the 3D image %s: the replay has no resolve into a 3D image", s.Name, d.Name)
-		case op.blit && (!src.is3D && src.layers > 1 || !dst.is3D && dst.layers > 1):
-			return fmt.Sprintf("blit between %s and %s: a blit that touches a 3D image moves one layer of the 2D one (VUID-vkCmdBlitImage-srcImage-00240), and the range has more", s.Name, d.Name)
+		case op.blit && (!src.is3D && (src.layer0 != 0 || src.layers > 1) || !dst.is3D && (dst.layer0 != 0 || dst.layers > 1)):
+			return fmt.Sprintf("blit between %s and %s: a blit that touches a 3D image moves layer 0 of the 2D one alone (VUID-vkCmdBlitImage-srcImage-00240), and the range names other layers", s.Name, d.Name)
 		}
 	}
 	if n := len(tiles(src, dst, op.blit)); n > maxTiles {

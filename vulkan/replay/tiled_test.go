@@ -58,6 +58,9 @@ func tiledFrame() *p.Graph {
 	// 3D ranges: vol's mip 0 (16x16x4) tiled over vol2 (8x12x8); vol's
 	// mip 1 (8x8x2) out to a buffer and, below, back into that mip.
 	g.AddCommand("vol.copy", src(vol, vk.StageCopy).WithMips(0, 1), dst(vol2, vk.StageCopy))
+	// A blit of layer 0 of a 2D level over the whole volume (scaled in
+	// x, y and depth; the one 2D <-> 3D blit Vulkan allows).
+	g.AddCommand("blit.to3d", src(a, vk.StageBlit).WithMips(0, 1).WithLayers(0, 1), dst(vol2, vk.StageBlit))
 	g.AddCommand("vol.tobuf", src(vol, vk.StageCopy).WithMips(1, 1), p.Access{Resource: buf, Stages: vk.StageCopy, Access: vk.AccessTransferWrite})
 	// 2D <-> 3D of different extents: vol's mip 1 (8x8, 2 slices) tiled
 	// over flat's 6 layers (20x20), ranged; then the buffer back into
@@ -108,7 +111,11 @@ func TestTiledTransferCover(t *testing.T) {
 			}
 			n++
 			src, dst := tsideOf(g, op.src, op.srcSpan), tsideOf(g, op.dst, op.dstSpan)
-			if why := coverCheck(src, dst, tiles(src, dst, op.blit)); why != "" {
+			check := coverCheck
+			if op.blit {
+				check = blitCoverCheck
+			}
+			if why := check(src, dst, tiles(src, dst, op.blit)); why != "" {
 				t.Errorf("%s: %s", g.Commands[c].Name, why)
 			}
 		}
@@ -150,6 +157,32 @@ func coverCheck(src, dst tside, ts []tile) string {
 						return b.String()
 					}
 				}
+			}
+		}
+	}
+	return ""
+}
+
+// blitCoverCheck says what is wrong with ts as blit regions of dst from
+// src: each destination level whole in x and y, its depth (a 2D range's
+// layers) split among the regions once each.
+func blitCoverCheck(src, dst tside, ts []tile) string {
+	seen := map[[2]uint32]int{}
+	for _, t := range ts {
+		if t.slevel < src.mip0 || t.slevel >= src.mip0+src.mips || t.dlevel < dst.mip0 || t.dlevel >= dst.mip0+dst.mips {
+			return "a region outside the ranges' levels"
+		}
+		if t.sext != mipExtent(src.im, t.slevel) || t.dext != mipExtent(dst.im, t.dlevel) {
+			return "a blit region that does not take both levels whole"
+		}
+		for z := uint32(0); z < t.ext.Depth; z++ {
+			seen[[2]uint32{t.dlevel, uint32(t.off.Z) + z}]++
+		}
+	}
+	for i := uint32(0); i < dst.mips; i++ {
+		for z := uint32(0); z < dst.ext(i).Depth; z++ {
+			if seen[[2]uint32{dst.mip0 + i, z}] != 1 {
+				return "a destination layer or slice blitted other than once"
 			}
 		}
 	}
