@@ -19,6 +19,8 @@
 #   device run: command "bash .vk/h200-ranges.sh", carry [".gl", ".vk"]
 #               (issue 23: ranged frames vs GENERAL twins, ranged tests)
 #   device run: command "bash .vk/h200-cover.sh", carry [".gl", ".vk"]
+#   device run: command "bash .vk/h200-depthstencil.sh", carry [".gl", ".vk"]
+#               (issue 23: the depth-stencil frame's GPU time, variants)
 #               (issue 21's last kinds: tessellation/geometry, self-copies, ...)
 #   device run: command "bash .vk/h200-frames.sh", carry [".gl", ".vk"]
 #               (frame sequences back to back into held memory, issue 25)
@@ -53,6 +55,11 @@ mkdir -p .vk/frames-ranges
 for f in "$src"/proptest/testdata/frames/*.json; do
 	python3 "$src/scripts/replayable-frame.py" "$f" ".vk/frames-ranges/$(basename "$f")"
 done
+# The depth-stencil frame's variants for h200-depthstencil.sh (issue 23's
+# GPU-time miss; scripts/ds-variants.py).
+cp "$src/scripts/h200-depthstencil.sh" .vk/
+python3 "$src/scripts/ds-variants.py" "$src/proptest/testdata/frames/depth-stencil.json" .vk/frames-ds
+cp .vk/frames-ranges/depth-stencil-general.json .vk/frames-ds/twin.json
 mkdir -p .vk/frames
 cp "$src"/../shared/data/frames/*.json .vk/frames/ 2>/dev/null || echo "h200-prepare: no shared frames beside $src" >&2
 # Full-size 4x MSAA forward+ frames (proptest.MSAAFrame): h200-replay.sh

@@ -748,7 +748,7 @@ func copyCompatible(g *p.Graph, op *copyOp) string {
 		si, di := &s.Image, &d.Image
 		tiled := !sameExtent(si, di) // extents.go: the source tiled over the destination
 		if tiled {
-			if why := tiledCopyProblem(s, d); why != "" {
+			if why := tiledCopyProblem(s, d, op, tsideOf(g, op.src, span{}), tsideOf(g, op.dst, span{})); why != "" {
 				return why
 			}
 		}

@@ -10,16 +10,20 @@ import (
 
 // Per-range transfers (issue 23, item 6): a copy, blit or resolve whose
 // source or destination access names a subresource range moves exactly
-// that range, one region per mip level of it: level i of the source range
-// into level i of the destination range, the range's layers, its aspects.
-// One image may be both sides when the ranges are disjoint (a mip chain
-// made by vkCmdBlitImage: mip i into mip i+1). Blits scale between the
-// levels' extents, with a LINEAR filter where the source format supports
-// one (VkFormatProperties' SAMPLED_IMAGE_FILTER_LINEAR; NEAREST, always
-// valid, elsewhere); copies and resolves need equal extents per level
-// pair; a buffer side holds the range's texels exactly, tightly packed
-// level by level (one aspect of a depth/stencil image). Whole-image
-// transfers keep copyCompatible and recordCopy's own path.
+// that range: level i of the destination range takes level
+// min(i, source levels - 1) of the source range, the ranges' layers and
+// aspects. Where the levels' extents (or the ranges' level or layer
+// counts, or the image types) differ the source is tiled over the
+// destination as for whole images (extents.go), 3D images and copies
+// between a 2D range's layers and a 3D image's depth included. One image
+// may be both sides when the ranges are disjoint (a mip chain made by
+// vkCmdBlitImage: mip i into mip i+1). Blits scale between the levels'
+// extents, with a LINEAR filter where the source format supports one
+// (VkFormatProperties' SAMPLED_IMAGE_FILTER_LINEAR; NEAREST, always
+// valid, elsewhere); a buffer side holds the range's texels exactly,
+// tightly packed level by level (one aspect of a depth/stencil image; a
+// 3D level's every slice). Whole-image transfers keep copyCompatible and
+// recordCopy's own path.
 
 // rangedTransfer says whether op names a range on either side.
 func rangedTransfer(op *copyOp) bool { return op.srcSpan.mips != 0 || op.dstSpan.mips != 0 }
@@ -63,22 +67,24 @@ func rangedCopyCompatible(g *p.Graph, op *copyOp) string {
 	if s.Kind == p.KindImage && d.Kind == p.KindImage {
 		si, di := &s.Image, &d.Image
 		ss, ds := sideSpan(g, op.src, op.srcSpan), sideSpan(g, op.dst, op.dstSpan)
-		if ss.mips != ds.mips || ss.layers != ds.layers {
-			return fmt.Sprintf("a ranged transfer moves as many mip levels and layers as it receives (%d levels x %d layers from %s, %d x %d into %s)",
-				ss.mips, ss.layers, s.Name, ds.mips, ds.layers, d.Name)
-		}
-		if si.Depth > 1 || di.Depth > 1 {
-			return "ranged transfers of 3D images have no replay yet"
-		}
+		src, dst := tsideOf(g, op.src, op.srcSpan), tsideOf(g, op.dst, op.dstSpan) // extents.go
 		if colorOrDepth(si.Format)&ss.aspects != colorOrDepth(di.Format)&ds.aspects {
 			return fmt.Sprintf("the ranges name different aspects (%s: %d, %s: %d)", s.Name, ss.aspects, d.Name, ds.aspects)
 		}
 		if op.src == op.dst && ss.mip0 < ds.mip0+ds.mips && ds.mip0 < ss.mip0+ss.mips && ss.layer0 < ds.layer0+ds.layers && ds.layer0 < ss.layer0+ss.layers {
 			return "a transfer within one image needs disjoint source and destination ranges (Vulkan)"
 		}
-		sameExtents := true
-		for i := uint32(0); i < ss.mips; i++ {
-			sameExtents = sameExtents && mipExtent(si, ss.mip0+i) == mipExtent(di, ds.mip0+i)
+		// Equal extents level by level (and as many levels and layers):
+		// one region per level; else the source tiles over the
+		// destination (extents.go).
+		sameExtents := ss.mips == ds.mips && src.is3D == dst.is3D
+		for i := uint32(0); sameExtents && i < ds.mips; i++ {
+			sameExtents = src.ext(i) == dst.ext(i)
+		}
+		if !sameExtents {
+			if why := tiledCopyProblem(s, d, op, src, dst); why != "" {
+				return why
+			}
 		}
 		if si.Samples > 1 && di.Samples == 1 {
 			switch {
@@ -86,8 +92,6 @@ func rangedCopyCompatible(g *p.Graph, op *copyOp) string {
 				return fmt.Sprintf("a copy from the multisampled %s to a single-sampled image is a resolve: declare the RESOLVE stage (vkCmdResolveImage)", s.Name)
 			case si.Format != di.Format || si.Format.IsDepthStencil():
 				return fmt.Sprintf("vkCmdResolveImage needs one colour format on both sides (%s, %s)", si.Format, di.Format)
-			case !sameExtents:
-				return "a resolve needs equal extents per level pair"
 			}
 			return ""
 		}
@@ -106,8 +110,6 @@ func rangedCopyCompatible(g *p.Graph, op *copyOp) string {
 			return fmt.Sprintf("a copy between images of %d and %d samples (Vulkan copies keep the sample count)", si.Samples, di.Samples)
 		case si.Format.BytesPerBlock() != di.Format.BytesPerBlock() || si.Format.IsDepthStencil() != di.Format.IsDepthStencil() || si.Format.IsDepthStencil() && si.Format != di.Format:
 			return fmt.Sprintf("copy from %s (%s) needs a format of the same size class, not %s (Vulkan)", s.Name, si.Format, di.Format)
-		case !sameExtents:
-			return "a ranged copy needs equal extents per level pair (a blit scales between them)"
 		}
 		return ""
 	}
@@ -123,9 +125,6 @@ func rangedCopyCompatible(g *p.Graph, op *copyOp) string {
 	sp = sideSpan(g, id, sp)
 	if im.Samples > 1 {
 		return "buffer/image copies of multisampled images do not exist in Vulkan"
-	}
-	if im.Depth > 1 {
-		return "ranged transfers of 3D images have no replay yet"
 	}
 	asp, why := copyAspect(im, sp)
 	if why != "" {
@@ -148,38 +147,14 @@ func (m *mode) recordRangedCopy(cb vkg.CommandBuffer, op copyOp) {
 		return vkg.ImageSubresourceLayers{AspectMask: vkg.ImageAspectFlags(asp), MipLevel: level, BaseArrayLayer: sp.layer0, LayerCount: sp.layers}
 	}
 	if s.Kind == p.KindImage && d.Kind == p.KindImage {
-		ss, ds := sideSpan(g, op.src, op.srcSpan), sideSpan(g, op.dst, op.dstSpan)
-		asp := colorOrDepth(s.Image.Format) & ss.aspects
-		sl, dl := vkg.ImageLayout(op.srcLayout), vkg.ImageLayout(op.dstLyot)
-		switch {
-		case op.resolve:
-			var regions []vkg.ImageResolve
-			for i := uint32(0); i < ss.mips; i++ {
-				regions = append(regions, vkg.ImageResolve{SrcSubresource: layers(&s.Image, ss, ss.mip0+i, asp), DstSubresource: layers(&d.Image, ds, ds.mip0+i, asp),
-					Extent: mipExtent(&s.Image, ss.mip0+i)})
-			}
-			vkg.CmdResolveImage(cb, si, sl, di, dl, uint32(len(regions)), regions)
-		case op.blit:
-			var regions []vkg.ImageBlit
-			for i := uint32(0); i < ss.mips; i++ {
-				se, de := mipExtent(&s.Image, ss.mip0+i), mipExtent(&d.Image, ds.mip0+i)
-				regions = append(regions, vkg.ImageBlit{
-					SrcSubresource: layers(&s.Image, ss, ss.mip0+i, asp), SrcOffsets: [2]vkg.Offset3D{{}, {X: int32(se.Width), Y: int32(se.Height), Z: 1}},
-					DstSubresource: layers(&d.Image, ds, ds.mip0+i, asp), DstOffsets: [2]vkg.Offset3D{{}, {X: int32(de.Width), Y: int32(de.Height), Z: 1}}})
-			}
-			filter := vkg.FilterNearest
-			if op.linear {
-				filter = vkg.FilterLinear
-			}
-			vkg.CmdBlitImage(cb, si, sl, di, dl, uint32(len(regions)), regions, filter)
-		default:
-			var regions []vkg.ImageCopy
-			for i := uint32(0); i < ss.mips; i++ {
-				regions = append(regions, vkg.ImageCopy{SrcSubresource: layers(&s.Image, ss, ss.mip0+i, asp), DstSubresource: layers(&d.Image, ds, ds.mip0+i, asp),
-					Extent: mipExtent(&s.Image, ss.mip0+i)})
-			}
-			vkg.CmdCopyImage(cb, si, sl, di, dl, uint32(len(regions)), regions)
+		// One region per level pair where the extents agree, the source
+		// tiled over the destination where not (extents.go).
+		ss := sideSpan(g, op.src, op.srcSpan)
+		filter := vkg.FilterNearest
+		if op.linear {
+			filter = vkg.FilterLinear
 		}
+		m.recordTiles(cb, op, tsideOf(g, op.src, op.srcSpan), tsideOf(g, op.dst, op.dstSpan), colorOrDepth(s.Image.Format)&ss.aspects, filter)
 		return
 	}
 	id, sp := op.src, op.srcSpan
@@ -216,11 +191,10 @@ func (k *kit) blitFilters(g *p.Graph, ws []work) {
 			if !op.blit || !rangedTransfer(op) || g.Resources[op.src].Kind != p.KindImage {
 				continue
 			}
-			si, di := &g.Resources[op.src].Image, &g.Resources[op.dst].Image
-			ss, ds := sideSpan(g, op.src, op.srcSpan), sideSpan(g, op.dst, op.dstSpan)
+			si := &g.Resources[op.src].Image
 			scales := false
-			for l := uint32(0); l < ss.mips; l++ {
-				scales = scales || mipExtent(si, ss.mip0+l) != mipExtent(di, ds.mip0+l)
+			for _, t := range tiles(tsideOf(g, op.src, op.srcSpan), tsideOf(g, op.dst, op.dstSpan), true) { // extents.go
+				scales = scales || t.sext != t.dext
 			}
 			if !scales || si.Format.IsDepthStencil() || isUintFormat(si.Format) {
 				continue

@@ -9,17 +9,23 @@ import (
 )
 
 // Copies, resolves and blits between images of different extents or
-// layer counts. A copy or resolve tiles the source over the destination:
-// destination mip level l takes source level min(l, source levels - 1),
-// repeated across x, y, z and the layers until the destination is
+// layer counts, whole or ranged (copyrange.go), 2D or 3D. A copy or
+// resolve tiles the source over the destination: destination mip level l
+// (of its range) takes source level min(l, source levels - 1) (of its
+// range), repeated across x, y and depth until the destination is
 // covered, so every texel a copy declares writing is written (a
 // transient's later readers see defined contents) and every source texel
 // of the region the two share is read; a larger source is read in its
-// corner. A blit scales: each destination level takes the whole of its
-// source level (NEAREST), the layers tiled as for a copy. A 2D and a 3D
-// image do not tile onto each other (refused naming that), nor do
-// block-compressed formats, and a tiling of more than maxTiles regions
-// (a tiny source under a huge destination) is refused too.
+// corner. A 2D image's layers are its depth here: a 2D array and a 3D
+// image tile onto each other slice for layer (Vulkan copies between 2D
+// and 3D images map the 2D side's layers to the 3D side's depth). A blit
+// scales: each destination level takes the whole of its source level
+// (NEAREST, or LINEAR for a ranged blit where the format filters), the
+// layers tiled as for a copy. Refused: block-compressed formats, a tiling
+// of more than maxTiles regions (a tiny source under a huge destination),
+// a resolve into a 3D image, and a blit between a 3D image and any layer
+// of a 2D image but layer 0 alone (Vulkan: a blit that touches a 3D image
+// moves layer 0, VUID-vkCmdBlitImage-srcImage-00240).
 
 const maxTiles = 1 << 14
 
@@ -27,56 +33,91 @@ func sameExtent(a, b *p.ImageDesc) bool {
 	return a.Width == b.Width && a.Height == b.Height && a.Depth == b.Depth && a.ArrayLayers == b.ArrayLayers
 }
 
+// tside is one side of a tiled transfer: a range of an image.
+type tside struct {
+	im             *p.ImageDesc
+	mip0, mips     uint32
+	layer0, layers uint32
+	is3D           bool
+}
+
+func tsideOf(g *p.Graph, id p.ResourceID, s span) tside {
+	im := &g.Resources[id].Image
+	sp := sideSpan(g, id, s) // copyrange.go: the range, or the whole image
+	return tside{im: im, mip0: sp.mip0, mips: sp.mips, layer0: sp.layer0, layers: sp.layers, is3D: im.Depth > 1}
+}
+
+// ext is the extent of level i of the side's range, a 2D image's layers
+// as its depth.
+func (s tside) ext(i uint32) vkg.Extent3D {
+	e := mipExtent(s.im, s.mip0+i)
+	if !s.is3D {
+		e.Depth = s.layers
+	}
+	return e
+}
+
 // tiledCopyProblem says why the images of op cannot be tiled onto each
 // other ("" when they can).
-func tiledCopyProblem(s, d *p.Resource) string {
+func tiledCopyProblem(s, d *p.Resource, op *copyOp, src, dst tside) string {
 	si, di := &s.Image, &d.Image
-	if (si.Depth > 1) != (di.Depth > 1) {
-		return fmt.Sprintf("copy from %s: a 2D and a 3D image of different extents (%dx%dx%d, %d layers, and %dx%dx%d, %d) do not tile onto each other", s.Name,
-			si.Width, si.Height, si.Depth, si.ArrayLayers, di.Width, di.Height, di.Depth, di.ArrayLayers)
-	}
 	for _, f := range []*p.ImageDesc{si, di} {
 		if bw, bh := f.Format.BlockExtent(); bw != 1 || bh != 1 {
 			return fmt.Sprintf("copy from %s: format %s is block-compressed: images of different extents tile in texels, not blocks", s.Name, f.Format)
 		}
 	}
-	if n := len(tiles(si, di, false)); n > maxTiles {
+	if src.is3D != dst.is3D {
+		switch {
+		case op.resolve && si.Samples > 1:
+			return fmt.Sprintf("resolve from %s into the 3D image %s: the replay has no resolve into a 3D image", s.Name, d.Name)
+		case op.blit && (!src.is3D && (src.layer0 != 0 || src.layers > 1) || !dst.is3D && (dst.layer0 != 0 || dst.layers > 1)):
+			return fmt.Sprintf("blit between %s and %s: a blit that touches a 3D image moves layer 0 of the 2D one alone (VUID-vkCmdBlitImage-srcImage-00240), and the range names other layers", s.Name, d.Name)
+		}
+	}
+	if n := len(tiles(src, dst, op.blit)); n > maxTiles {
 		return fmt.Sprintf("copy from %s: tiling it over %s takes %d regions (more than %d)", s.Name, d.Name, n, maxTiles)
 	}
 	return ""
 }
 
-// tile is one region of a tiled copy: source level and layers (from 0),
-// destination level, offset and base layer, extent; blit regions take
-// the whole of both levels.
+// tile is one region of a tiled transfer: source and destination levels
+// (absolute), the destination offset and the extent, in x, y and depth
+// (a 2D side's layers, from its range's base); sext and dext are the
+// levels' own extents (blits take the whole of both).
 type tile struct {
 	slevel, dlevel uint32
-	layers, dbase  uint32
 	off            vkg.Offset3D
 	ext            vkg.Extent3D
 	sext, dext     vkg.Extent3D
 }
 
-func tiles(si, di *p.ImageDesc, blit bool) []tile {
+func tiles(src, dst tside, blit bool) []tile {
 	var out []tile
-	for l := uint32(0); l < di.MipLevels; l++ {
-		sl := min(l, si.MipLevels-1)
-		se, de := mipExtent(si, sl), mipExtent(di, l)
-		for j := uint32(0); j < di.ArrayLayers; j += si.ArrayLayers {
-			n := min(si.ArrayLayers, di.ArrayLayers-j)
-			if blit {
-				out = append(out, tile{slevel: sl, dlevel: l, layers: n, dbase: j, sext: se, dext: de})
-				continue
+	for i := uint32(0); i < dst.mips; i++ {
+		si := min(i, src.mips-1)
+		se, de := src.ext(si), dst.ext(i)
+		t0 := tile{slevel: src.mip0 + si, dlevel: dst.mip0 + i, sext: mipExtent(src.im, src.mip0+si), dext: mipExtent(dst.im, dst.mip0+i)}
+		if blit {
+			step := se.Depth // 2D: the source's layers at a time
+			if src.is3D || dst.is3D {
+				step = de.Depth // one region (tiledCopyProblem: one layer of a 2D side)
 			}
-			for z := uint32(0); z < de.Depth; z += se.Depth {
-				for y := uint32(0); y < de.Height; y += se.Height {
-					for x := uint32(0); x < de.Width; x += se.Width {
-						out = append(out, tile{slevel: sl, dlevel: l, layers: n, dbase: j,
-							off: vkg.Offset3D{X: int32(x), Y: int32(y), Z: int32(z)},
-							ext: vkg.Extent3D{Width: min(se.Width, de.Width-x), Height: min(se.Height, de.Height-y), Depth: min(se.Depth, de.Depth-z)}})
-						if len(out) > maxTiles {
-							return out
-						}
+			for j := uint32(0); j < de.Depth; j += step {
+				t := t0
+				t.off.Z, t.ext.Depth = int32(j), min(step, de.Depth-j)
+				out = append(out, t)
+			}
+			continue
+		}
+		for z := uint32(0); z < de.Depth; z += se.Depth {
+			for y := uint32(0); y < de.Height; y += se.Height {
+				for x := uint32(0); x < de.Width; x += se.Width {
+					t := t0
+					t.off = vkg.Offset3D{X: int32(x), Y: int32(y), Z: int32(z)}
+					t.ext = vkg.Extent3D{Width: min(se.Width, de.Width-x), Height: min(se.Height, de.Height-y), Depth: min(se.Depth, de.Depth-z)}
+					out = append(out, t)
+					if len(out) > maxTiles {
+						return out
 					}
 				}
 			}
@@ -85,40 +126,72 @@ func tiles(si, di *p.ImageDesc, blit bool) []tile {
 	return out
 }
 
-// recordTiled records op between images of different extents or layers.
+// recordTiled records op between images of different extents or layers
+// (whole images: ranges of the whole).
 func (m *mode) recordTiled(cb vkg.CommandBuffer, op copyOp) {
 	g := m.r.g
-	s, d := &g.Resources[op.src], &g.Resources[op.dst]
+	m.recordTiles(cb, op, tsideOf(g, op.src, span{}), tsideOf(g, op.dst, span{}), colorOrDepth(g.Resources[op.src].Image.Format), vkg.FilterNearest)
+}
+
+// recordTiles records op from side src to side dst, aspects asp, tiled.
+func (m *mode) recordTiles(cb vkg.CommandBuffer, op copyOp, src, dst tside, asp uint32, filter vkg.Filter) {
 	_, si := m.handle(op.src)
 	_, di := m.handle(op.dst)
-	asp := vkg.ImageAspectFlags(colorOrDepth(s.Image.Format))
 	sl, dl := vkg.ImageLayout(op.srcLayout), vkg.ImageLayout(op.dstLyot)
-	ts := tiles(&s.Image, &d.Image, op.blit)
-	sub := func(level, base, n uint32) vkg.ImageSubresourceLayers {
-		return vkg.ImageSubresourceLayers{AspectMask: asp, MipLevel: level, BaseArrayLayer: base, LayerCount: n}
+	ts := tiles(src, dst, op.blit)
+	// A 2D side's depth is layers from its base; a 3D side has one layer.
+	sub := func(s tside, level, z, n uint32) vkg.ImageSubresourceLayers {
+		if s.is3D {
+			return vkg.ImageSubresourceLayers{AspectMask: vkg.ImageAspectFlags(asp), MipLevel: level, LayerCount: 1}
+		}
+		return vkg.ImageSubresourceLayers{AspectMask: vkg.ImageAspectFlags(asp), MipLevel: level, BaseArrayLayer: s.layer0 + z, LayerCount: n}
+	}
+	depth := func(t tile) uint32 { // a copy's extent.depth
+		if src.is3D || dst.is3D {
+			return t.ext.Depth
+		}
+		return 1
+	}
+	dstOff := func(t tile) vkg.Offset3D {
+		o := t.off
+		if !dst.is3D {
+			o.Z = 0
+		}
+		return o
 	}
 	switch {
 	case op.blit:
 		var regions []vkg.ImageBlit
 		for _, t := range ts {
+			n := t.ext.Depth
+			if src.is3D || dst.is3D {
+				n = 1
+			}
+			sz, dz := int32(1), int32(1)
+			if src.is3D {
+				sz = int32(t.sext.Depth)
+			}
+			if dst.is3D {
+				dz = int32(t.dext.Depth)
+			}
 			regions = append(regions, vkg.ImageBlit{
-				SrcSubresource: sub(t.slevel, 0, t.layers), DstSubresource: sub(t.dlevel, t.dbase, t.layers),
-				SrcOffsets: [2]vkg.Offset3D{{}, {X: int32(t.sext.Width), Y: int32(t.sext.Height), Z: int32(t.sext.Depth)}},
-				DstOffsets: [2]vkg.Offset3D{{}, {X: int32(t.dext.Width), Y: int32(t.dext.Height), Z: int32(t.dext.Depth)}}})
+				SrcSubresource: sub(src, t.slevel, 0, n), DstSubresource: sub(dst, t.dlevel, uint32(t.off.Z), n),
+				SrcOffsets: [2]vkg.Offset3D{{}, {X: int32(t.sext.Width), Y: int32(t.sext.Height), Z: sz}},
+				DstOffsets: [2]vkg.Offset3D{{}, {X: int32(t.dext.Width), Y: int32(t.dext.Height), Z: dz}}})
 		}
-		vkg.CmdBlitImage(cb, si, sl, di, dl, uint32(len(regions)), regions, vkg.FilterNearest)
+		vkg.CmdBlitImage(cb, si, sl, di, dl, uint32(len(regions)), regions, filter)
 	case op.resolve:
 		var regions []vkg.ImageResolve
 		for _, t := range ts {
-			regions = append(regions, vkg.ImageResolve{SrcSubresource: sub(t.slevel, 0, t.layers), DstSubresource: sub(t.dlevel, t.dbase, t.layers),
-				DstOffset: t.off, Extent: t.ext})
+			regions = append(regions, vkg.ImageResolve{SrcSubresource: sub(src, t.slevel, 0, t.ext.Depth), DstSubresource: sub(dst, t.dlevel, uint32(t.off.Z), t.ext.Depth),
+				DstOffset: dstOff(t), Extent: vkg.Extent3D{Width: t.ext.Width, Height: t.ext.Height, Depth: 1}})
 		}
 		vkg.CmdResolveImage(cb, si, sl, di, dl, uint32(len(regions)), regions)
 	default:
 		var regions []vkg.ImageCopy
 		for _, t := range ts {
-			regions = append(regions, vkg.ImageCopy{SrcSubresource: sub(t.slevel, 0, t.layers), DstSubresource: sub(t.dlevel, t.dbase, t.layers),
-				DstOffset: t.off, Extent: t.ext})
+			regions = append(regions, vkg.ImageCopy{SrcSubresource: sub(src, t.slevel, 0, t.ext.Depth), DstSubresource: sub(dst, t.dlevel, uint32(t.off.Z), t.ext.Depth),
+				DstOffset: dstOff(t), Extent: vkg.Extent3D{Width: t.ext.Width, Height: t.ext.Height, Depth: depth(t)}})
 		}
 		vkg.CmdCopyImage(cb, si, sl, di, dl, uint32(len(regions)), regions)
 	}

@@ -342,9 +342,6 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 	if err := k.msComputeDevice(g, ws); err != nil { // msaacompute.go
 		return err
 	}
-	if err := k.ownLoadDevice(g, ws); err != nil { // selfrace.go
-		return err
-	}
 	k.blitFilters(g, ws)                             // copyrange.go
 	if err := k.preRasterDevice(g, ws); err != nil { // prerast.go
 		return err

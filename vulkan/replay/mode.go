@@ -42,6 +42,8 @@ type viewKey struct {
 // descriptor sets, and records the command buffers.
 func (r *Replayer) bind(res *vulkan.Resources, plan *p.Plan, own bool) (*mode, error) {
 	plan = replayPlan(plan) // inputattach.go
+	// selfrace.go: own-pixel reads loaded without LOAD_OP_NONE.
+	plan = r.ownLoadPlan(plan)
 	m := &mode{r: r, res: res, plan: plan, own: own, views: map[viewKey]vk.ImageView{}}
 	for _, o := range r.imports {
 		var err error
@@ -508,7 +510,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 				at.LoadOp = int32(vk.AttachmentLoadOpLoad)
 			}
 			if w.ownSubs[subKey{a.res, c.level, c.layer}] && !a.read {
-				at.LoadOp = loadOpNone // selfrace.go: the fragment reads its own pixel first
+				at.LoadOp = k.ownLoadOp() // selfrace.go: the fragment reads its own pixel first
 			}
 			if !a.write { // colorread.go: loaded, never stored
 				at.LoadOp, at.StoreOp = int32(vk.AttachmentLoadOpLoad), storeOpNone

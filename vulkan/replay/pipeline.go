@@ -237,6 +237,7 @@ func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
 		}
 		ds.Front, ds.Back = op, op
 	}
+	passAllTests(&ds) // dstests.go: a measurement knob
 	formats := make([]int32, key.ncolor)
 	copy(formats, key.formats[:key.ncolor])
 	chain := vkext.PipelineRendering(formats, key.depthFmt, key.stencilFmt)

@@ -59,6 +59,16 @@ func randomRangedGraph(seed uint64) *p.Graph {
 	d.id = g.AddImage("depth", p.ImageDesc{Format: vk.FormatD32Sfloat, Width: 32, Height: 32, Depth: 1, MipLevels: 1,
 		ArrayLayers: uint32(d.layers), Samples: 1, Tiling: vk.TilingOptimal, Usage: vk.ImageUsageDepthStencilAttachment | vk.ImageUsageSampled})
 	imgs = append(imgs, d)
+	// 3D images for ranged 3D transfers and 2D <-> 3D copies (transfer,
+	// kind 6; not in imgs: the per-command accesses below stay 2D).
+	vol := g.AddImage("vol", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 4, MipLevels: 2, ArrayLayers: 1, Samples: 1,
+		Tiling: vk.TilingOptimal, Usage: vk.ImageUsageStorage | vk.ImageUsageSampled | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst})
+	vol2 := g.AddImage("vol2", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 8, Height: 12, Depth: 8, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+		Tiling: vk.TilingOptimal, Usage: vk.ImageUsageSampled | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst})
+	rs2 := &img{mips: 1, layers: 2, written: map[[2]int]bool{}}
+	rs2.id = g.AddImage("resolved2", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 48, Height: 24, Depth: 1, MipLevels: 1, ArrayLayers: 2, Samples: 1,
+		Tiling: vk.TilingOptimal, Usage: all})
+	imgs = append(imgs, rs2)
 	// written picks a written subresource of a colour image (ok false: none).
 	written := func(pred func(m *img, mip int) bool) (m *img, mip, layer int, ok bool) {
 		var keys [][3]int
@@ -101,8 +111,15 @@ func randomRangedGraph(seed uint64) *p.Graph {
 	// chain step by a blit (mip i into mip i+1 of one image), a copy of one
 	// subresource into another image, an image -> buffer -> image round
 	// trip, a resolve of one layer. It reports whether it added any.
+	// The first transfer that succeeds is of kind seed mod 7 (so seeds
+	// 1..6 hold every kind: TestRangedTransferCoverage), the rest random.
+	first := int(seed % 7)
 	transfer := func(c int) bool {
-		switch rng.IntN(4) {
+		kind := rng.IntN(7)
+		if first >= 0 {
+			kind = first
+		}
+		switch kind {
 		case 0:
 			m, mip, layer, ok := written(func(m *img, mip int) bool { return mip+1 < m.mips })
 			if !ok {
@@ -119,13 +136,71 @@ func randomRangedGraph(seed uint64) *p.Graph {
 		case 2:
 			m, mip, layer, ok := written(func(*img, int) bool { return true })
 			o := other(m, mip)
-			if !ok || o == nil {
+			if !ok || o == nil || m == rs2 || o == rs2 { // the buffer holds a 32x32 image's level
 				return false
 			}
 			e := uint64(32 >> mip)
 			b := g.AddBuffer(fmt.Sprintf("c%d.buf", c), p.BufferDesc{Size: e * e * 4, Usage: vk.BufferUsageTransferSrc | vk.BufferUsageTransferDst})
 			g.AddCommand(fmt.Sprintf("c%d.tobuf", c), src(m, vk.StageCopy, mip, layer), p.Access{Resource: b, Stages: vk.StageCopy, Access: vk.AccessTransferWrite})
 			g.AddCommand(fmt.Sprintf("c%d.frombuf", c), p.Access{Resource: b, Stages: vk.StageCopy, Access: vk.AccessTransferRead}, dst(o, vk.StageCopy, mip, rng.IntN(o.layers)))
+		case 4:
+			// A ranged copy between levels of different extents
+			// (extents.go: tiled, or read in the source's corner).
+			m, mip, layer, ok := written(func(*img, int) bool { return true })
+			o := other(m, 0)
+			if !ok || o == nil || o.mips < 2 {
+				return false
+			}
+			dm := rng.IntN(o.mips)
+			if dm == mip {
+				dm = (dm + 1) % o.mips
+			}
+			g.AddCommand(fmt.Sprintf("c%d.xcopy", c), src(m, vk.StageCopy, mip, layer), dst(o, vk.StageCopy, dm, rng.IntN(o.layers)))
+		case 5:
+			// A one-layer resolve into an image of another extent.
+			layer := rng.IntN(2)
+			g.AddCommand(fmt.Sprintf("c%d.msdraw", c), one(p.Access{Resource: ms, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite,
+				Layout: vk.LayoutColorAttachmentOptimal}, 0, layer))
+			g.AddCommand(fmt.Sprintf("c%d.xresolve", c), one(p.Access{Resource: ms, Stages: vk.StageResolve, Access: vk.AccessTransferRead, Layout: vk.LayoutTransferSrcOptimal}, 0, layer),
+				dst(rs2, vk.StageResolve, 0, rng.IntN(2)))
+		case 6:
+			// 3D: a compute write of one mip of vol, that mip tiled over
+			// vol2 and over one mip of a 2D image (all its layers), out
+			// to a buffer and back; a written 2D subresource tiled over
+			// vol's other mip; both volumes read.
+			m2, mip2, layer2, ok := written(func(*img, int) bool { return true })
+			o := other(nil, 0)
+			if !ok || o == nil {
+				return false
+			}
+			r, om := rng.IntN(2), rng.IntN(o.mips)
+			vs := func(id p.ResourceID, write bool, mip int) p.Access {
+				a := p.Access{Resource: id, Stages: vk.StageCopy, Access: vk.AccessTransferRead, Layout: vk.LayoutTransferSrcOptimal}
+				if write {
+					a.Access, a.Layout = vk.AccessTransferWrite, vk.LayoutTransferDstOptimal
+				}
+				if mip >= 0 {
+					a = a.WithMips(mip, 1)
+				}
+				return a
+			}
+			e := uint64(16 >> r)
+			b := g.AddBuffer(fmt.Sprintf("c%d.vbuf", c), p.BufferDesc{Size: e * e * uint64(4>>r) * 4, Usage: vk.BufferUsageTransferSrc | vk.BufferUsageTransferDst})
+			g.AddCommand(fmt.Sprintf("c%d.volw", c), p.Access{Resource: vol, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral}.WithMips(r, 1))
+			g.AddCommand(fmt.Sprintf("c%d.vcopy", c), vs(vol, false, r), vs(vol2, true, -1))
+			g.AddCommand(fmt.Sprintf("c%d.vtobuf", c), vs(vol, false, r), p.Access{Resource: b, Stages: vk.StageCopy, Access: vk.AccessTransferWrite})
+			g.AddCommand(fmt.Sprintf("c%d.vfrombuf", c), p.Access{Resource: b, Stages: vk.StageCopy, Access: vk.AccessTransferRead}, vs(vol, true, r))
+			da := p.Access{Resource: o.id, Stages: vk.StageCopy, Access: vk.AccessTransferWrite, Layout: vk.LayoutTransferDstOptimal}.WithMips(om, 1)
+			for k := 0; k < o.layers; k++ {
+				o.written[[2]int{om, k}] = true
+			}
+			g.AddCommand(fmt.Sprintf("c%d.v2d", c), vs(vol, false, r), da)
+			g.AddCommand(fmt.Sprintf("c%d.to3d", c), src(m2, vk.StageCopy, mip2, layer2), vs(vol, true, 1-r))
+			read3 := func(id p.ResourceID) p.Access {
+				return p.Access{Resource: id, Stages: vk.StageComputeShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal}
+			}
+			g.AddCommand(fmt.Sprintf("c%d.vread", c), read3(vol))
+			g.AddCommand(fmt.Sprintf("c%d.vread2", c), read3(vol2))
 		default:
 			layer := rng.IntN(2)
 			g.AddCommand(fmt.Sprintf("c%d.msdraw", c), one(p.Access{Resource: ms, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite,
@@ -138,6 +213,7 @@ func randomRangedGraph(seed uint64) *p.Graph {
 	n := 8 + rng.IntN(8)
 	for c := 0; c < n; c++ {
 		if rng.IntN(3) == 0 && transfer(c) {
+			first = -1
 			continue
 		}
 		var acc []p.Access
@@ -276,7 +352,7 @@ func TestRangedTransferCoverage(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		g := randomRangedGraph(seed)
 		for _, c := range g.Commands {
-			for _, k := range []string{".blit", ".copy", ".tobuf", ".frombuf", ".resolve"} {
+			for _, k := range []string{".blit", ".copy", ".tobuf", ".frombuf", ".resolve", ".xcopy", ".xresolve", ".vcopy", ".v2d", ".to3d"} {
 				if strings.HasSuffix(c.Name, k) {
 					kinds[k] = true
 				}
@@ -298,8 +374,8 @@ func TestRangedTransferCoverage(t *testing.T) {
 		perSub = perSub || len(r.readbackBarriers(order)) > len(r.imports)
 		r.Close()
 	}
-	if len(kinds) != 5 {
-		t.Errorf("transfer kinds in seeds 1..6: %v, want all five", kinds)
+	if len(kinds) != 10 {
+		t.Errorf("transfer kinds in seeds 1..6: %v, want all ten", kinds)
 	}
 	if !linear {
 		t.Errorf("no blit filtered LINEAR on %s", d.Info().Name)

@@ -2,9 +2,13 @@ package replay
 
 import (
 	"fmt"
+	"os"
 	"sort"
 
+	vk "github.com/goki/vulkan"
+
 	p "github.com/aliasplan/aliasplan/planner"
+	avk "github.com/aliasplan/aliasplan/vk"
 )
 
 // Races inside one command. The pieces of one command's work (each clear
@@ -422,29 +426,72 @@ func selfRace(g *p.Graph, w *work) error {
 	return nil
 }
 
-// ownLoadDevice refuses own-pixel reads of a write-only attachment on a
-// device without LOAD_OP_NONE (the pass must not clear what its fragments
-// read first).
-func (k *kit) ownLoadDevice(g *p.Graph, ws []work) error {
-	if k.hooks.LoadOpNone() {
-		return nil
+// ownLoadOp is the load operation of a write-only colour attachment
+// whose subresource the command's fragments read at their own pixels:
+// LOAD_OP_NONE where the device has it (the attachment is not touched
+// before the draws), else LOAD_OP_LOAD (ALIASPLAN_REPLAY_OWN_LOAD=1 forces
+// it): a read, at the attachment's own stage, of the texels the pass then
+// overwrites, ordered before the fragments' outputs by the render pass
+// and no write, so it races with neither the own-pixel read nor the
+// output. The graph declares the attachment write-only, so ownLoadPlan
+// adds COLOR_ATTACHMENT_READ to the destination access of the plan's
+// barriers that make the command's write possible (docs/decisions.md,
+// "Own-pixel reads without LOAD_OP_NONE").
+func (k *kit) ownLoadOp() int32 {
+	if k.hooks.LoadOpNone() && !forceOwnLoad {
+		return loadOpNone
 	}
-	for i := range ws {
-		w := &ws[i]
+	return int32(vk.AttachmentLoadOpLoad)
+}
+
+var forceOwnLoad = os.Getenv("ALIASPLAN_REPLAY_OWN_LOAD") == "1"
+
+// ownLoadPlan is plan with COLOR_ATTACHMENT_READ added to the destination
+// access of every barrier before a command that loads a write-only colour
+// attachment for its own-pixel reads (ownLoadOp's LOAD_OP_LOAD), on that
+// attachment's image and with COLOR_ATTACHMENT_WRITE there: the load is
+// a read in the stage the write already waits in, of the texels the
+// write then overwrites. Nothing else is widened, so a barrier the plan
+// lacks, or scopes to the wrong stage, is lacking or wrong in the replay
+// too. plan itself when no command loads so.
+func (r *Replayer) ownLoadPlan(plan *p.Plan) *p.Plan {
+	if r.k.ownLoadOp() != int32(vk.AttachmentLoadOpLoad) {
+		return plan
+	}
+	loads := map[[2]int]bool{} // (command, resource) that load for own-pixel reads
+	for i := range r.works {
+		w := &r.works[i]
 		for _, a := range w.colors {
 			if a.read {
 				continue
 			}
 			for key := range w.ownSubs {
 				if key.res == a.res {
-					cmd := &g.Commands[w.cmd]
-					return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[a.res].Name, Access: describe(g, findAccess(cmd, a.res)),
-						Reason: fmt.Sprintf("the command samples a subresource its write-only colour attachment writes: the pass must not clear it before the fragments read it, which needs VK_KHR_load_store_op_none or VK_EXT_load_store_op_none (LOAD_OP_NONE); %s has neither", k.dev.Info().Name)}
+					loads[[2]int{int(w.cmd), int(a.res)}] = true
 				}
 			}
 		}
 	}
-	return nil
+	if len(loads) == 0 {
+		return plan
+	}
+	fix := func(bs []p.Barrier) []p.Barrier {
+		out := bs
+		for i := range bs {
+			b := &bs[i]
+			if !loads[[2]int{int(b.Before), int(b.Resource)}] || b.DstAccess&avk.AccessColorAttachmentWrite == 0 {
+				continue
+			}
+			if &out[0] == &bs[0] {
+				out = append([]p.Barrier(nil), bs...)
+			}
+			out[i].DstAccess |= avk.AccessColorAttachmentRead
+		}
+		return out
+	}
+	c := *plan
+	c.Barriers = fix(plan.Barriers)
+	return &c
 }
 
 // ownDefined refuses an own-pixel read of a subresource the frame has not

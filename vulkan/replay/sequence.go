@@ -100,6 +100,7 @@ func RunSequence(frames []SequenceFrame) ([]*Run, []vulkan.Message, error) {
 
 // bindHeld is bind into held memory, with a fresh Resources of the graph.
 func (r *Replayer) bindHeld(plan *p.Plan, memory []vk.DeviceMemory) (*mode, error) {
+	plan = r.ownLoadPlan(plan) // selfrace.go, as bind
 	res := r.k.dev.NewResources(r.g)
 	m := &mode{r: r, res: res, plan: plan, own: true, views: map[viewKey]vk.ImageView{}}
 	for _, o := range r.imports {
