@@ -100,7 +100,7 @@ func placeOrdered(c *Compiled, p *Plan, groups []group, pos []int64, opts Option
 		var bound uint64
 		for len(members) > 0 {
 			var err error
-			if prob, sol, bound, err = solveGroup(c, p, members, pos, opts); err != nil {
+			if prob, sol, bound, err = solveGroup(c, p, members, pos, opts, nil); err != nil {
 				return err
 			}
 			if sol.Peak() <= sumSizes(prob.Items) {
@@ -285,7 +285,8 @@ func OrderedPairs(c *Compiled, p *Plan) int64 {
 		for _, x := range row {
 			after += int64(bits.OnesCount64(x))
 		}
-		for _, x := range c.reach[a].Words() {
+		ra, _ := c.reach.row(a)
+		for _, x := range ra {
 			before += int64(bits.OnesCount64(x))
 		}
 	}

@@ -43,8 +43,12 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 		pos[cmd] = int64(i)
 	}
 	if opts.Order == OrderDAG {
+		// One interference matrix's storage serves every group in turn: a
+		// group's problem is dead once placeGroup returns (a Strategy
+		// must not retain it), and at 60,000 commands a matrix is 242 MB.
+		var adj []uint64
 		for _, grp := range groups {
-			if err := placeGroup(c, p, grp, pos, opts); err != nil {
+			if err := placeGroup(c, p, grp, pos, opts, &adj); err != nil {
 				return nil, err
 			}
 		}
@@ -292,10 +296,10 @@ func mostAccepted(rest []ResourceID, p *Plan, valid uint32, types []MemoryType) 
 // and the rest placed again, until the pools cost no more than the sizes.
 // A group of one always passes (its pool is its size), so this ends; the
 // usual group passes at once and builds nothing more.
-func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) error {
+func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options, adj *[]uint64) error {
 	members := grp.members
 	for len(members) > 0 {
-		prob, sol, bound, err := solveGroup(c, p, members, pos, opts)
+		prob, sol, bound, err := solveGroup(c, p, members, pos, opts, adj)
 		if err != nil {
 			return err
 		}
@@ -338,8 +342,10 @@ func dedicateWorst(p *Plan, members []ResourceID) []ResourceID {
 }
 
 // solveGroup builds one group's problem, runs the strategy on it and
-// computes its lower bound.
-func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Options) (*Problem, *Solution, uint64, error) {
+// computes its lower bound. A non-nil adj lends the interference matrix
+// its storage (reused, and grown when too small): the problem is then
+// valid only until the next call with the same adj.
+func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Options, adj *[]uint64) (*Problem, *Solution, uint64, error) {
 	items := make([]Item, len(members))
 	for i, r := range members {
 		q := &p.Resources[r].Requirements
@@ -354,7 +360,7 @@ func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Op
 	if err := prob.check(); err != nil {
 		return nil, nil, 0, &PlacementError{Detail: "building the placement problem", Err: err}
 	}
-	prob.adj = c.groupInterference(members)
+	prob.adj = c.groupInterferenceIn(members, adj)
 	prob.order = c.beforeOrder(members)
 	// The lower bound needs only the problem: on a large enough group it
 	// runs beside the strategy, on another core when there is one, and is
@@ -542,8 +548,24 @@ func (c *Compiled) GroupProblem(members []ResourceID, items []Item, maxPoolSize 
 // block transposes. O(n·(n + terminals·V/64)) time, n²/8 bytes kept,
 // V/64 words of scratch.
 func (c *Compiled) groupInterference(members []ResourceID) bitMatrix {
+	return c.groupInterferenceIn(members, nil)
+}
+
+// groupInterferenceIn is groupInterference in the storage *buf when it is
+// large enough (else in new storage, left in *buf); a nil buf allocates.
+func (c *Compiled) groupInterferenceIn(members []ResourceID, buf *[]uint64) bitMatrix {
 	n := len(members)
-	m := newBitMatrix(n)
+	var m bitMatrix
+	if buf == nil {
+		m = newBitMatrix(n)
+	} else {
+		words := (n + 63) / 64
+		if cap(*buf) < n*words {
+			*buf = make([]uint64, n*words)
+		}
+		m = bitMatrix{words: words, bits: (*buf)[:n*words]}
+		clear(m.bits)
+	}
 	init := make([]CommandID, n)
 	for i, r := range members {
 		in := c.Initial(r)
@@ -629,22 +651,21 @@ type initRun struct {
 }
 
 // after returns the commands that every terminal use of r happens-before:
-// the closure row of its one terminal use, or the intersection of them all
-// in *scratch. The result aliases storage: do not modify.
+// the closure row of its one terminal use, or the intersection of them all,
+// at full width in *scratch (the closure keeps its rows' upper triangle
+// only). The result aliases *scratch.
 func (c *Compiled) after(r ResourceID, scratch *[]uint64) []uint64 {
 	ts := c.lastUses(r)
-	if len(ts) == 1 {
-		return c.reach[ts[0]].Words()
-	}
 	row := c.scratchRow(scratch)
 	for k, t := range ts {
-		tr := c.reach[t].Words()
+		tr, base := c.reach.row(t)
 		if k == 0 {
-			copy(row, tr)
+			copy(row[base:], tr)
 			continue
 		}
-		for w := range row {
-			row[w] &= tr[w]
+		clear(row[:base])
+		for w, x := range tr {
+			row[base+w] &= x
 		}
 	}
 	return row
