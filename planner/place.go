@@ -630,9 +630,15 @@ func (c *Compiled) groupInterferenceIn(members []ResourceID, buf *[]uint64) bitM
 }
 
 // fillInterference is groupInterference for members in order of initial
-// command (init[i], non-decreasing): every row all ones but the diagonal,
-// then, for each member a and each command b of a's after row, the pairs
-// of a with b's members cleared in both rows. Every word of m is written.
+// command (init[i], non-decreasing). Member a is entirely before exactly
+// the members of the commands in a's after row, a contiguous range of
+// members per command (first). When those pairs are few (at most one
+// per matrix word: dense groups, as render graphs make), every row is
+// filled with ones but the diagonal and each pair is cleared in both
+// rows. Otherwise (two passes of many buffers: whole passes before one
+// another) the upper triangle is filled with ones, each command's range
+// cleared word by word, and the triangle mirrored. Every word of m is
+// written.
 func (c *Compiled) fillInterference(m bitMatrix, members []ResourceID, init []CommandID) {
 	n := len(members)
 	nc := len(c.Graph.Commands)
@@ -645,33 +651,71 @@ func (c *Compiled) fillInterference(m bitMatrix, members []ResourceID, init []Co
 		}
 		first[b] = int32(j)
 	}
+	var scratch []uint64
+	// forPairs calls f(a, lo, hi) for each member a and each command of
+	// its after row with members lo..hi-1 (all after a).
+	forPairs := func(f func(a int, lo, hi int32)) {
+		for a, r := range members {
+			ws, base := c.afterRow(r, &scratch)
+			for k, x := range ws {
+				for ; x != 0; x &= x - 1 {
+					b := (base+k)<<6 + bits.TrailingZeros64(x)
+					if lo, hi := first[b], first[b+1]; lo < hi {
+						f(a, lo, hi)
+					}
+				}
+			}
+		}
+	}
+	pairs := 0
+	forPairs(func(_ int, lo, hi int32) { pairs += int(hi - lo) })
+	sparse := pairs <= len(m.bits)
 	last := ^uint64(0) // the last word's bits below n
 	if n&63 != 0 {
 		last = 1<<(uint(n)&63) - 1
 	}
 	for i := range n {
 		row := m.row(i)
-		for w := range row {
+		lo := 0 // the row's first word of ones
+		if !sparse {
+			lo = (i + 1) >> 6
+			clear(row[:lo])
+		}
+		for w := lo; w < len(row); w++ {
 			row[w] = ^uint64(0)
 		}
-		row[len(row)-1] = last
-		row[i>>6] &^= 1 << (uint(i) & 63)
+		row[len(row)-1] &= last
+		if sparse {
+			row[i>>6] &^= 1 << (uint(i) & 63)
+		} else if lo < len(row) {
+			row[lo] &^= 1<<(uint(i+1)&63) - 1 // members up to i
+		}
 	}
-	var scratch []uint64
-	for a, r := range members {
-		ws, base := c.afterRow(r, &scratch)
-		rowA := m.row(a)
-		for k, x := range ws {
-			for ; x != 0; x &= x - 1 {
-				b := (base+k)<<6 + bits.TrailingZeros64(x)
-				// b's members are after a (b follows a's terminal uses,
-				// which follow its initial command): entirely after.
-				for j := first[b]; j < first[b+1]; j++ {
-					rowA[j>>6] &^= 1 << (uint(j) & 63)
-					m.bits[int(j)*m.words+a>>6] &^= 1 << (uint(a) & 63)
-				}
+	forPairs(func(a int, lo, hi int32) {
+		clearBits(m.row(a), int(lo), int(hi))
+		if sparse {
+			for j := lo; j < hi; j++ {
+				m.bits[int(j)*m.words+a>>6] &^= 1 << (uint(a) & 63)
 			}
 		}
+	})
+	if !sparse {
+		m.mirror()
+	}
+}
+
+// clearBits clears bits lo..hi-1 of row.
+func clearBits(row []uint64, lo, hi int) {
+	for lo < hi {
+		w := lo >> 6
+		mask := ^uint64(0) << (uint(lo) & 63)
+		if next := (w + 1) << 6; hi < next {
+			mask &= 1<<(uint(hi)&63) - 1
+			lo = hi
+		} else {
+			lo = next
+		}
+		row[w] &^= mask
 	}
 }
 
