@@ -100,7 +100,7 @@ func placeOrdered(c *Compiled, p *Plan, groups []group, pos []int64, opts Option
 		var bound uint64
 		for len(members) > 0 {
 			var err error
-			if prob, sol, bound, err = solveGroup(c, p, members, pos, opts, nil); err != nil {
+			if prob, sol, bound, err = solveGroup(c, p, members, pos, opts); err != nil {
 				return err
 			}
 			if sol.Peak() <= sumSizes(prob.Items) {

@@ -43,12 +43,8 @@ func Place(c *Compiled, opts Options) (*Plan, error) {
 		pos[cmd] = int64(i)
 	}
 	if opts.Order == OrderDAG {
-		// One interference matrix's storage serves every group in turn: a
-		// group's problem is dead once placeGroup returns (a Strategy
-		// must not retain it), and at 60,000 commands a matrix is 242 MB.
-		var adj []uint64
 		for _, grp := range groups {
-			if err := placeGroup(c, p, grp, pos, opts, &adj); err != nil {
+			if err := placeGroup(c, p, grp, pos, opts); err != nil {
 				return nil, err
 			}
 		}
@@ -296,10 +292,10 @@ func mostAccepted(rest []ResourceID, p *Plan, valid uint32, types []MemoryType) 
 // and the rest placed again, until the pools cost no more than the sizes.
 // A group of one always passes (its pool is its size), so this ends; the
 // usual group passes at once and builds nothing more.
-func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options, adj *[]uint64) error {
+func placeGroup(c *Compiled, p *Plan, grp group, pos []int64, opts Options) error {
 	members := grp.members
 	for len(members) > 0 {
-		prob, sol, bound, err := solveGroup(c, p, members, pos, opts, adj)
+		prob, sol, bound, err := solveGroup(c, p, members, pos, opts)
 		if err != nil {
 			return err
 		}
@@ -342,10 +338,8 @@ func dedicateWorst(p *Plan, members []ResourceID) []ResourceID {
 }
 
 // solveGroup builds one group's problem, runs the strategy on it and
-// computes its lower bound. A non-nil adj lends the interference matrix
-// its storage (reused, and grown when too small): the problem is then
-// valid only until the next call with the same adj.
-func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Options, adj *[]uint64) (*Problem, *Solution, uint64, error) {
+// computes its lower bound.
+func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Options) (*Problem, *Solution, uint64, error) {
 	items := make([]Item, len(members))
 	for i, r := range members {
 		q := &p.Resources[r].Requirements
@@ -360,7 +354,7 @@ func solveGroup(c *Compiled, p *Plan, members []ResourceID, pos []int64, opts Op
 	if err := prob.check(); err != nil {
 		return nil, nil, 0, &PlacementError{Detail: "building the placement problem", Err: err}
 	}
-	prob.adj = c.groupInterferenceIn(members, adj)
+	prob.adj = c.groupInterference(members)
 	prob.order = c.beforeOrder(members)
 	// The lower bound needs only the problem: on a large enough group it
 	// runs beside the strategy, on another core when there is one, and is
@@ -553,26 +547,8 @@ func (c *Compiled) GroupProblem(members []ResourceID, items []Item, maxPoolSize 
 // member's initial command, and mirrored by 64×64 block transposes:
 // O(n·(n + terminals·V/64)). n²/8 bytes kept, V/64 words of scratch.
 func (c *Compiled) groupInterference(members []ResourceID) bitMatrix {
-	return c.groupInterferenceIn(members, nil)
-}
-
-// groupInterferenceIn is groupInterference in the storage *buf when it is
-// large enough (else in new storage, left in *buf); a nil buf allocates.
-func (c *Compiled) groupInterferenceIn(members []ResourceID, buf *[]uint64) bitMatrix {
 	n := len(members)
-	var m bitMatrix
-	dirty := false // whether m holds bits from an earlier use
-	if buf == nil {
-		m = newBitMatrix(n)
-	} else {
-		words := (n + 63) / 64
-		if cap(*buf) < n*words {
-			*buf = make([]uint64, n*words)
-		} else {
-			dirty = true
-		}
-		m = bitMatrix{words: words, bits: (*buf)[:n*words]}
-	}
+	m := newBitMatrix(n)
 	init := make([]CommandID, n)
 	inOrder := true // members are usually created in command order
 	for i, r := range members {
@@ -581,9 +557,6 @@ func (c *Compiled) groupInterferenceIn(members []ResourceID, buf *[]uint64) bitM
 			inOrder = inOrder && (i == 0 || init[i-1] <= in[0])
 		}
 		if len(in) != 1 {
-			if dirty {
-				clear(m.bits)
-			}
 			// Not a transient as Compile guarantees them: answer pair by pair.
 			for i := 0; i < n; i++ {
 				for j := i + 1; j < n; j++ {
@@ -599,9 +572,6 @@ func (c *Compiled) groupInterferenceIn(members []ResourceID, buf *[]uint64) bitM
 	if inOrder {
 		c.fillInterference(m, members, init)
 		return m
-	}
-	if dirty {
-		clear(m.bits)
 	}
 	// byInit: member indexes by (initial command, index).
 	byInit := make([]int32, n)

@@ -54,7 +54,7 @@ func main() {
 		// Large frames' heaps are mostly the closure and an interference
 		// matrix, pointer-free, which a collection marks at no cost:
 		// collecting at 50% growth instead of 100% keeps the peak near
-		// the live bytes (60,000 commands: 0.78 GB instead of 1.06 GB)
+		// the live bytes (60,000 commands: 0.88 GB instead of 1.10 GB)
 		// for no measurable CPU (docs/decisions.md).
 		debug.SetGCPercent(50)
 	}
