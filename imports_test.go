@@ -17,7 +17,7 @@ func TestPureCoreImports(t *testing.T) {
 		"internal/radix":             {},
 		"vk":                         {mod + "internal/suggest"},
 		"interval":                   {"github.com/google/btree", mod + "internal/invariants"},
-		"planner":                    {"github.com/bits-and-blooms/bitset", mod + "interval", mod + "vk", mod + "internal/invariants", mod + "internal/radix"},
+		"planner":                    {mod + "interval", mod + "vk", mod + "internal/invariants", mod + "internal/radix"},
 		"verify":                     {mod + "planner", mod + "interval", mod + "vk"},
 		"strategies/internal/greedy": {mod + "planner", mod + "interval", "github.com/google/btree", mod + "internal/invariants", mod + "internal/radix"},
 		"strategies/firstfit":        {mod + "planner", mod + "strategies/internal/greedy"},

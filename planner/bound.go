@@ -407,8 +407,9 @@ func (c *Compiled) beforeOrder(members []ResourceID) *beforeOrder {
 				m := CommandID(x<<6 | b)
 				o.links = append(o.links, m)
 				// Edges point forward: reach(m) holds only later commands.
-				for y, z := range c.reach[m].Words()[x:] {
-					covered[x+y] |= z
+				row, base := c.reach.row(m)
+				for y, z := range row {
+					covered[base+y] |= z
 				}
 			}
 		}

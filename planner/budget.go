@@ -299,8 +299,9 @@ func overlapCosts(c *Compiled, p *Plan, og []orderedGroup, cands []candidate) {
 	words := (n + 63) / 64
 	anc := make([]uint64, n*words) // anc row y: the commands that happen-before y
 	for a := range n {
-		for w, x := range c.reach[a].Words() {
-			for ; x != 0; x &= x - 1 {
+		row, base := c.reach.row(CommandID(a))
+		for k, x := range row {
+			for w := base + k; x != 0; x &= x - 1 {
 				b := w<<6 + bits.TrailingZeros64(x)
 				anc[b*words+a>>6] |= 1 << (uint(a) & 63)
 			}
@@ -346,8 +347,9 @@ func overlapCosts(c *Compiled, p *Plan, og []orderedGroup, cands []candidate) {
 				continue
 			}
 			sum := cnt[next]
-			for w, x := range c.reach[next].Words() {
-				for ; x != 0; x &= x - 1 {
+			row, base := c.reach.row(next)
+			for k, x := range row {
+				for w := base + k; x != 0; x &= x - 1 {
 					sum += cnt[w<<6+bits.TrailingZeros64(x)]
 				}
 			}

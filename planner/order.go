@@ -285,7 +285,8 @@ func OrderedPairs(c *Compiled, p *Plan) int64 {
 		for _, x := range row {
 			after += int64(bits.OnesCount64(x))
 		}
-		for _, x := range c.reach[a].Words() {
+		ra, _ := c.reach.row(a)
+		for _, x := range ra {
 			before += int64(bits.OnesCount64(x))
 		}
 	}

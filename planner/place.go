@@ -536,17 +536,26 @@ func (c *Compiled) GroupProblem(members []ResourceID, items []Item, maxPoolSize 
 // and then neither is before the other). Members are taken in order of
 // initial command; for each one, a, the intersection of its terminal uses'
 // closure rows (the closure row itself for a single terminal use, no
-// copy) is read at each later member's initial command: ascending
-// positions, one streaming pass over the row. Each pair costs one bit
-// test. The upper triangle is written row by row and mirrored by 64×64
-// block transposes. O(n·(n + terminals·V/64)) time, n²/8 bytes kept,
-// V/64 words of scratch.
+// copy) holds the commands whose members a is entirely before.
+//
+// Members already in order of initial command (as Place takes them) get
+// every row filled with ones, then a's pairs with the members of each
+// command in a's row cleared in both rows: dense groups (render graphs
+// interfere 99%) have few such pairs, so this costs O(n²/64 + n·V/64 +
+// non-interfering pairs), with no transpose. Other orders have the upper
+// triangle written row by row, one bit test per pair at the later
+// member's initial command, and mirrored by 64×64 block transposes:
+// O(n·(n + terminals·V/64)). n²/8 bytes kept, V/64 words of scratch.
 func (c *Compiled) groupInterference(members []ResourceID) bitMatrix {
 	n := len(members)
 	m := newBitMatrix(n)
 	init := make([]CommandID, n)
+	inOrder := true // members are usually created in command order
 	for i, r := range members {
 		in := c.Initial(r)
+		if len(in) == 1 {
+			inOrder = inOrder && (i == 0 || init[i-1] <= in[0])
+		}
 		if len(in) != 1 {
 			// Not a transient as Compile guarantees them: answer pair by pair.
 			for i := 0; i < n; i++ {
@@ -560,6 +569,10 @@ func (c *Compiled) groupInterference(members []ResourceID) bitMatrix {
 		}
 		init[i] = in[0]
 	}
+	if inOrder {
+		c.fillInterference(m, members, init)
+		return m
+	}
 	// byInit: member indexes by (initial command, index).
 	byInit := make([]int32, n)
 	for i := range byInit {
@@ -572,44 +585,9 @@ func (c *Compiled) groupInterference(members []ResourceID) bitMatrix {
 		return cmp.Compare(a, b)
 	})
 	var scratch []uint64
-	inOrder := true // members are usually created in command order
-	for x, i := range byInit {
-		inOrder = inOrder && int(i) == x
-	}
-	// In order, init is non-decreasing: each word of 64 members is a few
-	// runs of members sharing an initial command (runs[runStart[w]:
-	// runStart[w+1]]), one bit test each. Two passes of many resources
-	// (one command each) make whole words one run.
-	var runs []initRun
-	var runStart []int32
-	if inOrder {
-		runStart = make([]int32, (n+63)/64+1)
-		for j := 0; j < n; j++ {
-			if k := len(runs) - 1; j&63 != 0 && runs[k].cmd == init[j] {
-				runs[k].mask |= 1 << (uint(j) & 63)
-			} else {
-				runs = append(runs, initRun{cmd: init[j], mask: 1 << (uint(j) & 63)})
-			}
-			runStart[j>>6+1] = int32(len(runs))
-		}
-	}
 	for x, i := range byInit {
 		after := c.after(members[i], &scratch)
 		row := m.row(int(i))
-		if inOrder {
-			// j = i+1, i+2, ...: build each row word in a register.
-			for w := (x + 1) >> 6; w < len(row); w++ {
-				var word uint64
-				for _, r := range runs[runStart[w]:runStart[w+1]] {
-					word |= r.mask & -(^after[r.cmd>>6] >> (uint(r.cmd) & 63) & 1)
-				}
-				if w == (x+1)>>6 {
-					word &^= 1<<(uint(x+1)&63) - 1 // members up to x are not later
-				}
-				row[w] |= word
-			}
-			continue
-		}
 		for _, j := range byInit[x+1:] {
 			b := init[j]
 			if after[b>>6]&(1<<(uint(b)&63)) == 0 {
@@ -621,30 +599,122 @@ func (c *Compiled) groupInterference(members []ResourceID) bitMatrix {
 	return m
 }
 
-// initRun is a run of consecutive members (bits of one row word) whose
-// initial command is cmd.
-type initRun struct {
-	cmd  CommandID
-	mask uint64
+// fillInterference is groupInterference for members in order of initial
+// command (init[i], non-decreasing). Member a is entirely before exactly
+// the members of the commands in a's after row, a contiguous range of
+// members per command (first). When those pairs are few (at most one
+// per matrix word: dense groups, as render graphs make), every row is
+// filled with ones but the diagonal and each pair is cleared in both
+// rows. Otherwise (two passes of many buffers: whole passes before one
+// another) the upper triangle is filled with ones, each command's range
+// cleared word by word, and the triangle mirrored. Every word of m is
+// written.
+func (c *Compiled) fillInterference(m bitMatrix, members []ResourceID, init []CommandID) {
+	n := len(members)
+	nc := len(c.Graph.Commands)
+	// first[b]: the first member whose initial command is at or after b.
+	first := make([]int32, nc+1)
+	j := 0
+	for b := range first {
+		for j < n && int(init[j]) < b {
+			j++
+		}
+		first[b] = int32(j)
+	}
+	var scratch []uint64
+	// forPairs calls f(a, lo, hi) for each member a and each command of
+	// its after row with members lo..hi-1 (all after a).
+	forPairs := func(f func(a int, lo, hi int32)) {
+		for a, r := range members {
+			ws, base := c.afterRow(r, &scratch)
+			for k, x := range ws {
+				for ; x != 0; x &= x - 1 {
+					b := (base+k)<<6 + bits.TrailingZeros64(x)
+					if lo, hi := first[b], first[b+1]; lo < hi {
+						f(a, lo, hi)
+					}
+				}
+			}
+		}
+	}
+	pairs := 0
+	forPairs(func(_ int, lo, hi int32) { pairs += int(hi - lo) })
+	sparse := pairs <= len(m.bits)
+	last := ^uint64(0) // the last word's bits below n
+	if n&63 != 0 {
+		last = 1<<(uint(n)&63) - 1
+	}
+	for i := range n {
+		row := m.row(i)
+		lo := 0 // the row's first word of ones
+		if !sparse {
+			lo = (i + 1) >> 6
+			clear(row[:lo])
+		}
+		for w := lo; w < len(row); w++ {
+			row[w] = ^uint64(0)
+		}
+		row[len(row)-1] &= last
+		if sparse {
+			row[i>>6] &^= 1 << (uint(i) & 63)
+		} else if lo < len(row) {
+			row[lo] &^= 1<<(uint(i+1)&63) - 1 // members up to i
+		}
+	}
+	forPairs(func(a int, lo, hi int32) {
+		clearBits(m.row(a), int(lo), int(hi))
+		if sparse {
+			for j := lo; j < hi; j++ {
+				m.bits[int(j)*m.words+a>>6] &^= 1 << (uint(a) & 63)
+			}
+		}
+	})
+	if !sparse {
+		m.mirror()
+	}
+}
+
+// clearBits clears bits lo..hi-1 of row.
+func clearBits(row []uint64, lo, hi int) {
+	for lo < hi {
+		w := lo >> 6
+		mask := ^uint64(0) << (uint(lo) & 63)
+		if next := (w + 1) << 6; hi < next {
+			mask &= 1<<(uint(hi)&63) - 1
+			lo = hi
+		} else {
+			lo = next
+		}
+		row[w] &^= mask
+	}
+}
+
+// afterRow is after without the copy for a single terminal use: the
+// row's words from base on (ws[k] is word base+k; the words below base
+// are zero).
+func (c *Compiled) afterRow(r ResourceID, scratch *[]uint64) (ws []uint64, base int) {
+	if ts := c.lastUses(r); len(ts) == 1 {
+		return c.reach.row(ts[0])
+	}
+	return c.after(r, scratch), 0
 }
 
 // after returns the commands that every terminal use of r happens-before:
-// the closure row of its one terminal use, or the intersection of them all
-// in *scratch. The result aliases storage: do not modify.
+// the closure row of its one terminal use, or the intersection of them all,
+// at full width in *scratch (the closure keeps its rows' upper triangle
+// only). The result aliases *scratch.
 func (c *Compiled) after(r ResourceID, scratch *[]uint64) []uint64 {
 	ts := c.lastUses(r)
-	if len(ts) == 1 {
-		return c.reach[ts[0]].Words()
-	}
 	row := c.scratchRow(scratch)
 	for k, t := range ts {
-		tr := c.reach[t].Words()
+		tr, base := c.reach.row(t)
 		if k == 0 {
-			copy(row, tr)
+			copy(row[base:], tr)
 			continue
 		}
-		for w := range row {
-			row[w] &= tr[w]
+		clear(row[:base])
+		for w, x := range tr {
+			row[base+w] &= x
 		}
 	}
 	return row

@@ -505,10 +505,13 @@ func (v *barrierCheck) edge(r planner.ResourceID, us []planner.Use, i, j int) er
 		from = v.slot[x] + 1
 	}
 	lists := [2][]int32{v.onRes[r], v.mem}
-	var at [2]int
+	var at, end [2]int
 	for l := range lists {
 		list := lists[l]
 		at[l] = sort.Search(len(list), func(k int) bool { return v.slot[list[k]] >= from })
+		// The barriers recorded before j's command or at it: slots up to
+		// 2·pj+1 (a list is in slot order).
+		end[l] = at[l] + sort.Search(len(list)-at[l], func(k int) bool { return v.slot[list[at[l]+k]] > 2*pj+1 })
 	}
 	// Walk the two lists merged, in slot order; barriers of one slot do not
 	// chain with each other.
@@ -517,8 +520,7 @@ func (v *barrierCheck) edge(r planner.ResourceID, us []planner.Use, i, j int) er
 	for {
 		l := -1
 		for m := range lists {
-			if at[m] < len(lists[m]) && v.pos[v.p.Barriers[lists[m][at[m]]].Before] <= pj &&
-				(l < 0 || lists[m][at[m]] < lists[l][at[l]]) {
+			if at[m] < end[m] && (l < 0 || lists[m][at[m]] < lists[l][at[l]]) {
 				l = m
 			}
 		}
@@ -527,7 +529,7 @@ func (v *barrierCheck) edge(r planner.ResourceID, us []planner.Use, i, j int) er
 		}
 		k := lists[l][at[l]]
 		at[l]++
-		if v.otherQueue(v.p.Barriers[k].Before, uj.Command) {
+		if v.multi && v.otherQueue(v.p.Barriers[k].Before, uj.Command) {
 			continue // a barrier of another queue orders nothing on this one
 		}
 		if v.slot[k] != cur {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/aliasplan/aliasplan/internal/suggest"
@@ -49,6 +50,14 @@ File formats and exit statuses in full: docs/formats.md.
 `
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		// Large frames' heaps are mostly the closure and an interference
+		// matrix, pointer-free, which a collection marks at no cost:
+		// collecting at 50% growth instead of 100% keeps the peak near
+		// the live bytes (60,000 commands: 0.88 GB instead of 1.10 GB)
+		// for no measurable CPU (docs/decisions.md).
+		debug.SetGCPercent(50)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

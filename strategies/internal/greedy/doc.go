@@ -19,8 +19,10 @@
 //     neighbours, tested in its row of the problem's interference bit
 //     matrix: no sort, and no work per neighbour. First fit takes the
 //     ranges in offset order, unmerged, and stops at the first gap that
-//     holds the item; best fit merges them into interval.Runs and searches
-//     them all. Under first fit, a problem of 1,024 items or more made of
+//     holds the item; the list is kept as blocks of up to 32 items, and a
+//     block holding none of the item's non-neighbours is passed by its
+//     summary (largest End, slack) in O(1) (blocks.go). Best fit merges
+//     the neighbours' ranges into interval.Runs and searches them all. Under first fit, a problem of 1,024 items or more made of
 //     few twin classes (runs of consecutive items with one closed
 //     neighbourhood, at most one class per 16 items: a pass writing many
 //     buffers) keeps each class's placed ranges per pool as merged runs,
@@ -55,8 +57,9 @@
 // the sizes on the sparser side of each row); then per item, with d
 // neighbours, O(n/64 + d log d) to gather and sort their ranges, or O(m)
 // to walk the m items placed in each pool searched, the walk being chosen
-// when d·log₂d ≥ the items placed so far (first fit usually stops early);
-// O(m) to insert the item in its pool's list. Memory O(n) per order; the
+// when d·log₂d ≥ the items placed so far (first fit: O(n/64) to mark the
+// non-neighbours' blocks, then per pool O(m/32) summaries and 32 items per
+// marked block); O(log m + 32) to insert the item in its pool's blocks. Memory O(n) per order; the
 // interference matrix belongs to the Problem. Interval problems: O(n)
 // to compress T slots (radix sorts); then per item a query that reads O(log T) run
 // sets and an insert into O(log T) run

@@ -10,14 +10,6 @@ import (
 	"github.com/aliasplan/aliasplan/planner"
 )
 
-// poolList is one pool's placed items, ascending by offset, as two
-// parallel arrays: the walk tests the items against a row of bits and
-// reads a range only for a neighbour, so the items are kept dense.
-type poolList struct {
-	items []int32
-	rs    []interval.Range
-}
-
 // poolRange is a placed neighbour's byte range and pool.
 type poolRange struct {
 	pool int32
@@ -30,20 +22,27 @@ type poolRange struct {
 type graphState struct {
 	e   *engine
 	sol *planner.Solution // Pool[j] < 0 until j is placed
-	// pools[k] holds pool k's placed items, ascending by offset (dense
-	// problems only: see record).
-	pools  []poolList
-	placed int              // items placed so far
-	nb     []poolRange      // scratch: the neighbours' ranges, to sort
-	runs   []interval.Range // scratch: merged runs, for best fit
-	cpools []classPool      // the pools' placed ranges by twin class (e.tw only)
+	// pools[k] holds pool k's placed items, ascending by offset, as
+	// blocks (blocks.go).
+	pools      []poolBlocks
+	blocks     []block          // the pools' blocks, by id
+	blockOf    []int32          // each placed item's block
+	placedBits []uint64         // the placed items, one bit each
+	marks      []int32          // per block: the non-neighbours of the item being placed there (blocks.go)
+	marked     []int32          // the blocks with marks
+	poolMarks  []int32          // per pool: the same count
+	placed     int              // items placed so far
+	nb         []poolRange      // scratch: the neighbours' ranges, to sort
+	runs       []interval.Range // scratch: merged runs, for best fit
+	cpools     []classPool      // the pools' placed ranges by twin class (e.tw only)
 }
 
 func newGraphState(e *engine, sol *planner.Solution) *graphState {
 	for j := range sol.Pool {
 		sol.Pool[j] = -1
 	}
-	return &graphState{e: e, sol: sol}
+	n := len(sol.Pool)
+	return &graphState{e: e, sol: sol, blockOf: make([]int32, n), placedBits: make([]uint64, (n+63)/64)}
 }
 
 func (gs *graphState) isPlaced(j int32) bool { return gs.sol.Pool[j] >= 0 }
@@ -137,31 +136,38 @@ func (gs *graphState) fitSorted(i int32) (uint64, int, bool) {
 }
 
 // fitWalk is fit by walking each pool's list, which is sorted by offset,
-// for i's neighbours.
+// for i's neighbours. First fit walks the lists' blocks, passing those
+// that hold no non-neighbour of i by their summaries (blocks.go).
 func (gs *graphState) fitWalk(i int32) (uint64, int, bool) {
 	it := &gs.e.p.Items[i]
 	row := gs.e.p.Row(int(i))
+	if gs.e.fit == FirstFit {
+		gs.markNonNeighbours(row)
+		defer gs.clearMarks()
+	}
 	for k := 0; ; k++ {
-		var list poolList
-		if k < len(gs.pools) {
-			list = gs.pools[k]
-		}
 		if gs.e.fit == FirstFit {
 			s := newLowestScan(it, gs.e.window)
 			if !s.ok {
 				return 0, k, false // i fits in no pool, not even an empty one
 			}
-			var seen bool // whether pool k holds a neighbour of i
-			s.x, s.ok, seen = walkFirst(list, row, s.x, s.size, s.align, s.w)
-			if s.ok || !seen {
-				return s.x, k, s.ok
+			if k >= len(gs.pools) || gs.pools[k].n == int(gs.poolMarks[k]) {
+				return s.x, k, true // pool k holds no neighbour of i
+			}
+			s.x, s.ok = gs.walkBlocks(k, row, s.x, s.size, s.align, s.w)
+			if s.ok {
+				return s.x, k, true
 			}
 		} else {
 			runs := gs.runs[:0]
-			rs := list.rs[:len(list.items)]
-			for x, j := range list.items {
-				if row[j>>6]&(1<<(j&63)) != 0 {
-					runs = appendRun(runs, rs[x])
+			if k < len(gs.pools) {
+				for _, id := range gs.pools[k].ids {
+					b := &gs.blocks[id]
+					for x, j := range b.items[:b.n] {
+						if row[j>>6]&(1<<(j&63)) != 0 {
+							runs = appendRun(runs, b.rs[x])
+						}
+					}
 				}
 			}
 			gs.runs = runs
@@ -170,45 +176,6 @@ func (gs *graphState) fitWalk(i int32) (uint64, int, bool) {
 			}
 		}
 	}
-}
-
-// walkFirst is first fit over a pool's list: from x (aligned, and
-// [x, x+size) within w), the lowest aligned offset that the list's items
-// in row leave free (ok false: none within w), and whether the list holds
-// any item of row. It is lowestScan over the neighbours, without a branch
-// on whether an item is one: about half of them are in dense problems, a
-// branch the processor cannot predict. A non-neighbour's End counts as 0,
-// which never blocks x; a neighbour ending at or below x moves x to at
-// most x (x is aligned), so x only ever becomes max(x, alignUp(End)). The
-// branches left are taken once per walk: a neighbour above the gap (x is
-// final: the list is sorted by Start), or x leaving the window.
-func walkFirst(list poolList, row []uint64, x, size, align uint64, w interval.Range) (uint64, bool, bool) {
-	limit := w.End - size // x fits while x <= limit
-	mask := align - 1
-	var any uint64
-	rs := list.rs[:len(list.items)]
-	for k, j := range list.items {
-		nb := -(row[j>>6] >> (uint(j) & 63) & 1) // all ones for a neighbour
-		any |= nb
-		q := rs[k]
-		e := q.End & nb
-		var blocks, past uint64
-		if e > x {
-			blocks = 1
-		}
-		if q.Start >= x+size {
-			past = 1
-		}
-		if blocks&past != 0 {
-			break // a neighbour starting above the gap [x, x+size)
-		}
-		y, carry := bits.Add64(e, mask, 0)
-		x = max(x, y&^mask)
-		if carry != 0 || x > limit {
-			return x, false, true // only a neighbour moves x
-		}
-	}
-	return x, true, any != 0
 }
 
 // appendRun appends r to runs, sorted by offset, merging it with the last
@@ -227,31 +194,14 @@ func (gs *graphState) record(i int32) {
 	gs.placed++
 	k := gs.sol.Pool[i]
 	if int(k) == len(gs.pools) {
-		// Without a pool cap every item lands in the first pool: size its
-		// list once.
-		var list poolList
-		if k == 0 {
-			list.items = make([]int32, 0, len(gs.sol.Pool))
-			list.rs = make([]interval.Range, 0, len(gs.sol.Pool))
-		}
-		gs.pools = append(gs.pools, list)
+		gs.pools = append(gs.pools, poolBlocks{})
 	}
 	r := interval.Range{Start: gs.sol.Offset[i], End: gs.sol.Offset[i] + gs.e.p.Items[i].Size}
 	if gs.e.tw != nil {
 		gs.recordClass(k, gs.e.tw.of[i], r)
 	}
-	list := &gs.pools[k]
-	lo, hi := 0, len(list.rs) // insert after the ranges that start at or below r
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if list.rs[m].Start <= r.Start {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	list.items = slices.Insert(list.items, lo, i)
-	list.rs = slices.Insert(list.rs, lo, r)
+	gs.placedBits[i>>6] |= 1 << (uint(i) & 63)
+	gs.insertBlocks(k, i, r)
 }
 
 // lowestScan is first fit over ranges taken in ascending order of Start,
