@@ -52,6 +52,12 @@ type comp struct {
 	runWork int64
 	// runDeep: the deepest node of the last complete run (items placed).
 	runDeep int
+	// The skyline tiler (tiledrv.go): whether it applies, one tiler per
+	// time direction, its restarts so far and a scratch rank.
+	tileState int
+	tilers    [2]*tiler
+	tileRuns  int
+	tileRank  []int32
 }
 
 type driver struct {
@@ -72,6 +78,7 @@ type driver struct {
 	stopped string
 	capa    uint64        // Options.Capacity: 0 minimises the peak
 	hstep   uint          // halfway runs aim (U-L)/2^(hstep+1) below U
+	tiled   int64         // tiler nodes not yet counted (tileNodeCost)
 	greedy  time.Duration // what the greedy start cost
 }
 
@@ -421,11 +428,19 @@ func diveOrders(m *model) []func(a, b int32) bool {
 // (the Luby sequence), until the peak is proven optimal or the budget is
 // spent.
 func (d *driver) improve() {
+	var prev time.Duration
 	for k := 1; ; k++ {
 		L, U := d.lower(), d.peak()
 		if L >= U || d.answered(U) || d.out() {
 			return
 		}
+		// Zero-waste components: a skyline tiler phase (tiledrv.go),
+		// about half the time.
+		d.tilePhase(k, prev)
+		if L, U = d.lower(), d.peak(); L >= U || d.answered(U) || d.out() {
+			return
+		}
+		t0 := d.now()
 		// Mostly try to reach the bound; every fourth restart aims halfway
 		// between, which improves the incumbent when the bound is out of
 		// reach. A capacity question asks only about its capacity.
@@ -605,6 +620,7 @@ func (d *driver) improve() {
 			}
 			break // the component does not fit C (yet): C is out of reach
 		}
+		prev = max(prev, d.now().Sub(t0))
 		if !searched {
 			// Only components that cannot be searched are above C.
 			if d.tooBig {
