@@ -81,7 +81,7 @@ func (k *kit) init() error {
 	}
 	for _, e := range names {
 		name := e.Name()
-		if name == "comp_ms.spv" && k.noMSCompute() || k.skipModule(name) { // msaacompute.go, prerast.go
+		if name == "comp_ms.spv" && k.noMSCompute() || k.skipModule(name) || name == "xfb.spv" && !k.hooks.XfbCond().TransformFeedback() { // msaacompute.go, prerast.go, xfb.go
 			continue
 		}
 		code, err := spirvWords(name)

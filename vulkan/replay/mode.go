@@ -391,6 +391,7 @@ func (r *Replayer) recordInit(cb vk.CommandBuffer) error {
 		}
 	}
 	vk.CmdFillBuffer(cb, r.lanes.buf, 0, vk.DeviceSize(vk.WholeSize), 0)
+	r.recordXfbInit(cb) // xfb.go
 	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(avk.StageAllCommands), SrcAccess: uint64(avk.AccessMemoryWrite),
 		DstStages: uint64(avk.StageAllCommands), DstAccess: uint64(avk.AccessMemoryRead | avk.AccessMemoryWrite)}}, Image: post})
 	return vkCheck("vkEndCommandBuffer", vk.EndCommandBuffer(cb))
@@ -450,6 +451,9 @@ func imageBarrier(img vk.Image, aspect uint32, ss avk.Stage, sa avk.AccessFlags,
 // dispatch, then the draw(s).
 func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 	k, g := m.r.k, m.r.g
+	if end := m.beginConditional(cb, w); end != nil { // condrender.go
+		defer end()
+	}
 	for _, op := range w.clears {
 		buf, img := m.handle(op.dst)
 		res := &g.Resources[op.dst]
@@ -489,6 +493,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 		gy := (groups + gx - 1) / gx
 		vk.CmdDispatch(cb, uint32(gx), uint32(gy), 1)
 	}
+	m.recordXfb(cb, w) // xfb.go
 	if !w.graphics {
 		return nil
 	}
