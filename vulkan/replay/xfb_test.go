@@ -78,16 +78,16 @@ func TestTransformFeedback(t *testing.T) {
 	}
 }
 
-// condGraph: "pred" (imported when imported, else written by a compute
-// pass) is the predicate of "use", which does nothing else, and of
+// condGraph: "pred" (imported when imported; written by a compute pass
+// when writer) is the predicate of "use", which does nothing else, and of
 // "draw", which draws into an image that "read" samples.
-func condGraph(imported bool) *p.Graph {
+func condGraph(imported, writer bool) *p.Graph {
 	g := &p.Graph{}
 	pred := g.AddResource(p.Resource{Name: "pred", Kind: p.KindBuffer, Imported: imported,
 		Buffer: p.BufferDesc{Size: 256, Usage: vk.BufferUsageConditionalRenderingEXT | vk.BufferUsageStorageBuffer}})
 	out := g.AddImage("out", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
 		Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled})
-	if !imported {
+	if writer {
 		g.AddCommand("pred.write", p.Access{Resource: pred, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
 	}
 	cr := p.Access{Resource: pred, Stages: vk.StageConditionalRenderingEXT, Access: vk.AccessConditionalRenderingReadEXT}
@@ -103,9 +103,9 @@ func condGraph(imported bool) *p.Graph {
 // image's reader's) change, with it non-zero they match the first run.
 func TestConditionalRendering(t *testing.T) {
 	d := sharedDevice(t)
-	compare(t, d, condGraph(false), 2)
+	compare(t, d, condGraph(false, true), 2)
 
-	g := condGraph(true)
+	g := condGraph(true, false)
 	r, plan := prepare(t, d, g)
 	run := func(word uint32) *Run {
 		binary.LittleEndian.PutUint32(r.staging.bytes(), word)
