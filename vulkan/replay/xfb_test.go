@@ -132,3 +132,37 @@ func TestConditionalRendering(t *testing.T) {
 		}
 	}
 }
+
+// TestXfbCondRefusals: what Vulkan does not allow is refused naming the
+// rule (the model lets the usages through: the planner checks that a
+// flag's usage is present, not Vulkan's extra ones).
+func TestXfbCondRefusals(t *testing.T) {
+	tf, cr := vk.StageTransformFeedbackEXT, vk.StageConditionalRenderingEXT
+	for _, c := range []struct {
+		name  string
+		usage vk.BufferUsage
+		size  uint64
+		acc   []p.Access // of resource 0, then of resource 1
+		want  string
+	}{
+		{"byte count without INDIRECT_BUFFER", vk.BufferUsageTransformFeedbackCounterBufferEXT, 4,
+			[]p.Access{{Stages: vk.StageDrawIndirect, Access: vk.AccessTransformFeedbackCounterReadEXT}}, "VUID-vkCmdDrawIndirectByteCountEXT-counterBuffer-02290"},
+		{"capture without its usage", vk.BufferUsageStorageBuffer, 64,
+			[]p.Access{{Stages: tf, Access: vk.AccessTransformFeedbackWriteEXT}}, "TRANSFORM_FEEDBACK_BUFFER usage"},
+		{"counter of 2 bytes", vk.BufferUsageTransformFeedbackCounterBufferEXT, 2,
+			[]p.Access{{Stages: tf, Access: vk.AccessTransformFeedbackCounterWriteEXT}}, "4 bytes or more"},
+		{"predicate without its usage", vk.BufferUsageStorageBuffer, 64,
+			[]p.Access{{Stages: cr, Access: vk.AccessConditionalRenderingReadEXT}}, "CONDITIONAL_RENDERING usage"},
+		{"two predicates", vk.BufferUsageConditionalRenderingEXT, 64,
+			[]p.Access{{Stages: cr, Access: vk.AccessConditionalRenderingReadEXT}, {Resource: 1, Stages: cr, Access: vk.AccessConditionalRenderingReadEXT}}, "one active at a time"},
+	} {
+		g := &p.Graph{}
+		g.AddBuffer("a", p.BufferDesc{Size: c.size, Usage: c.usage})
+		g.AddBuffer("b", p.BufferDesc{Size: c.size, Usage: c.usage})
+		g.AddCommand("x", c.acc...)
+		_, err := analyzeCommand(g, 0)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want a refusal naming %q", c.name, err, c.want)
+		}
+	}
+}
