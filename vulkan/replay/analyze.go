@@ -280,6 +280,8 @@ type work struct {
 	conditional bool
 	xfbUse      xfbUse
 	xfb         []xfbOp
+	// more: compute parts beyond the first (split.go).
+	more []*part
 }
 
 // pass is one dynamic-rendering pass of a command: one subresource of
@@ -683,6 +685,9 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		}
 		w.copies = append(w.copies, op)
 	}
+	if err := splitCompute(g, &w); err != nil { // split.go
+		return w, err
+	}
 	shapeXfb(&w)        // xfb.go
 	conditionalWork(&w) // condrender.go
 	if w.parts[stVertex] != nil || w.parts[stFragment] != nil || hasPreRaster(&w) {
@@ -856,7 +861,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 			}
 		}
 		size := c.size(st)
-		if n >= size {
+		if n >= size && st != stCompute { // split.go: compute parts split
 			return bad("the %s part of the command needs more than %d %s slots", stageNames[st], size, cats[c].name)
 		}
 		s.cat, s.index, s.res, s.layout = c, n, a.Resource, a.Layout

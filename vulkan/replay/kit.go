@@ -374,7 +374,7 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 	}
 	for i := range ws {
 		w := &ws[i]
-		for _, pt := range w.parts {
+		for _, pt := range w.allParts() {
 			if pt == nil {
 				continue
 			}

@@ -23,6 +23,7 @@ type mode struct {
 	own      bool // res is the mode's own (closed with it)
 	pool     vk.DescriptorPool
 	sets     [][numStages]vk.DescriptorSet
+	moreSets [][]vk.DescriptorSet          // split.go: the extra compute parts'
 	quiet    [][numStages]vk.DescriptorSet // gfxwrite.go: commands whose vertex or fragment part writes
 	views    map[viewKey]vk.ImageView
 	bufViews map[p.ResourceID]vk.BufferView // texel.go
@@ -167,6 +168,9 @@ func (m *mode) prepare() error {
 				}
 			}
 		}
+	}
+	if err := m.writeMoreSets(stride); err != nil { // split.go
+		return err
 	}
 	for i := range r.works {
 		w := &r.works[i]
@@ -492,6 +496,9 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 		gx := min(groups, 65535)
 		gy := (groups + gx - 1) / gx
 		vk.CmdDispatch(cb, uint32(gx), uint32(gy), 1)
+		if err := m.recordMoreDispatches(cb, w); err != nil { // split.go
+			return err
+		}
 	}
 	m.recordXfb(cb, w) // xfb.go
 	if !w.graphics {

@@ -123,7 +123,7 @@ func (r *Replayer) setup() error {
 			}
 			ensureTessParts(w) // prerast.go
 		}
-		for _, pt := range w.parts {
+		for _, pt := range w.allParts() {
 			if pt != nil {
 				pt.index = r.nparts
 				r.nparts++
@@ -279,7 +279,7 @@ func (r *Replayer) writeParams(stride uint64) {
 	buf := r.params.bytes()
 	for i := range r.works {
 		w := &r.works[i]
-		for _, pt := range w.parts {
+		for _, pt := range w.allParts() {
 			if pt == nil {
 				continue
 			}
