@@ -104,6 +104,8 @@ type Device struct {
 	// xfbCond: VK_EXT_transform_feedback / VK_EXT_conditional_rendering
 	// entry points, where the device has them (replay only, replay_xfbcond.go).
 	xfbCond *vkext.XfbCond
+	// onClose runs first in Close (ReplayHooks.OnClose).
+	onClose []func()
 }
 
 // liveCounts counts the objects created through this package and not yet
@@ -547,6 +549,10 @@ func (d *Device) Close() error {
 	var err error
 	if d.device != nil {
 		vk.DeviceWaitIdle(d.device)
+		for _, f := range d.onClose {
+			f()
+		}
+		d.onClose = nil
 		if d.live != (liveCounts{}) {
 			err = fmt.Errorf("vulkan: Close with objects alive: %d allocations, %d buffers, %d images, %d semaphores", d.live.Memory, d.live.Buffers, d.live.Images, d.live.Semaphores)
 		}

@@ -45,3 +45,7 @@ func (h ReplayHooks) XfbCond() *vkext.XfbCond { return h.d.xfbCond }
 func (h ReplayHooks) XfbCondSupport() vkext.XfbCondSupport {
 	return h.d.ext.XfbCondSupported(unsafe.Pointer(h.d.physical))
 }
+
+// OnClose makes Close call f first, before it destroys anything (package
+// vulkan/replay destroys the pipelines its replayers share there).
+func (h ReplayHooks) OnClose(f func()) { h.d.onClose = append(h.d.onClose, f) }

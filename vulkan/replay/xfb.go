@@ -198,6 +198,7 @@ func (r *Replayer) setupXfb() error {
 var xfbKey = gfxKey{nuint: -1}
 
 func (k *kit) xfbPipeline() (vkg.Pipeline, error) {
+	defer k.lockPipes()() // sharedkit.go
 	if pl, ok := k.gfxPipes[xfbKey]; ok {
 		return pl, nil
 	}
