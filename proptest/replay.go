@@ -42,6 +42,8 @@ var ReplayKinds = []string{
 	"color-read-only",      // a colour attachment read without a write (loaded, write mask 0) beside a written one
 	"big-uniform",          // a uniform buffer over 64 KiB read in compute and fragment shaders (64 KiB ranges)
 	"storage-formats",      // storage-image reads of rg32f, rgba32ui, rgba16, rgb10_a2 and rg8 images (compute and fragment)
+	"transform-feedback",   // a capture writing its counter, a resume reading and writing it, vkCmdDrawIndirectByteCountEXT, then the captured words read
+	"cond-rendering",       // a dispatch and a draw whose predicate a compute pass wrote
 }
 
 // ReplayFrame builds a small frame (extents 8 to 32) for the replay from
@@ -373,6 +375,8 @@ func (b *rgen) kind(k string) {
 		b.preRaster(s)
 	case "image-self-transfers", "extent-copies", "lone-copies":
 		b.transfers(k, s)
+	case "transform-feedback", "cond-rendering":
+		b.xfbCond(k, s) // replay_xfb.go
 	case "generic-buffers", "generic-images":
 		b.generic(k == "generic-images", s)
 	default:

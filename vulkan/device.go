@@ -101,6 +101,11 @@ type Device struct {
 	// loadOpNone: VK_EXT/KHR_load_store_op_none is enabled (replay only:
 	// LOAD_OP_NONE for attachments the command also reads, replay_support.go).
 	loadOpNone bool
+	// xfbCond: VK_EXT_transform_feedback / VK_EXT_conditional_rendering
+	// entry points, where the device has them (replay only, replay_xfbcond.go).
+	xfbCond *vkext.XfbCond
+	// onClose runs first in Close (ReplayHooks.OnClose).
+	onClose []func()
 }
 
 // liveCounts counts the objects created through this package and not yet
@@ -477,12 +482,14 @@ func (d *Device) createDevice(choice apiChoice) error {
 		features = replayFeatures(d.physical)
 	}
 	defer chain.Free()
+	xc, xfb, cond := d.xfbCondChain(chain.Head(), &exts) // replay_xfbcond.go
+	defer xc.Free()
 	qs, counts := chooseQueues(familyProperties(d.physical), d.info.QueueFamily)
 	d.info.Queues = qs
 	queues := queueCreateInfos(counts)
 	info := vk.DeviceCreateInfo{
 		SType:                   vk.StructureTypeDeviceCreateInfo,
-		PNext:                   chain.Head(),
+		PNext:                   xc.Head(),
 		QueueCreateInfoCount:    uint32(len(queues)),
 		PQueueCreateInfos:       queues,
 		EnabledExtensionCount:   uint32(len(exts)),
@@ -503,6 +510,9 @@ func (d *Device) createDevice(choice apiChoice) error {
 	d.dext = dext
 	if d.replay {
 		if d.rendering, err = d.ext.LoadRendering(unsafe.Pointer(dev)); err != nil {
+			return fmt.Errorf("%w: %q: %v", ErrUnsupported, d.info.Name, err)
+		}
+		if d.xfbCond, err = d.ext.LoadXfbCond(unsafe.Pointer(dev), xfb, cond); err != nil {
 			return fmt.Errorf("%w: %q: %v", ErrUnsupported, d.info.Name, err)
 		}
 	}
@@ -539,6 +549,10 @@ func (d *Device) Close() error {
 	var err error
 	if d.device != nil {
 		vk.DeviceWaitIdle(d.device)
+		for _, f := range d.onClose {
+			f()
+		}
+		d.onClose = nil
 		if d.live != (liveCounts{}) {
 			err = fmt.Errorf("vulkan: Close with objects alive: %d allocations, %d buffers, %d images, %d semaphores", d.live.Memory, d.live.Buffers, d.live.Images, d.live.Semaphores)
 		}

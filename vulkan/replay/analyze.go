@@ -274,6 +274,14 @@ type work struct {
 	ownSubs map[subKey]bool
 	// lone: copy sides without their other side (lonecopy.go).
 	lone []loneOp
+	// cond: the conditional-rendering predicate, when conditional
+	// (condrender.go); xfb: transform feedback captures (xfb.go).
+	cond        p.ResourceID
+	conditional bool
+	xfbUse      xfbUse
+	xfb         []xfbOp
+	// more: compute parts beyond the first (split.go).
+	more []*part
 }
 
 // pass is one dynamic-rendering pass of a command: one subresource of
@@ -396,9 +404,10 @@ func analyze(g *p.Graph, order []p.CommandID) ([]work, error) {
 const (
 	readFlags = vk.AccessShaderStorageRead | vk.AccessShaderSampledRead | vk.AccessUniformRead | vk.AccessColorAttachmentRead |
 		vk.AccessDepthStencilAttachmentRead | vk.AccessTransferRead | vk.AccessIndirectCommandRead | vk.AccessVertexAttributeRead |
-		vk.AccessShaderRead | vk.AccessIndexRead | vk.AccessInputAttachmentRead | vk.AccessHostRead
+		vk.AccessShaderRead | vk.AccessIndexRead | vk.AccessInputAttachmentRead | vk.AccessHostRead |
+		vk.AccessConditionalRenderingReadEXT | vk.AccessTransformFeedbackCounterReadEXT // condrender.go, xfb.go
 	writeFlags = vk.AccessShaderStorageWrite | vk.AccessColorAttachmentWrite | vk.AccessDepthStencilAttachmentWrite | vk.AccessTransferWrite |
-		vk.AccessShaderWrite | vk.AccessHostWrite
+		vk.AccessShaderWrite | vk.AccessHostWrite | vk.AccessTransformFeedbackWriteEXT | vk.AccessTransformFeedbackCounterWriteEXT // xfb.go
 	shaderFlags = vk.AccessShaderStorageRead | vk.AccessShaderSampledRead | vk.AccessUniformRead | vk.AccessShaderRead |
 		vk.AccessShaderStorageWrite | vk.AccessShaderWrite
 	// orderingStages do no work of their own: an access there (with no
@@ -631,6 +640,19 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			}
 			left &^= vk.AccessHostRead | vk.AccessHostWrite
 		}
+		if st&vk.StageConditionalRenderingEXT != 0 && a.Access&vk.AccessConditionalRenderingReadEXT != 0 {
+			if err := addConditional(g, &w, a, bad); err != nil { // condrender.go
+				return w, err
+			}
+			left &^= vk.AccessConditionalRenderingReadEXT
+		}
+		if a.Access&xfbFlags != 0 {
+			done, err := addXfb(g, &w, a, st, bad) // xfb.go
+			if err != nil {
+				return w, err
+			}
+			left &^= done
+		}
 		if left != 0 {
 			return w, bad("access flags %s in stages %s have no replay (compute, vertex and fragment shaders, attachments, draw indirect, vertex and index input, clear, copy and resolve do)", left, a.Stages)
 		}
@@ -663,6 +685,11 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		}
 		w.copies = append(w.copies, op)
 	}
+	if err := splitCompute(g, &w); err != nil { // split.go
+		return w, err
+	}
+	shapeXfb(&w)        // xfb.go
+	conditionalWork(&w) // condrender.go
 	if w.parts[stVertex] != nil || w.parts[stFragment] != nil || hasPreRaster(&w) {
 		w.graphics = true
 	}
@@ -834,7 +861,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 			}
 		}
 		size := c.size(st)
-		if n >= size {
+		if n >= size && st != stCompute { // split.go: compute parts split
 			return bad("the %s part of the command needs more than %d %s slots", stageNames[st], size, cats[c].name)
 		}
 		s.cat, s.index, s.res, s.layout = c, n, a.Resource, a.Layout

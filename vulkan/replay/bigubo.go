@@ -26,7 +26,7 @@ func uniformRanges(size uint64) []slot {
 func (k *kit) uniformRangeDevice(g *p.Graph, ws []work) error {
 	limit := uint64(k.limits.MaxUniformBufferRange)
 	for i := range ws {
-		for _, pt := range ws[i].parts {
+		for _, pt := range ws[i].allParts() {
 			if pt == nil {
 				continue
 			}

@@ -202,7 +202,7 @@ func (r *Replayer) digest(x result, w *work) uint64 {
 	h := fnv.New64a()
 	var buf [4]byte
 	any := false
-	for _, pt := range w.parts {
+	for _, pt := range w.allParts() {
 		if pt == nil {
 			continue
 		}

@@ -22,10 +22,12 @@ func TestGeneratedFrames(t *testing.T) {
 			n = v
 		}
 	}
+	// One device for every seed (its replayers share pipelines,
+	// sharedkit.go): a device per seed made 474 pipelines of 79 kinds.
+	d := sharedDevice(t)
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			g := proptest.ReplayFrame(seed)
-			d := sharedDevice(t)
 			rep := compare(t, d, g, 1)
 			if !rep.DigestsEqual {
 				t.Errorf("digests differ (kinds %v)", proptest.ReplayFrameKinds(seed))

@@ -42,6 +42,8 @@ type kit struct {
 	// uint): lavapipe (Mesa 22.3) crashes on null descriptors there. They
 	// stay in SHADER_READ_ONLY_OPTIMAL and nothing writes them.
 	msDummy [2]vk.ImageView
+	// static: the device's shared objects (sharedkit.go), nil once closed.
+	static *staticKit
 }
 
 type ownBuffer struct {
@@ -74,14 +76,16 @@ func newKit(dev *vulkan.Device) (*kit, error) {
 	return k, nil
 }
 
-func (k *kit) init() error {
+// initStatic makes what every Replayer of a device shares (sharedkit.go):
+// shader modules, descriptor set and pipeline layouts.
+func (k *kit) initStatic() error {
 	names, err := spirv.ReadDir("shaders")
 	if err != nil {
 		return err
 	}
 	for _, e := range names {
 		name := e.Name()
-		if name == "comp_ms.spv" && k.noMSCompute() || k.skipModule(name) { // msaacompute.go, prerast.go
+		if name == "comp_ms.spv" && k.noMSCompute() || k.skipModule(name) || name == "xfb.spv" && !k.hooks.XfbCond().TransformFeedback() { // msaacompute.go, prerast.go, xfb.go
 			continue
 		}
 		code, err := spirvWords(name)
@@ -132,6 +136,11 @@ func (k *kit) init() error {
 	if err := k.preRasterLayout(); err != nil { // prerast.go
 		return err
 	}
+	return nil
+}
+
+// initRest makes the kit's own objects: sampler, fence, dummies.
+func (k *kit) initRest() error {
 	sinfo := vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo, MagFilter: vk.FilterNearest, MinFilter: vk.FilterNearest,
 		MipmapMode: vk.SamplerMipmapModeNearest, AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
 		AddressModeW: vk.SamplerAddressModeClampToEdge, MaxLod: 0}
@@ -371,7 +380,7 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 	}
 	for i := range ws {
 		w := &ws[i]
-		for _, pt := range w.parts {
+		for _, pt := range w.allParts() {
 			if pt == nil {
 				continue
 			}
@@ -422,6 +431,7 @@ func (k *kit) close() {
 		return
 	}
 	vk.DeviceWaitIdle(k.vd)
+	k.releaseShared() // sharedkit.go: the device's shared objects stay
 	for _, pl := range k.gfxPipes {
 		vk.DestroyPipeline(k.vd, pl, nil)
 	}

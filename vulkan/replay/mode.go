@@ -23,6 +23,7 @@ type mode struct {
 	own      bool // res is the mode's own (closed with it)
 	pool     vk.DescriptorPool
 	sets     [][numStages]vk.DescriptorSet
+	moreSets [][]vk.DescriptorSet          // split.go: the extra compute parts'
 	quiet    [][numStages]vk.DescriptorSet // gfxwrite.go: commands whose vertex or fragment part writes
 	views    map[viewKey]vk.ImageView
 	bufViews map[p.ResourceID]vk.BufferView // texel.go
@@ -169,6 +170,9 @@ func (m *mode) prepare() error {
 				}
 			}
 		}
+	}
+	if err := m.writeMoreSets(stride); err != nil { // split.go
+		return err
 	}
 	for i := range r.works {
 		w := &r.works[i]
@@ -393,6 +397,7 @@ func (r *Replayer) recordInit(cb vk.CommandBuffer) error {
 		}
 	}
 	vk.CmdFillBuffer(cb, r.lanes.buf, 0, vk.DeviceSize(vk.WholeSize), 0)
+	r.recordXfbInit(cb) // xfb.go
 	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(avk.StageAllCommands), SrcAccess: uint64(avk.AccessMemoryWrite),
 		DstStages: uint64(avk.StageAllCommands), DstAccess: uint64(avk.AccessMemoryRead | avk.AccessMemoryWrite)}}, Image: post})
 	return vkCheck("vkEndCommandBuffer", vk.EndCommandBuffer(cb))
@@ -452,6 +457,9 @@ func imageBarrier(img vk.Image, aspect uint32, ss avk.Stage, sa avk.AccessFlags,
 // dispatch, then the draw(s).
 func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 	k, g := m.r.k, m.r.g
+	if end := m.beginConditional(cb, w); end != nil { // condrender.go
+		defer end()
+	}
 	for _, op := range w.clears {
 		buf, img := m.handle(op.dst)
 		res := &g.Resources[op.dst]
@@ -490,7 +498,11 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 		gx := min(groups, 65535)
 		gy := (groups + gx - 1) / gx
 		vk.CmdDispatch(cb, uint32(gx), uint32(gy), 1)
+		if err := m.recordMoreDispatches(cb, w); err != nil { // split.go
+			return err
+		}
 	}
+	m.recordXfb(cb, w) // xfb.go
 	if !w.graphics {
 		return nil
 	}

@@ -66,7 +66,7 @@ func (k *kit) msStorageFeatures(g *p.Graph, ws []work) error {
 	vkg.GetPhysicalDeviceFeatures(k.dev.Physical(), &f)
 	f.Deref()
 	for i := range ws {
-		for _, pt := range ws[i].parts {
+		for _, pt := range ws[i].allParts() {
 			if pt == nil {
 				continue
 			}

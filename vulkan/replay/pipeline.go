@@ -53,6 +53,7 @@ func specialization(m specMasks) ([]vk.SpecializationInfo, func()) {
 
 // compPipeline returns the compute pipeline specialised for masks.
 func (k *kit) compPipeline(m specMasks) (vk.Pipeline, error) {
+	defer k.lockPipes()() // sharedkit.go
 	if pl, ok := k.compPipes[m]; ok {
 		return pl, nil
 	}
@@ -160,6 +161,7 @@ func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr, quiet bool) (vk.
 			key.depthFmt, key.depth = int32(vk.FormatUndefined), dsNone // stencil-only (stencil.go)
 		}
 	}
+	defer k.lockPipes()() // sharedkit.go
 	if pl, ok := k.gfxPipes[key]; ok {
 		return pl, nil
 	}

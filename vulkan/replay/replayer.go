@@ -33,6 +33,7 @@ type Replayer struct {
 	staging  ownBuffer
 	imports  []importObj
 	lone     loneBuffers // lonecopy.go
+	xfb      xfbState    // xfb.go
 	queries  vk.QueryPool
 	nq       uint32
 	// initCB and readCB run before and after every frame; readCB is
@@ -69,6 +70,10 @@ func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
 	}
 	r := &Replayer{k: k, g: g, works: ws}
 	if err := k.formatFeatures(g, ws); err != nil {
+		k.close()
+		return nil, err
+	}
+	if err := k.xfbCondFeatures(g, ws); err != nil { // condrender.go
 		k.close()
 		return nil, err
 	}
@@ -118,7 +123,7 @@ func (r *Replayer) setup() error {
 			}
 			ensureTessParts(w) // prerast.go
 		}
-		for _, pt := range w.parts {
+		for _, pt := range w.allParts() {
 			if pt != nil {
 				pt.index = r.nparts
 				r.nparts++
@@ -138,6 +143,9 @@ func (r *Replayer) setup() error {
 	r.stride = stride
 	r.writeParams(stride)
 	if err := r.setupLone(); err != nil { // lonecopy.go
+		return err
+	}
+	if err := r.setupXfb(); err != nil { // xfb.go
 		return err
 	}
 	// Imported resources: the replay's own, initialised before every run
@@ -271,7 +279,7 @@ func (r *Replayer) writeParams(stride uint64) {
 	buf := r.params.bytes()
 	for i := range r.works {
 		w := &r.works[i]
-		for _, pt := range w.parts {
+		for _, pt := range w.allParts() {
 			if pt == nil {
 				continue
 			}
@@ -408,7 +416,7 @@ func (r *Replayer) collect(m *mode, nts uint32) (result, error) {
 	for _, o := range r.imports {
 		out.imports = append(out.imports, hashBytes(rb[o.offset:o.offset+o.bytes]))
 	}
-	out.lone = r.loneHashes() // lonecopy.go
+	out.lone = append(r.loneHashes(), r.xfbHashes()...) // lonecopy.go, xfb.go
 	for id := range m.plan.Resources {
 		if m.plan.Resources[id].Status != p.StatusHostVisible {
 			continue

@@ -77,7 +77,7 @@ func (k *kit) texelFeatures(g *p.Graph, ws []work) error {
 	vkg.GetPhysicalDeviceFormatProperties(k.dev.Physical(), vkg.Format(texelFormat), &fp)
 	fp.Deref()
 	for i := range ws {
-		for _, pt := range ws[i].parts {
+		for _, pt := range ws[i].allParts() {
 			if pt == nil {
 				continue
 			}

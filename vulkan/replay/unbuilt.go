@@ -26,8 +26,6 @@ var unbuiltStages = []struct {
 	{vk.StageTaskShaderEXT | vk.StageMeshShaderEXT, []string{"VK_EXT_mesh_shader", "VK_NV_mesh_shader"}, "mesh and task shaders"},
 	{vk.StageRayTracingShader, []string{"VK_KHR_ray_tracing_pipeline", "VK_NV_ray_tracing"}, "ray tracing shaders"},
 	{vk.StageAccelerationStructureBuild | vk.StageAccelerationStructureCopy, []string{"VK_KHR_acceleration_structure", "VK_NV_ray_tracing"}, "acceleration structure builds and copies"},
-	{vk.StageTransformFeedbackEXT, []string{"VK_EXT_transform_feedback"}, "transform feedback"},
-	{vk.StageConditionalRenderingEXT, []string{"VK_EXT_conditional_rendering"}, "conditional rendering"},
 	{vk.StageVideoDecode, []string{"VK_KHR_video_decode_queue"}, "video decode"},
 	{vk.StageFragmentShadingRateAttachment, []string{"VK_KHR_fragment_shading_rate", "VK_NV_shading_rate_image"}, "shading-rate attachments"},
 	{vk.StageFragmentDensityProcessEXT, []string{"VK_EXT_fragment_density_map"}, "fragment density maps"},

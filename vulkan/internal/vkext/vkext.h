@@ -417,4 +417,6 @@ int apLoadSubmit(const apInstanceFns *ifns, apHandle device, int sync2KHR, apSub
 apResult apQueueSubmit2(const apSubmitFns *fns, apHandle queue, apHandle cmd,
 	uint32_t nw, const apSemaphoreSubmitInfo *w, uint32_t ns, const apSemaphoreSubmitInfo *s, apHandle fence);
 
+#include "xfbcond.h" // transform feedback, conditional rendering
+
 #endif

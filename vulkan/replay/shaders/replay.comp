@@ -34,7 +34,7 @@ void main() {
 	readAll();
 	writeAll();
 	uint l = gl_LocalInvocationIndex;
-	red[l] = D;
+	red[l] = D + 1u; // + 1: a dispatch that ran shows in the lanes even when it reads nothing (condrender.go)
 	barrier();
 	for (uint s = 32u; s > 0u; s >>= 1u) {
 		if (l < s) {
