@@ -10,6 +10,7 @@ import (
 	vk "github.com/goki/vulkan"
 
 	"github.com/aliasplan/aliasplan/planner"
+	avk "github.com/aliasplan/aliasplan/vk"
 	"github.com/aliasplan/aliasplan/vulkan/internal/vkext"
 )
 
@@ -40,6 +41,12 @@ type Config struct {
 	// Open fails with ErrUnsupported, naming what is missing, on a device
 	// without them.
 	Replay bool
+	// ReplayStages are the stages beyond the base set that the replayed
+	// frames use (replay.Stages gives a graph's): with Replay, Open enables
+	// the extensions and features they need where the device has them
+	// (task and mesh shaders: VK_EXT_mesh_shader; replay_extras.go) and
+	// nothing for stages the frames do not use.
+	ReplayStages avk.Stage
 }
 
 // Info describes an open device.
@@ -101,6 +108,9 @@ type Device struct {
 	// loadOpNone: VK_EXT/KHR_load_store_op_none is enabled (replay only:
 	// LOAD_OP_NONE for attachments the command also reads, replay_support.go).
 	loadOpNone bool
+	// extras: the replay's extension entry points and what is enabled
+	// (replay_extras.go).
+	extras replayExtras
 }
 
 // liveCounts counts the objects created through this package and not yet
@@ -175,6 +185,7 @@ func (d *Device) open(cfg Config) error {
 		}
 	}
 	d.replay = cfg.Replay
+	d.extras.stages = cfg.ReplayStages
 	return d.createDevice(choice)
 }
 
@@ -468,6 +479,7 @@ func (d *Device) createDevice(choice apiChoice) error {
 		if e := loadStoreOpNone(d.physical); e != "" {
 			exts, d.loadOpNone = append(exts, e+"\x00"), true
 		}
+		exts = append(exts, d.chooseExtras()...) // replay_extras.go
 	}
 	chain := vkext.Sync2Chain()
 	var features []vk.PhysicalDeviceFeatures
@@ -477,12 +489,14 @@ func (d *Device) createDevice(choice apiChoice) error {
 		features = replayFeatures(d.physical)
 	}
 	defer chain.Free()
+	xchain := d.extraChain(chain.Head()) // replay_extras.go
+	defer xchain.Free()
 	qs, counts := chooseQueues(familyProperties(d.physical), d.info.QueueFamily)
 	d.info.Queues = qs
 	queues := queueCreateInfos(counts)
 	info := vk.DeviceCreateInfo{
 		SType:                   vk.StructureTypeDeviceCreateInfo,
-		PNext:                   chain.Head(),
+		PNext:                   xchain.Head(),
 		QueueCreateInfoCount:    uint32(len(queues)),
 		PQueueCreateInfos:       queues,
 		EnabledExtensionCount:   uint32(len(exts)),
@@ -504,6 +518,9 @@ func (d *Device) createDevice(choice apiChoice) error {
 	if d.replay {
 		if d.rendering, err = d.ext.LoadRendering(unsafe.Pointer(dev)); err != nil {
 			return fmt.Errorf("%w: %q: %v", ErrUnsupported, d.info.Name, err)
+		}
+		if err := d.loadExtras(); err != nil { // replay_extras.go
+			return err
 		}
 	}
 	// Out-parameters are locals: a pointer into d would make cgo check all

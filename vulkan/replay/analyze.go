@@ -143,7 +143,7 @@ const (
 	stVertex
 	stFragment
 	numBaseStages
-	numStages = numBaseStages + 3 // prerast.go: tessellation control and evaluation, geometry
+	numStages = numBaseStages + 5 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh
 )
 
 var stageNames = [numStages]string{"compute", "vertex", "fragment"}
@@ -497,7 +497,8 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			bit vk.Stage
 			st  stage
 		}{{vk.StageComputeShader, stCompute}, {vk.StageVertexShader, stVertex}, {vk.StageFragmentShader, stFragment},
-			{vk.StageTessellationControlShader, stTessControl}, {vk.StageTessellationEvaluationShader, stTessEval}, {vk.StageGeometryShader, stGeometry}} { // prerast.go
+			{vk.StageTessellationControlShader, stTessControl}, {vk.StageTessellationEvaluationShader, stTessEval}, {vk.StageGeometryShader, stGeometry}, // prerast.go
+			{vk.StageTaskShaderEXT, stTask}, {vk.StageMeshShaderEXT, stMesh}} { // mesh.go
 			if st&sh.bit == 0 {
 				continue
 			}
@@ -663,10 +664,13 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		}
 		w.copies = append(w.copies, op)
 	}
-	if w.parts[stVertex] != nil || w.parts[stFragment] != nil || hasPreRaster(&w) {
+	if w.parts[stVertex] != nil || w.parts[stFragment] != nil || hasPreRaster(&w) || hasMesh(&w) {
 		w.graphics = true
 	}
 	if w.graphics {
+		if err := meshShape(g, &w); err != nil { // mesh.go
+			return w, err
+		}
 		if err := shapeDraw(g, &w); err != nil {
 			return w, err
 		}

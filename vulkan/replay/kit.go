@@ -30,6 +30,7 @@ type kit struct {
 	compLay   vk.PipelineLayout
 	gfxLay    vk.PipelineLayout
 	gfxLayX   vk.PipelineLayout // prerast.go: with tessellation and geometry sets
+	meshLay   vk.PipelineLayout // mesh.go: mesh, fragment and task sets
 	compPipes map[specMasks]vk.Pipeline
 	gfxPipes  map[gfxKey]vk.Pipeline
 	sampler   vk.Sampler
@@ -81,7 +82,7 @@ func (k *kit) init() error {
 	}
 	for _, e := range names {
 		name := e.Name()
-		if name == "comp_ms.spv" && k.noMSCompute() || k.skipModule(name) { // msaacompute.go, prerast.go
+		if name == "comp_ms.spv" && k.noMSCompute() || k.skipModule(name) || k.skipMeshModule(name) { // msaacompute.go, prerast.go, mesh.go
 			continue
 		}
 		code, err := spirvWords(name)
@@ -99,7 +100,7 @@ func (k *kit) init() error {
 	}
 	tess, geom := k.preRasterFeatures() // prerast.go
 	for st := stCompute; st < numStages; st++ {
-		if st == stTessControl && !tess || st == stTessEval && !tess || st == stGeometry && !geom {
+		if st == stTessControl && !tess || st == stTessEval && !tess || st == stGeometry && !geom || !k.meshStageOn(st) { // mesh.go
 			continue
 		}
 		flags := stageFlags(st)
@@ -130,6 +131,9 @@ func (k *kit) init() error {
 		return err
 	}
 	if err := k.preRasterLayout(); err != nil { // prerast.go
+		return err
+	}
+	if err := k.meshLayout(); err != nil { // mesh.go
 		return err
 	}
 	sinfo := vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo, MagFilter: vk.FilterNearest, MinFilter: vk.FilterNearest,
@@ -349,6 +353,9 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 	if err := k.preRasterDevice(g, ws); err != nil { // prerast.go
 		return err
 	}
+	if err := k.meshDevice(g, ws); err != nil { // mesh.go
+		return err
+	}
 	if err := k.uniformRangeDevice(g, ws); err != nil { // bigubo.go
 		return err
 	}
@@ -431,7 +438,7 @@ func (k *kit) close() {
 	for _, pl := range k.compPipes {
 		vk.DestroyPipeline(k.vd, pl, nil)
 	}
-	for _, l := range []vk.PipelineLayout{k.compLay, k.gfxLay, k.gfxLayX} {
+	for _, l := range []vk.PipelineLayout{k.compLay, k.gfxLay, k.gfxLayX, k.meshLay} {
 		if l != vk.NullPipelineLayout {
 			vk.DestroyPipelineLayout(k.vd, l, nil)
 		}

@@ -559,7 +559,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 		vk.CmdSetStencilReference(cb, vk.StencilFaceFlags(vk.StencilFrontAndBack), w.seed&0xff)
 		bind := func(vattr, fullScreen bool) error {
 			quiet := quietDraw(w, ps, fullScreen) // gfxwrite.go
-			pl, err := k.gfxPipeline(g, w, ps, vattr, quiet)
+			pl, err := k.gfxPipeline(g, w, ps, vattr, quiet, false)
 			if err != nil {
 				return err
 			}
@@ -576,13 +576,19 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			vk.CmdPushConstants(cb, lay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 28, unsafe.Pointer(&pc[0]))
 			return nil
 		}
-		if err := bind(false, true); err != nil {
-			return err
+		if hasMesh(w) { // mesh.go: the full-screen draw is a mesh draw
+			if err := m.drawMesh(cb, w, ps); err != nil {
+				return err
+			}
+		} else {
+			if err := bind(false, true); err != nil {
+				return err
+			}
+			// The full-screen draw: every pass's fragments and vertex reads.
+			vk.CmdDraw(cb, w.vertices, 1, 0, 0)
 		}
-		// The full-screen draw: every pass's fragments and vertex reads.
-		vk.CmdDraw(cb, w.vertices, 1, 0, 0)
 		if pi == 0 && len(w.indirect)+len(w.index)+len(w.vertex) > 0 {
-			if quietDraw(w, ps, false) {
+			if quietDraw(w, ps, false) || hasMesh(w) {
 				if err := bind(false, false); err != nil {
 					return err
 				}

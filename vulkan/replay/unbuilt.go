@@ -23,7 +23,6 @@ var unbuiltStages = []struct {
 	ext   []string // any of these provides the stage
 	what  string
 }{
-	{vk.StageTaskShaderEXT | vk.StageMeshShaderEXT, []string{"VK_EXT_mesh_shader", "VK_NV_mesh_shader"}, "mesh and task shaders"},
 	{vk.StageRayTracingShader, []string{"VK_KHR_ray_tracing_pipeline", "VK_NV_ray_tracing"}, "ray tracing shaders"},
 	{vk.StageAccelerationStructureBuild | vk.StageAccelerationStructureCopy, []string{"VK_KHR_acceleration_structure", "VK_NV_ray_tracing"}, "acceleration structure builds and copies"},
 	{vk.StageTransformFeedbackEXT, []string{"VK_EXT_transform_feedback"}, "transform feedback"},
