@@ -143,7 +143,7 @@ const (
 	stVertex
 	stFragment
 	numBaseStages
-	numStages = numBaseStages + 5 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh
+	numStages = numBaseStages + 6 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh; raytrace.go: ray query
 )
 
 var stageNames = [numStages]string{"compute", "vertex", "fragment"}
@@ -274,6 +274,8 @@ type work struct {
 	ownSubs map[subKey]bool
 	// lone: copy sides without their other side (lonecopy.go).
 	lone []loneOp
+	// rt: acceleration-structure builds, copies and ray queries (raytrace.go).
+	rt *rtWork
 }
 
 // pass is one dynamic-rendering pass of a command: one subresource of
@@ -631,6 +633,9 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 				return w, err
 			}
 			left &^= vk.AccessHostRead | vk.AccessHostWrite
+		}
+		if err := addRTAccess(g, &w, a, st, &left, bad); err != nil { // raytrace.go
+			return w, err
 		}
 		if left != 0 {
 			return w, bad("access flags %s in stages %s have no replay (compute, vertex and fragment shaders, attachments, draw indirect, vertex and index input, clear, copy and resolve do)", left, a.Stages)

@@ -31,6 +31,7 @@ type kit struct {
 	gfxLay    vk.PipelineLayout
 	gfxLayX   vk.PipelineLayout // prerast.go: with tessellation and geometry sets
 	meshLay   vk.PipelineLayout // mesh.go: mesh, fragment and task sets
+	rt        *rtKit            // raytrace.go
 	compPipes map[specMasks]vk.Pipeline
 	gfxPipes  map[gfxKey]vk.Pipeline
 	sampler   vk.Sampler
@@ -82,7 +83,7 @@ func (k *kit) init() error {
 	}
 	for _, e := range names {
 		name := e.Name()
-		if name == "comp_ms.spv" && k.noMSCompute() || k.skipModule(name) || k.skipMeshModule(name) { // msaacompute.go, prerast.go, mesh.go
+		if name == "comp_ms.spv" && k.noMSCompute() || k.skipModule(name) || k.skipMeshModule(name) || k.skipRTModule(name) { // msaacompute.go, prerast.go, mesh.go, raytrace.go
 			continue
 		}
 		code, err := spirvWords(name)
@@ -100,7 +101,7 @@ func (k *kit) init() error {
 	}
 	tess, geom := k.preRasterFeatures() // prerast.go
 	for st := stCompute; st < numStages; st++ {
-		if st == stTessControl && !tess || st == stTessEval && !tess || st == stGeometry && !geom || !k.meshStageOn(st) { // mesh.go
+		if st == stTessControl && !tess || st == stTessEval && !tess || st == stGeometry && !geom || !k.meshStageOn(st) || st == stRayQuery { // mesh.go, raytrace.go (a set of its own)
 			continue
 		}
 		flags := stageFlags(st)
@@ -356,6 +357,9 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 	if err := k.meshDevice(g, ws); err != nil { // mesh.go
 		return err
 	}
+	if err := k.rtDevice(g, ws); err != nil { // raytrace.go
+		return err
+	}
 	if err := k.uniformRangeDevice(g, ws); err != nil { // bigubo.go
 		return err
 	}
@@ -432,6 +436,7 @@ func (k *kit) close() {
 		return
 	}
 	vk.DeviceWaitIdle(k.vd)
+	k.closeRT() // raytrace.go
 	for _, pl := range k.gfxPipes {
 		vk.DestroyPipeline(k.vd, pl, nil)
 	}

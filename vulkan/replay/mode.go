@@ -26,6 +26,7 @@ type mode struct {
 	quiet    [][numStages]vk.DescriptorSet // gfxwrite.go: commands whose vertex or fragment part writes
 	views    map[viewKey]vk.ImageView
 	bufViews map[p.ResourceID]vk.BufferView // texel.go
+	rt       *rtMode                        // raytrace.go
 	cbs      []vk.CommandBuffer             // [timed, profiled]
 }
 
@@ -77,6 +78,7 @@ func (m *mode) close() {
 		vk.DestroyImageView(k.vd, v, nil)
 	}
 	m.closeBufViews()
+	m.closeRT() // raytrace.go
 	if m.pool != vk.NullDescriptorPool {
 		vk.DestroyDescriptorPool(k.vd, m.pool, nil)
 	}
@@ -153,7 +155,7 @@ func (m *mode) prepare() error {
 	stride := (uint64(paramsBytes) + align - 1) / align * align
 	for i := range r.works {
 		for st, pt := range r.works[i].parts {
-			if pt == nil {
+			if pt == nil || stage(st) == stRayQuery { // raytrace.go: a set of its own
 				continue
 			}
 			set, err := m.writeSet(pt, stage(st), stride, nil)
@@ -167,6 +169,9 @@ func (m *mode) prepare() error {
 				}
 			}
 		}
+	}
+	if err := m.prepareRT(); err != nil { // raytrace.go
+		return err
 	}
 	for i := range r.works {
 		w := &r.works[i]
@@ -477,6 +482,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 		m.recordCopy(cb, op)
 	}
 	m.recordLone(cb, w) // lonecopy.go
+	m.recordRT(cb, w)   // raytrace.go
 	if pt := w.parts[stCompute]; pt != nil {
 		pl, err := k.compPipeline(pt.masks())
 		if err != nil {

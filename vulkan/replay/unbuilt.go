@@ -24,7 +24,6 @@ var unbuiltStages = []struct {
 	what  string
 }{
 	{vk.StageRayTracingShader, []string{"VK_KHR_ray_tracing_pipeline", "VK_NV_ray_tracing"}, "ray tracing shaders"},
-	{vk.StageAccelerationStructureBuild | vk.StageAccelerationStructureCopy, []string{"VK_KHR_acceleration_structure", "VK_NV_ray_tracing"}, "acceleration structure builds and copies"},
 	{vk.StageTransformFeedbackEXT, []string{"VK_EXT_transform_feedback"}, "transform feedback"},
 	{vk.StageConditionalRenderingEXT, []string{"VK_EXT_conditional_rendering"}, "conditional rendering"},
 	{vk.StageVideoDecode, []string{"VK_KHR_video_decode_queue"}, "video decode"},

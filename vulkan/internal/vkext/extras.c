@@ -17,36 +17,200 @@ void apMeshSupport(const apInstanceFns *fns, apHandle physical, apBool32 *task, 
 	*mesh = m.meshShader;
 }
 
-// apNewExtraChain: the extension feature structures to enable, in one
-// allocation (free it), chained before next; *head is the first (next
-// when nothing is enabled).
-void *apNewExtraChain(void *next, apBool32 task, apBool32 mesh, void **head) {
+void apRaySupport(const apInstanceFns *fns, apHandle physical, apBool32 *as, apBool32 *rq, apBool32 *bda) {
+	apPhysicalDeviceBufferDeviceAddressFeatures b;
+	memset(&b, 0, sizeof b);
+	b.sType = apSTypeBufferDeviceAddressFeatures;
+	apPhysicalDeviceRayQueryFeatures q;
+	memset(&q, 0, sizeof q);
+	q.sType = apSTypeRayQueryFeatures;
+	q.pNext = &b;
+	apPhysicalDeviceAccelerationStructureFeatures a;
+	memset(&a, 0, sizeof a);
+	a.sType = apSTypeASFeatures;
+	a.pNext = &q;
+	apPhysicalDeviceFeatures2 f2;
+	memset(&f2, 0, sizeof f2);
+	f2.sType = apSTypeFeatures2;
+	f2.pNext = &a;
+	fns->getFeatures2(physical, &f2);
+	*as = a.accelerationStructure;
+	*rq = q.rayQuery;
+	*bda = b.bufferDeviceAddress;
+}
+
+// apNewExtraChain: the extension feature structures to enable (flags), in
+// one allocation (free it), chained before next; *head is the first
+// (next when nothing is enabled).
+void *apNewExtraChain(void *next, uint32_t flags, void **head) {
 	struct chain {
 		apPhysicalDeviceMeshShaderFeatures mesh;
+		apPhysicalDeviceAccelerationStructureFeatures as;
+		apPhysicalDeviceRayQueryFeatures rq;
+		apPhysicalDeviceBufferDeviceAddressFeatures bda;
 	} *c = calloc(1, sizeof *c);
 	*head = next;
 	if (c == NULL) {
 		return NULL;
 	}
-	if (mesh) {
+	if (flags & apExtraMesh) {
 		c->mesh.sType = apSTypeMeshShaderFeatures;
 		c->mesh.pNext = *head;
 		c->mesh.meshShader = 1;
-		c->mesh.taskShader = task;
+		c->mesh.taskShader = (flags & apExtraTask) != 0;
 		*head = &c->mesh;
+	}
+	if (flags & apExtraAS) {
+		c->as.sType = apSTypeASFeatures;
+		c->as.accelerationStructure = 1;
+		c->rq.sType = apSTypeRayQueryFeatures;
+		c->rq.rayQuery = 1;
+		c->bda.sType = apSTypeBufferDeviceAddressFeatures;
+		c->bda.bufferDeviceAddress = 1;
+		c->bda.pNext = *head;
+		c->rq.pNext = &c->bda;
+		c->as.pNext = &c->rq;
+		*head = &c->as;
 	}
 	return c;
 }
 
-int apLoadExtras(const apInstanceFns *ifns, apHandle device, int mesh, apExtrasFns *fns) {
+int apLoadExtras(const apInstanceFns *ifns, apHandle device, uint32_t flags, apExtrasFns *fns, const char **missing) {
 	memset(fns, 0, sizeof *fns);
-	if (mesh) {
-		fns->drawMeshTasks = ifns->getDeviceProcAddr(device, "vkCmdDrawMeshTasksEXT");
-		if (fns->drawMeshTasks == NULL) {
-			return -1;
-		}
+#define XLOAD(field, name)                                   \
+	fns->field = ifns->getDeviceProcAddr(device, name); \
+	if (fns->field == NULL) {                           \
+		*missing = name;                            \
+		return -1;                                  \
 	}
+	if (flags & apExtraMesh) {
+		XLOAD(drawMeshTasks, "vkCmdDrawMeshTasksEXT");
+	}
+	if (flags & apExtraAS) {
+		XLOAD(bufferAddress, "vkGetBufferDeviceAddress");
+		XLOAD(createAS, "vkCreateAccelerationStructureKHR");
+		XLOAD(destroyAS, "vkDestroyAccelerationStructureKHR");
+		XLOAD(buildSizes, "vkGetAccelerationStructureBuildSizesKHR");
+		XLOAD(cmdBuildAS, "vkCmdBuildAccelerationStructuresKHR");
+		XLOAD(asAddress, "vkGetAccelerationStructureDeviceAddressKHR");
+		XLOAD(cmdCopyAS, "vkCmdCopyAccelerationStructureKHR");
+	}
+#undef XLOAD
 	return 0;
 }
 
+uint64_t apBufferAddress(const apExtrasFns *fns, apHandle device, apHandle buffer) {
+	apBufferDeviceAddressInfo info = {apSTypeBufferDeviceAddressInfo, NULL, buffer};
+	return fns->bufferAddress(device, &info);
+}
+
+// geometry fills one geometry of a build: opaque triangles or instances.
+static void geometry(apAccelerationStructureGeometry *g, int top, uint64_t data, uint32_t count) {
+	memset(g, 0, sizeof *g);
+	g->sType = apSTypeASGeometry;
+	g->flags = 1; // VK_GEOMETRY_OPAQUE_BIT_KHR
+	if (top) {
+		g->geometryType = 2; // VK_GEOMETRY_TYPE_INSTANCES_KHR
+		g->geometry.instances.sType = apSTypeASGeometryInstancesData;
+		g->geometry.instances.data = data;
+		return;
+	}
+	g->geometryType = 0; // VK_GEOMETRY_TYPE_TRIANGLES_KHR
+	g->geometry.triangles.sType = apSTypeASGeometryTrianglesData;
+	g->geometry.triangles.vertexFormat = 106; // VK_FORMAT_R32G32B32_SFLOAT
+	g->geometry.triangles.vertexData = data;
+	g->geometry.triangles.vertexStride = 12;
+	g->geometry.triangles.maxVertex = count * 3 - 1;
+	g->geometry.triangles.indexType = 1000165000; // VK_INDEX_TYPE_NONE_KHR
+}
+
+static void buildInfo(apAccelerationStructureBuildGeometryInfo *b, const apAccelerationStructureGeometry *g, int top) {
+	memset(b, 0, sizeof *b);
+	b->sType = apSTypeASBuildGeometryInfo;
+	b->type = top ? 0 : 1; // VK_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL_KHR, BOTTOM_LEVEL
+	b->flags = 4;          // PREFER_FAST_TRACE
+	b->mode = 0;           // BUILD
+	b->geometryCount = 1;
+	b->pGeometries = g;
+}
+
+void apASSizes(const apExtrasFns *fns, apHandle device, int top, uint32_t count, uint64_t *size, uint64_t *scratch) {
+	apAccelerationStructureGeometry g;
+	geometry(&g, top, 0, count);
+	apAccelerationStructureBuildGeometryInfo b;
+	buildInfo(&b, &g, top);
+	apAccelerationStructureBuildSizesInfo s;
+	memset(&s, 0, sizeof s);
+	s.sType = apSTypeASBuildSizesInfo;
+	fns->buildSizes(device, 1, &b, &count, &s); // VK_ACCELERATION_STRUCTURE_BUILD_TYPE_DEVICE_KHR
+	*size = s.accelerationStructureSize;
+	*scratch = s.buildScratchSize;
+}
+
+apResult apCreateAS(const apExtrasFns *fns, apHandle device, apHandle buffer, uint64_t offset, uint64_t size, int top, apHandle *as) {
+	apAccelerationStructureCreateInfo info;
+	memset(&info, 0, sizeof info);
+	info.sType = apSTypeASCreateInfo;
+	info.buffer = buffer;
+	info.offset = offset;
+	info.size = size;
+	info.type = top ? 0 : 1;
+	return fns->createAS(device, &info, NULL, as);
+}
+
+void apDestroyAS(const apExtrasFns *fns, apHandle device, apHandle as) { fns->destroyAS(device, as, NULL); }
+
+uint64_t apASAddress(const apExtrasFns *fns, apHandle device, apHandle as) {
+	apAccelerationStructureDeviceAddressInfo info = {apSTypeASDeviceAddressInfo, NULL, as};
+	return fns->asAddress(device, &info);
+}
+
+void apCmdBuildAS(const apExtrasFns *fns, apHandle cmd, apHandle dst, int top, uint64_t data, uint32_t count, uint64_t scratch) {
+	apAccelerationStructureGeometry g;
+	geometry(&g, top, data, count);
+	apAccelerationStructureBuildGeometryInfo b;
+	buildInfo(&b, &g, top);
+	b.dstAccelerationStructure = dst;
+	b.scratchData = scratch;
+	apAccelerationStructureBuildRangeInfo r = {count, 0, 0, 0};
+	const apAccelerationStructureBuildRangeInfo *pr = &r;
+	fns->cmdBuildAS(cmd, 1, &b, &pr);
+}
+
+void apCmdCopyAS(const apExtrasFns *fns, apHandle cmd, apHandle src, apHandle dst) {
+	apCopyAccelerationStructureInfo info = {apSTypeCopyASInfo, NULL, src, dst, 0}; // VK_COPY_ACCELERATION_STRUCTURE_MODE_CLONE_KHR
+	fns->cmdCopyAS(cmd, &info);
+}
+
+void *apNewASWrite(const apHandle *as, uint32_t n) {
+	struct w {
+		apWriteDescriptorSetAccelerationStructure info;
+		apHandle as[8];
+	} *p = calloc(1, sizeof *p);
+	if (p == NULL || n > 8) {
+		free(p);
+		return NULL;
+	}
+	memcpy(p->as, as, n * sizeof *as);
+	p->info.sType = apSTypeWriteDescriptorSetAS;
+	p->info.accelerationStructureCount = n;
+	p->info.pAccelerationStructures = p->as;
+	return p;
+}
+
 void apDrawMeshTasks(const apExtrasFns *fns, apHandle cmd, uint32_t x, uint32_t y, uint32_t z) { fns->drawMeshTasks(cmd, x, y, z); }
+
+void *apNewAllocateFlags(void) {
+	struct flags {
+		int32_t sType;
+		const void *pNext;
+		uint32_t flags;
+		uint32_t deviceMask;
+	} *p = calloc(1, sizeof *p);
+	if (p == NULL) {
+		return NULL;
+	}
+	p->sType = 1000060000; // VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO
+	p->flags = 2;          // VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT
+	return p;
+}

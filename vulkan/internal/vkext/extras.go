@@ -12,9 +12,33 @@ import (
 )
 
 // Extras holds the entry points of the device extensions the replay
-// enabled (VK_EXT_mesh_shader).
+// enabled: VK_EXT_mesh_shader, VK_KHR_acceleration_structure with
+// VK_KHR_ray_query and buffer device addresses.
 type Extras struct {
-	fns C.apExtrasFns
+	fns    C.apExtrasFns
+	device C.apHandle
+}
+
+// ExtraFeatures are the extension features to enable.
+type ExtraFeatures struct {
+	Task, Mesh bool // VK_EXT_mesh_shader taskShader, meshShader
+	// AS: VK_KHR_acceleration_structure's accelerationStructure,
+	// VK_KHR_ray_query's rayQuery and bufferDeviceAddress (core 1.2).
+	AS bool
+}
+
+func (f ExtraFeatures) flags() C.uint32_t {
+	var x C.uint32_t
+	if f.Task {
+		x |= C.apExtraTask
+	}
+	if f.Mesh {
+		x |= C.apExtraMesh
+	}
+	if f.AS {
+		x |= C.apExtraAS
+	}
+	return x
 }
 
 // MeshSupport reports the taskShader and meshShader features of
@@ -25,33 +49,29 @@ func (in *Instance) MeshSupport(physical unsafe.Pointer) (task, mesh bool) {
 	return t != 0, m != 0
 }
 
-// ExtraChain puts the extension feature structures to enable before next
-// (a VkDeviceCreateInfo.pNext chain): meshShader (and taskShader) of
-// VK_EXT_mesh_shader when mesh. Free it after vkCreateDevice; next is
+// RaySupport reports accelerationStructure, rayQuery and
+// bufferDeviceAddress.
+func (in *Instance) RaySupport(physical unsafe.Pointer) (as, rq, bda bool) {
+	var a, q, b C.apBool32
+	C.apRaySupport(&in.fns, C.apHandle(physical), &a, &q, &b)
+	return a != 0, q != 0, b != 0
+}
+
+// ExtraChain puts the feature structures of f before next (a
+// VkDeviceCreateInfo.pNext chain). Free it after vkCreateDevice; next is
 // not freed with it.
-func ExtraChain(next unsafe.Pointer, task, mesh bool) Chain {
+func ExtraChain(next unsafe.Pointer, f ExtraFeatures) Chain {
 	var head unsafe.Pointer
-	alloc := C.apNewExtraChain(next, b32(task), b32(mesh), &head)
+	alloc := C.apNewExtraChain(next, f.flags(), &head)
 	return Chain{alloc: alloc, head: head}
 }
 
-func b32(b bool) C.apBool32 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// LoadExtras resolves the entry points of the enabled extensions:
-// vkCmdDrawMeshTasksEXT when mesh.
-func (in *Instance) LoadExtras(device unsafe.Pointer, mesh bool) (*Extras, error) {
-	e := new(Extras)
-	m := C.int(0)
-	if mesh {
-		m = 1
-	}
-	if C.apLoadExtras(&in.fns, C.apHandle(device), m, &e.fns) != 0 {
-		return nil, errors.New("vkGetDeviceProcAddr found no vkCmdDrawMeshTasksEXT")
+// LoadExtras resolves the entry points of the enabled extensions.
+func (in *Instance) LoadExtras(device unsafe.Pointer, f ExtraFeatures) (*Extras, error) {
+	e := &Extras{device: C.apHandle(device)}
+	var missing *C.char
+	if C.apLoadExtras(&in.fns, C.apHandle(device), f.flags(), &e.fns, &missing) != 0 {
+		return nil, errors.New("vkGetDeviceProcAddr found no " + C.GoString(missing))
 	}
 	return e, nil
 }
@@ -59,4 +79,70 @@ func (in *Instance) LoadExtras(device unsafe.Pointer, mesh bool) (*Extras, error
 // DrawMeshTasks records vkCmdDrawMeshTasksEXT.
 func (e *Extras) DrawMeshTasks(cmd unsafe.Pointer, x, y, z uint32) {
 	C.apDrawMeshTasks(&e.fns, C.apHandle(cmd), C.uint32_t(x), C.uint32_t(y), C.uint32_t(z))
+}
+
+// BufferAddress is vkGetBufferDeviceAddress.
+func (e *Extras) BufferAddress(buffer unsafe.Pointer) uint64 {
+	return uint64(C.apBufferAddress(&e.fns, e.device, C.apHandle(buffer)))
+}
+
+// ASSizes is vkGetAccelerationStructureBuildSizesKHR for a bottom-level
+// structure of count opaque triangles, or (top) a top-level one of count
+// instances: the structure's size and its build scratch.
+func (e *Extras) ASSizes(top bool, count uint32) (size, scratch uint64) {
+	var s, sc C.uint64_t
+	C.apASSizes(&e.fns, e.device, cbool(top), C.uint32_t(count), &s, &sc)
+	return uint64(s), uint64(sc)
+}
+
+func cbool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// CreateAS is vkCreateAccelerationStructureKHR on buffer at offset.
+func (e *Extras) CreateAS(buffer unsafe.Pointer, offset, size uint64, top bool) (unsafe.Pointer, int32) {
+	var as C.apHandle
+	r := C.apCreateAS(&e.fns, e.device, C.apHandle(buffer), C.uint64_t(offset), C.uint64_t(size), cbool(top), &as)
+	return unsafe.Pointer(as), int32(r)
+}
+
+// DestroyAS is vkDestroyAccelerationStructureKHR.
+func (e *Extras) DestroyAS(as unsafe.Pointer) { C.apDestroyAS(&e.fns, e.device, C.apHandle(as)) }
+
+// ASAddress is vkGetAccelerationStructureDeviceAddressKHR.
+func (e *Extras) ASAddress(as unsafe.Pointer) uint64 {
+	return uint64(C.apASAddress(&e.fns, e.device, C.apHandle(as)))
+}
+
+// CmdBuildAS records vkCmdBuildAccelerationStructuresKHR of one
+// structure: count triangles (R32G32B32_SFLOAT, packed, no index) at the
+// device address data, or (top) count VkAccelerationStructureInstanceKHR
+// there; scratch is the build's scratch address.
+func (e *Extras) CmdBuildAS(cmd, dst unsafe.Pointer, top bool, data uint64, count uint32, scratch uint64) {
+	C.apCmdBuildAS(&e.fns, C.apHandle(cmd), C.apHandle(dst), cbool(top), C.uint64_t(data), C.uint32_t(count), C.uint64_t(scratch))
+}
+
+// CmdCopyAS records vkCmdCopyAccelerationStructureKHR (CLONE).
+func (e *Extras) CmdCopyAS(cmd, src, dst unsafe.Pointer) {
+	C.apCmdCopyAS(&e.fns, C.apHandle(cmd), C.apHandle(src), C.apHandle(dst))
+}
+
+// ASWrite is a VkWriteDescriptorSetAccelerationStructureKHR naming as
+// (at most 8), for VkWriteDescriptorSet.pNext.
+func ASWrite(as []unsafe.Pointer) Chain {
+	hs := (*C.apHandle)(C.malloc(C.size_t(8 * max(1, len(as)))))
+	defer C.free(unsafe.Pointer(hs))
+	copy(unsafe.Slice((*unsafe.Pointer)(unsafe.Pointer(hs)), len(as)), as)
+	p := C.apNewASWrite(hs, C.uint32_t(len(as)))
+	return Chain{alloc: p, head: p}
+}
+
+// AllocateFlags is VkMemoryAllocateFlagsInfo with
+// VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT, for VkMemoryAllocateInfo.pNext.
+func AllocateFlags() Chain {
+	p := C.apNewAllocateFlags()
+	return Chain{alloc: p, head: p}
 }
