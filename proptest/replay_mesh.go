@@ -85,3 +85,63 @@ func (b *rgen) meshKind(k string) {
 		panic("proptest: unknown mesh replay kind " + k)
 	}
 }
+
+// RayReplayKinds are the kinds of use that need acceleration structures
+// and ray queries (VK_KHR_acceleration_structure, VK_KHR_ray_query;
+// vulkan/replay/raytrace.go); RayReplayFrame draws from them.
+var RayReplayKinds = []string{
+	"tlas",      // a top-level build (over the replay's own triangles) traced by a compute pass that also writes a buffer
+	"blas-tlas", // bottom-level builds instanced by a top-level build, traced
+	"as-copy",   // a structure copied into another, both traced
+}
+
+// RayReplayFrame is MeshReplayFrame for RayReplayKinds.
+func RayReplayFrame(seed uint64) (*planner.Graph, []string) {
+	rng := rand.New(rand.NewPCG(seed, 0xa54ff53a5f1d36f1))
+	b := &rgen{g: &planner.Graph{}, rng: rng}
+	kinds := []int{int(seed % uint64(len(RayReplayKinds))), rng.IntN(len(RayReplayKinds))}
+	b.sink = b.g.AddBuffer("sink", planner.BufferDesc{Size: 1024, Usage: vk.BufferUsageStorageBuffer})
+	b.cmd("sink.clear", b.storageWrite(b.sink))
+	var names []string
+	for i, k := range kinds {
+		b.prefix = fmt.Sprintf("k%d.", i)
+		names = append(names, RayReplayKinds[k])
+		b.first = true
+		b.rayKind(RayReplayKinds[k])
+	}
+	b.cmd("sink.read", planner.Access{Resource: b.sink, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+	return b.g, names
+}
+
+func (b *rgen) rayKind(k string) {
+	cs := vk.StageComputeShader
+	build, copyStage := vk.StageAccelerationStructureBuild, vk.StageAccelerationStructureCopy
+	asr, asw := vk.AccessAccelerationStructureRead, vk.AccessAccelerationStructureWrite
+	as := func(name string) planner.ResourceID {
+		return b.g.AddBuffer(b.prefix+name, planner.BufferDesc{Size: uint64(65536 * (1 + b.rng.IntN(2))), Usage: vk.BufferUsageAccelerationStructureStorage})
+	}
+	trace := func(r planner.ResourceID) planner.Access { return planner.Access{Resource: r, Stages: cs, Access: asr} }
+	switch k {
+	case "tlas":
+		t := as("tlas")
+		b.cmd("tlas.build", planner.Access{Resource: t, Stages: build, Access: asw})
+		b.toSink("tlas.trace", trace(t))
+	case "blas-tlas":
+		t := as("tlas")
+		var reads []planner.Access
+		for i := 0; i < 1+b.rng.IntN(3); i++ {
+			bl := as(fmt.Sprintf("blas%d", i))
+			b.cmd(fmt.Sprintf("blas%d.build", i), planner.Access{Resource: bl, Stages: build, Access: asw})
+			reads = append(reads, planner.Access{Resource: bl, Stages: build, Access: asr})
+		}
+		b.cmd("tlas.build", append(reads, planner.Access{Resource: t, Stages: build, Access: asw})...)
+		b.toSink("tlas.trace", trace(t))
+	case "as-copy":
+		t, c := as("tlas"), as("copy")
+		b.cmd("tlas.build", planner.Access{Resource: t, Stages: build, Access: asw})
+		b.cmd("tlas.copy", planner.Access{Resource: t, Stages: copyStage, Access: asr}, planner.Access{Resource: c, Stages: copyStage, Access: asw})
+		b.toSink("copies.trace", trace(t), trace(c))
+	default:
+		panic("proptest: unknown ray replay kind " + k)
+	}
+}

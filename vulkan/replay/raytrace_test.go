@@ -3,11 +3,14 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/proptest"
 	"github.com/aliasplan/aliasplan/vk"
 	"github.com/aliasplan/aliasplan/vulkan"
 )
@@ -155,4 +158,24 @@ func TestAccelNotEnabled(t *testing.T) {
 		t.Fatalf("got %v, want a refusal naming the extension", err)
 	}
 	t.Logf("%s: %v", d.Info().Name, err)
+}
+
+// TestRayGeneratedFrames replays proptest.RayReplayFrame for seeds 1..12
+// (ALIASPLAN_RAY_FRAMES overrides) both ways where the device has ray
+// queries: no message, digests equal.
+func TestRayGeneratedFrames(t *testing.T) {
+	d := rayDevice(t)
+	n := 12
+	if s := os.Getenv("ALIASPLAN_RAY_FRAMES"); s != "" {
+		if v, err := strconv.Atoi(s); err == nil {
+			n = v
+		}
+	}
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			g, kinds := proptest.RayReplayFrame(seed)
+			extCompare(t, d, g, 1)
+			t.Logf("kinds %v", kinds)
+		})
+	}
 }
