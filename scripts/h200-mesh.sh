@@ -27,7 +27,7 @@ export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/xdg-runtime-$(id -u)}"
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 export ALIASPLAN_SHARE_DEVICE=1 ALIASPLAN_REQUIRE_VULKAN=1 ALIASPLAN_REQUIRE_EXT=1
 export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
-export ALIASPLAN_MESH_FRAMES="${MESH_FRAMES:-40}"
+export ALIASPLAN_MESH_FRAMES="${MESH_FRAMES:-40}" ALIASPLAN_RAY_FRAMES="${RAY_FRAMES:-40}"
 (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true) 2>&1 | tee "$log"
 tests="${MESH_TESTS:-TestMesh|TestAccel|TestRay|TestUnbuiltStagesNamed}"
 (cd vulkan/replay && ../../.vk/replay.test -test.run "$tests" -test.v -test.count=1 2>&1) | tee -a "$log"
