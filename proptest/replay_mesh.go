@@ -95,8 +95,10 @@ var RayReplayKinds = []string{
 	"as-copy",   // a structure copied into another, both traced
 }
 
-// RayReplayFrame is MeshReplayFrame for RayReplayKinds.
-func RayReplayFrame(seed uint64) (*planner.Graph, []string) {
+// RayReplayFrame is MeshReplayFrame for RayReplayKinds; traces are in
+// stage trace (COMPUTE_SHADER: ray queries, RAY_TRACING_SHADER: a ray
+// tracing pipeline).
+func RayReplayFrame(seed uint64, trace vk.Stage) (*planner.Graph, []string) {
 	rng := rand.New(rand.NewPCG(seed, 0xa54ff53a5f1d36f1))
 	b := &rgen{g: &planner.Graph{}, rng: rng}
 	kinds := []int{int(seed % uint64(len(RayReplayKinds))), rng.IntN(len(RayReplayKinds))}
@@ -107,14 +109,13 @@ func RayReplayFrame(seed uint64) (*planner.Graph, []string) {
 		b.prefix = fmt.Sprintf("k%d.", i)
 		names = append(names, RayReplayKinds[k])
 		b.first = true
-		b.rayKind(RayReplayKinds[k])
+		b.rayKind(RayReplayKinds[k], trace)
 	}
 	b.cmd("sink.read", planner.Access{Resource: b.sink, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
 	return b.g, names
 }
 
-func (b *rgen) rayKind(k string) {
-	cs := vk.StageComputeShader
+func (b *rgen) rayKind(k string, cs vk.Stage) {
 	build, copyStage := vk.StageAccelerationStructureBuild, vk.StageAccelerationStructureCopy
 	asr, asw := vk.AccessAccelerationStructureRead, vk.AccessAccelerationStructureWrite
 	as := func(name string) planner.ResourceID {

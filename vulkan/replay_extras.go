@@ -15,18 +15,20 @@ const (
 	extAS         = "VK_KHR_acceleration_structure"
 	extRayQuery   = "VK_KHR_ray_query"
 	extDeferred   = "VK_KHR_deferred_host_operations" // VK_KHR_acceleration_structure requires it
+	extRTPipeline = "VK_KHR_ray_tracing_pipeline"
 )
 
 // asStages are the stages whose frames need acceleration structures and
 // ray queries.
-const asStages = avk.StageAccelerationStructureBuild | avk.StageAccelerationStructureCopy
+const asStages = avk.StageAccelerationStructureBuild | avk.StageAccelerationStructureCopy | avk.StageRayTracingShader
 
 // replayExtras is what Config.ReplayStages asked for and what Open
 // enabled of it.
 type replayExtras struct {
 	stages     avk.Stage
 	task, mesh bool // VK_EXT_mesh_shader's taskShader, meshShader enabled
-	as         bool // VK_KHR_acceleration_structure, VK_KHR_ray_query, bufferDeviceAddress enabled
+	as         bool // VK_KHR_acceleration_structure (with deferred host operations) and bufferDeviceAddress enabled
+	rq, rtp    bool // VK_KHR_ray_query, VK_KHR_ray_tracing_pipeline enabled (with as)
 	fns        *vkext.Extras
 }
 
@@ -44,13 +46,22 @@ func (d *Device) chooseExtras() []string {
 		}
 	}
 	if x.stages&asStages != 0 {
-		if have := deviceExtensions(d.physical); have[extAS] && have[extRayQuery] && have[extDeferred] {
-			as, rq, bda := d.ext.RaySupport(unsafe.Pointer(d.physical))
-			if !(as && rq && bda) {
-				return out
+		have := deviceExtensions(d.physical)
+		if have[extAS] && have[extDeferred] {
+			q := vkext.ExtraFeatures{AS: true, RQ: have[extRayQuery], RTP: have[extRTPipeline]}
+			as, rq, rtp, bda := d.ext.RaySupport(unsafe.Pointer(d.physical), q)
+			if as && bda {
+				x.as = true
+				out = append(out, extAS+"\x00", extDeferred+"\x00")
+				if rq && q.RQ {
+					x.rq = true
+					out = append(out, extRayQuery+"\x00")
+				}
+				if rtp && q.RTP {
+					x.rtp = true
+					out = append(out, extRTPipeline+"\x00")
+				}
 			}
-			x.as = true
-			out = append(out, extAS+"\x00", extRayQuery+"\x00", extDeferred+"\x00")
 		}
 	}
 	return out
@@ -62,7 +73,7 @@ func (d *Device) extraChain(next unsafe.Pointer) vkext.Chain {
 }
 
 func (x *replayExtras) features() vkext.ExtraFeatures {
-	return vkext.ExtraFeatures{Task: x.task, Mesh: x.mesh, AS: x.as}
+	return vkext.ExtraFeatures{Task: x.task, Mesh: x.mesh, AS: x.as, RQ: x.rq, RTP: x.rtp}
 }
 
 func (d *Device) loadExtras() error {
@@ -86,20 +97,31 @@ func (h ReplayHooks) ReplayStagesAsked() avk.Stage { return h.d.extras.stages }
 func (h ReplayHooks) Extras() *vkext.Extras { return h.d.extras.fns }
 
 // RayQueries says whether the device was opened with
-// VK_KHR_acceleration_structure, VK_KHR_ray_query and bufferDeviceAddress
-// enabled (Config.ReplayStages naming acceleration-structure build or copy
-// stages, on a device that has them).
-func (h ReplayHooks) RayQueries() bool { return h.d.extras.as }
+// VK_KHR_acceleration_structure and bufferDeviceAddress (as), and of
+// VK_KHR_ray_query (rq) and VK_KHR_ray_tracing_pipeline (rtp) those it has
+// (Config.ReplayStages naming acceleration-structure or ray tracing
+// stages).
+func (h ReplayHooks) RayQueries() (as, rq, rtp bool) {
+	return h.d.extras.as, h.d.extras.rq, h.d.extras.rtp
+}
 
-// RaySupport reports what the device has of what RayQueries needs: the
-// extensions (acceleration structure, ray query, deferred host
-// operations) and, where it has them all, the features
-// (accelerationStructure, rayQuery, bufferDeviceAddress), as queried.
-func (h ReplayHooks) RaySupport() (exts map[string]bool, as, rq, bda bool) {
+// RaySupport reports what the device has of the ray extensions
+// (acceleration structure, deferred host operations, ray query, ray
+// tracing pipeline) and their features, as queried (a feature of an
+// extension the device lacks reads false).
+func (h ReplayHooks) RaySupport() (exts map[string]bool, as, rq, rtp, bda bool) {
 	have := deviceExtensions(h.d.physical)
-	exts = map[string]bool{extAS: have[extAS], extRayQuery: have[extRayQuery], extDeferred: have[extDeferred]}
-	if have[extAS] && have[extRayQuery] && have[extDeferred] {
-		as, rq, bda = h.d.ext.RaySupport(unsafe.Pointer(h.d.physical))
+	exts = map[string]bool{}
+	for _, e := range []string{extAS, extDeferred, extRayQuery, extRTPipeline} {
+		exts[e] = have[e]
 	}
-	return exts, as, rq, bda
+	q := vkext.ExtraFeatures{AS: have[extAS], RQ: have[extRayQuery], RTP: have[extRTPipeline]}
+	as, rq, rtp, bda = h.d.ext.RaySupport(unsafe.Pointer(h.d.physical), q)
+	return exts, as, rq, rtp, bda
+}
+
+// RTProperties are the ray tracing pipeline's shaderGroupHandleSize,
+// shaderGroupHandleAlignment and shaderGroupBaseAlignment.
+func (h ReplayHooks) RTProperties() (size, align, base uint32) {
+	return h.d.ext.RTProperties(unsafe.Pointer(h.d.physical))
 }

@@ -79,6 +79,15 @@ type rtWork struct {
 	inputs           []p.ResourceID // bottom-level structures its top-level builds instance
 	copySrc, copyDst []p.ResourceID
 	traces           []p.ResourceID // ray-query reads (compute)
+	rtTraces         []p.ResourceID // RAY_TRACING_SHADER reads: a ray tracing pipeline's trace
+}
+
+// traced is what the command traces, by either path.
+func (rt *rtWork) traced() []p.ResourceID {
+	if len(rt.rtTraces) > 0 {
+		return rt.rtTraces
+	}
+	return rt.traces
 }
 
 // addRTAccess performs the acceleration-structure flags of one access.
@@ -87,8 +96,10 @@ func addRTAccess(g *p.Graph, w *work, a *p.Access, st vk.Stage, left *vk.AccessF
 	if st&vk.StageAccelerationStructureBuild != 0 && a.Access&(vk.AccessShaderRead|vk.AccessShaderStorageRead|vk.AccessShaderSampledRead) != 0 {
 		return bad("build inputs from graph buffers (vertex, index or instance data read in ACCELERATION_STRUCTURE_BUILD): the replay builds from its own inputs, since graph buffers have no device addresses in the planner's pools (not built; docs/replay.md, what is left)")
 	}
-	if asFlags == 0 || st&vk.StageRayTracingShader != 0 {
-		return nil // RAY_TRACING_SHADER: refused as not built (unbuilt.go)
+	if st&vk.StageRayTracingShader != 0 && a.Access&^asFlags != 0 || asFlags == 0 {
+		// Other accesses in RAY_TRACING_SHADER stages: the ray generation
+		// shader only traces; refused as not built (unbuilt.go).
+		return nil
 	}
 	r := &g.Resources[a.Resource]
 	if r.Kind != p.KindBuffer || r.Buffer.Usage&vk.BufferUsageAccelerationStructureStorage == 0 {
@@ -115,6 +126,13 @@ func addRTAccess(g *p.Graph, w *work, a *p.Access, st vk.Stage, left *vk.AccessF
 		} else {
 			rt.copyDst = append(rt.copyDst, a.Resource)
 		}
+	case st&vk.StageRayTracingShader != 0 && st&vk.StageComputeShader != 0:
+		return bad("one access tracing in both compute and ray tracing stages (two traces of one command would share its lanes; not built)")
+	case st&vk.StageRayTracingShader != 0 && asFlags == vk.AccessAccelerationStructureRead:
+		rt.rtTraces = append(rt.rtTraces, a.Resource)
+		if w.parts[stRayQuery] == nil {
+			w.parts[stRayQuery] = &part{stage: stRayQuery}
+		}
 	case st&vk.StageComputeShader != 0 && asFlags == vk.AccessAccelerationStructureRead:
 		rt.traces = append(rt.traces, a.Resource)
 		if w.parts[stRayQuery] == nil {
@@ -140,7 +158,10 @@ type rtKit struct {
 	own       map[ownKey]*ownBuild
 	setLay    vkg.DescriptorSetLayout
 	pipeLay   vkg.PipelineLayout
-	pipe      vkg.Pipeline
+	pipe      vkg.Pipeline // ray queries (compute)
+	rtPipe    vkg.Pipeline // the ray tracing pipeline
+	sbt       [3]vkext.Region
+	stages    vkg.ShaderStageFlags // of the set and push constants
 	fns       *vkext.Extras
 }
 
@@ -170,7 +191,8 @@ func hasRT(ws []work) bool {
 
 // skipRTModule says whether the device cannot take the shader module.
 func (k *kit) skipRTModule(name string) bool {
-	return name == "rq.spv" && !k.hooks.RayQueries()
+	_, rq, rtp := k.hooks.RayQueries()
+	return name == "rq.spv" && !rq || (name == "rgen.spv" || name == "rmiss.spv" || name == "rchit.spv") && !rtp
 }
 
 // rtDevice checks every acceleration-structure use of g against the
@@ -187,7 +209,7 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 	first := func() (*work, p.ResourceID) {
 		for i := range ws {
 			if rt := ws[i].rt; rt != nil {
-				for _, l := range [][]p.ResourceID{rt.builds, rt.traces, rt.copySrc, rt.copyDst, rt.inputs} {
+				for _, l := range [][]p.ResourceID{rt.builds, rt.traces, rt.rtTraces, rt.copySrc, rt.copyDst, rt.inputs} {
 					if len(l) > 0 {
 						return &ws[i], l[0]
 					}
@@ -196,19 +218,51 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 		}
 		return &ws[0], 0
 	}
-	if !k.hooks.RayQueries() {
+	name := k.dev.Info().Name
+	exts, fas, frq, frtp, fbda := k.hooks.RaySupport()
+	has, hasRQ, hasRTP := k.hooks.RayQueries()
+	notOpened := func(w *work, r p.ResourceID, ext string) error {
+		return refuse(w, r, "%s has %s, but the device was opened without ACCELERATION_STRUCTURE_BUILD or RAY_TRACING_SHADER in vulkan.Config.ReplayStages (replay.Stages(graph) gives them), so it is not enabled", name, ext)
+	}
+	if !has {
 		w, r := first()
-		name := k.dev.Info().Name
-		exts, as, rq, bda := k.hooks.RaySupport()
-		for _, e := range []string{"VK_KHR_acceleration_structure", "VK_KHR_ray_query", "VK_KHR_deferred_host_operations"} {
+		for _, e := range []string{"VK_KHR_acceleration_structure", "VK_KHR_deferred_host_operations"} {
 			if !exts[e] {
 				return refuse(w, r, "%s lacks %s (queried): the device cannot build or trace acceleration structures", name, e)
 			}
 		}
-		if !as || !rq || !bda {
-			return refuse(w, r, "%s lacks the accelerationStructure, rayQuery or bufferDeviceAddress feature (queried: %v, %v, %v)", name, as, rq, bda)
+		if !fas || !fbda {
+			return refuse(w, r, "%s lacks the accelerationStructure or bufferDeviceAddress feature (queried: %v, %v)", name, fas, fbda)
 		}
-		return refuse(w, r, "%s has VK_KHR_acceleration_structure and VK_KHR_ray_query, but the device was opened without ACCELERATION_STRUCTURE_BUILD in vulkan.Config.ReplayStages (replay.Stages(graph) gives it), so they are not enabled", name)
+		return notOpened(w, r, "VK_KHR_acceleration_structure")
+	}
+	for i := range ws {
+		w := &ws[i]
+		if w.rt == nil {
+			continue
+		}
+		if len(w.rt.traces) > 0 && len(w.rt.rtTraces) > 0 {
+			return refuse(w, w.rt.traces[0], "a command tracing in both compute and ray tracing stages (two traces would share its lanes; not built)")
+		}
+		for _, c := range []struct {
+			list    []p.ResourceID
+			ext     string
+			feature bool
+			enabled bool
+			what    string
+		}{{w.rt.traces, "VK_KHR_ray_query", frq, hasRQ, "ray queries in compute shaders"}, {w.rt.rtTraces, "VK_KHR_ray_tracing_pipeline", frtp, hasRTP, "ray tracing shaders"}} {
+			if len(c.list) == 0 || c.enabled {
+				continue
+			}
+			switch {
+			case !exts[c.ext]:
+				return refuse(w, c.list[0], "%s lacks %s (queried): the device cannot run %s (ray-related extensions: %s)", name, c.ext, c.what, rayExts(exts))
+			case !c.feature:
+				return refuse(w, c.list[0], "%s has %s without its feature (queried): the device cannot run %s", name, c.ext, c.what)
+			default:
+				return notOpened(w, c.list[0], c.ext)
+			}
+		}
 	}
 	rk := &rtKit{top: map[p.ResourceID]bool{}, size: map[p.ResourceID]uint64{}, tris: map[p.ResourceID]uint32{}, instances: map[p.ResourceID]uint32{},
 		own: map[ownKey]*ownBuild{}, fns: k.hooks.Extras()}
@@ -234,7 +288,7 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 			r := append(rt.copySrc, rt.copyDst...)[0]
 			return refuse(w, r, "acceleration-structure copies pair one source with one destination (%d sources, %d destinations)", len(rt.copySrc), len(rt.copyDst))
 		}
-		for _, r := range rt.traces {
+		for _, r := range rt.traced() {
 			for _, l := range [][]p.ResourceID{rt.builds, rt.copyDst} {
 				for _, x := range l {
 					if x == r {
@@ -273,7 +327,7 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 				return refuse(w, r, "a build reading an acceleration structure the frame has not built (its contents are opaque: the replay can give it none)")
 			}
 		}
-		for _, r := range rt.traces {
+		for _, r := range rt.traced() {
 			if !built[r] {
 				return refuse(w, r, "a trace of an acceleration structure the frame has not built (its contents are opaque: the replay can give it none)")
 			}
@@ -281,8 +335,8 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 				return refuse(w, r, "a ray query traces a top-level acceleration structure; this buffer is bottom-level (a build reads it)")
 			}
 		}
-		if len(rt.traces) > rtMaxSlots {
-			return refuse(w, rt.traces[rtMaxSlots], "more than %d acceleration structures traced by one command (replay_rq.comp's slots)", rtMaxSlots)
+		if tr := rt.traced(); len(tr) > rtMaxSlots {
+			return refuse(w, tr[rtMaxSlots], "more than %d acceleration structures traced by one command (replay_rq.comp's slots)", rtMaxSlots)
 		}
 	}
 	// Sizes: every buffer must hold its structure.
@@ -475,7 +529,12 @@ func (k *kit) rtOwn(g *p.Graph, ws []work) error {
 // and pipeline.
 func (k *kit) rtPipeline() error {
 	rk := k.rt
+	_, rq, rtp := k.hooks.RayQueries()
 	cs := vkg.ShaderStageFlags(vkg.ShaderStageComputeBit)
+	if rtp {
+		cs |= 0x100 // VK_SHADER_STAGE_RAYGEN_BIT_KHR
+	}
+	rk.stages = cs
 	binds := []vkg.DescriptorSetLayoutBinding{
 		{Binding: 0, DescriptorType: vkg.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: cs},
 		{Binding: 1, DescriptorType: vkg.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: cs},
@@ -498,6 +557,14 @@ func (k *kit) rtPipeline() error {
 	if err := vkCheck("vkCreatePipelineLayout (ray query)", r); err != nil {
 		return err
 	}
+	if rtp {
+		if err := k.rtTracingPipeline(); err != nil {
+			return err
+		}
+	}
+	if !rq {
+		return nil
+	}
 	ci := []vkg.ComputePipelineCreateInfo{{SType: vkg.StructureTypeComputePipelineCreateInfo,
 		Stage: vkg.PipelineShaderStageCreateInfo{SType: vkg.StructureTypePipelineShaderStageCreateInfo, Stage: vkg.ShaderStageComputeBit,
 			Module: k.modules["rq.spv"], PName: "main\x00"}, Layout: rk.pipeLay}}
@@ -508,6 +575,35 @@ func (k *kit) rtPipeline() error {
 		return err
 	}
 	rk.pipe = pipes[0]
+	return nil
+}
+
+// rtTracingPipeline makes the ray tracing pipeline (raygen, miss,
+// closest hit) and its shader binding table, a replay-owned buffer.
+func (k *kit) rtTracingPipeline() error {
+	rk := k.rt
+	pl, res := rk.fns.CreateRTPipeline(unsafe.Pointer(rk.pipeLay), unsafe.Pointer(k.modules["rgen.spv"]), unsafe.Pointer(k.modules["rmiss.spv"]), unsafe.Pointer(k.modules["rchit.spv"]))
+	if err := vkCheck("vkCreateRayTracingPipelinesKHR", vkg.Result(res)); err != nil {
+		return err
+	}
+	rk.rtPipe = vkg.Pipeline(pl)
+	size, align, base := k.hooks.RTProperties()
+	handles, res := rk.fns.GroupHandles(pl, 3, 3*size)
+	if err := vkCheck("vkGetRayTracingShaderGroupHandlesKHR", vkg.Result(res)); err != nil {
+		return err
+	}
+	up := func(x, a uint64) uint64 { return (x + a - 1) / a * a }
+	rec := up(uint64(size), uint64(max(align, 1)))
+	region := up(rec, uint64(max(base, 1)))
+	sb, addr, err := k.addrBuffer(3*region, 0x400 /* SHADER_BINDING_TABLE */, true, uint64(max(base, 1)))
+	if err != nil {
+		return err
+	}
+	off := addr - rk.fns.BufferAddress(unsafe.Pointer(sb.buf))
+	for g := uint64(0); g < 3; g++ {
+		copy(unsafe.Slice((*byte)(unsafe.Add(sb.mapped, off+g*region)), size), handles[g*uint64(size):(g+1)*uint64(size)])
+		rk.sbt[g] = vkext.Region{Address: addr + g*region, Stride: rec, Size: rec}
+	}
 	return nil
 }
 
@@ -523,8 +619,10 @@ func (k *kit) closeRT() {
 			rk.fns.DestroyAS(ob.blas)
 		}
 	}
-	if rk.pipe != vkg.NullPipeline {
-		vkg.DestroyPipeline(k.vd, rk.pipe, nil)
+	for _, pl := range []vkg.Pipeline{rk.pipe, rk.rtPipe} {
+		if pl != vkg.NullPipeline {
+			vkg.DestroyPipeline(k.vd, pl, nil)
+		}
 	}
 	if rk.pipeLay != vkg.NullPipelineLayout {
 		vkg.DestroyPipelineLayout(k.vd, rk.pipeLay, nil)
@@ -569,7 +667,7 @@ func (m *mode) prepareRT() error {
 		if w.rt == nil {
 			continue
 		}
-		if len(w.rt.traces) > 0 {
+		if len(w.rt.traced()) > 0 {
 			ntrace++
 		}
 		if len(w.rt.inputs) == 0 {
@@ -607,7 +705,7 @@ func (m *mode) prepareRT() error {
 	stride := (uint64(paramsBytes) + align - 1) / align * align
 	for i := range m.r.works {
 		w := &m.r.works[i]
-		if w.rt == nil || len(w.rt.traces) == 0 {
+		if w.rt == nil || len(w.rt.traced()) == 0 {
 			continue
 		}
 		ai := vkg.DescriptorSetAllocateInfo{SType: vkg.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: rm.pool, DescriptorSetCount: 1,
@@ -621,7 +719,8 @@ func (m *mode) prepareRT() error {
 		pt := w.parts[stRayQuery]
 		var as []unsafe.Pointer
 		for s := 0; s < rtMaxSlots; s++ {
-			as = append(as, rm.as[w.rt.traces[min(s, len(w.rt.traces)-1)]]) // unused slots repeat a traced structure
+			tr := w.rt.traced()
+			as = append(as, rm.as[tr[min(s, len(tr)-1)]]) // unused slots repeat a traced structure
 		}
 		chain := vkext.ASWrite(as)
 		writes := []vkg.WriteDescriptorSet{
@@ -688,17 +787,37 @@ func (m *mode) recordRT(cb vkg.CommandBuffer, w *work) {
 	for j, s := range w.rt.copySrc {
 		rk.fns.CmdCopyAS(c, rm.as[s], rm.as[w.rt.copyDst[j]])
 	}
-	if len(w.rt.traces) == 0 {
+	tr := w.rt.traced()
+	if len(tr) == 0 {
 		return
 	}
 	var rays [rtMaxSlots]uint32
 	n := uint32(0)
-	for s, r := range w.rt.traces {
+	for s, r := range tr {
 		rays[s] = 256 * rk.instances[r]
 		n = max(n, rays[s])
 	}
-	vkg.CmdBindPipeline(cb, vkg.PipelineBindPointCompute, rk.pipe)
-	vkg.CmdBindDescriptorSets(cb, vkg.PipelineBindPointCompute, rk.pipeLay, 0, 1, []vkg.DescriptorSet{rm.sets[w.cmd]}, 0, nil)
-	vkg.CmdPushConstants(cb, rk.pipeLay, vkg.ShaderStageFlags(vkg.ShaderStageComputeBit), 0, 16, unsafe.Pointer(&rays[0]))
+	bp, pl := vkg.PipelineBindPointCompute, rk.pipe
+	if len(w.rt.rtTraces) > 0 {
+		bp, pl = vkg.PipelineBindPointRayTracing, rk.rtPipe
+	}
+	vkg.CmdBindPipeline(cb, bp, pl)
+	vkg.CmdBindDescriptorSets(cb, bp, rk.pipeLay, 0, 1, []vkg.DescriptorSet{rm.sets[w.cmd]}, 0, nil)
+	vkg.CmdPushConstants(cb, rk.pipeLay, rk.stages, 0, 16, unsafe.Pointer(&rays[0]))
+	if len(w.rt.rtTraces) > 0 {
+		rk.fns.CmdTraceRays(c, rk.sbt[0], rk.sbt[1], rk.sbt[2], n)
+		return
+	}
 	vkg.CmdDispatch(cb, (n+63)/64, 1, 1)
+}
+
+func rayExts(exts map[string]bool) string {
+	out := ""
+	for _, e := range []string{"VK_KHR_acceleration_structure", "VK_KHR_deferred_host_operations", "VK_KHR_ray_query", "VK_KHR_ray_tracing_pipeline"} {
+		if out != "" {
+			out += ", "
+		}
+		out += fmt.Sprintf("%s %v", e, exts[e])
+	}
+	return out
 }

@@ -23,8 +23,13 @@ func asBuild(r p.ResourceID) p.Access {
 	return p.Access{Resource: r, Stages: vk.StageAccelerationStructureBuild, Access: vk.AccessAccelerationStructureWrite}
 }
 
+// traceStage is where the tests trace: compute (ray queries) where the
+// device has VK_KHR_ray_query, else the ray tracing pipeline (rayDevice
+// sets it).
+var traceStage = vk.StageComputeShader
+
 func asTrace(r p.ResourceID) p.Access {
-	return p.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessAccelerationStructureRead}
+	return p.Access{Resource: r, Stages: traceStage, Access: vk.AccessAccelerationStructureRead}
 }
 
 // accelCases are frames with acceleration-structure work.
@@ -77,9 +82,17 @@ var accelCases = []struct {
 // naming what is missing and skips (a device limit).
 func rayDevice(t *testing.T) *vulkan.Device {
 	t.Helper()
-	d := extDevice(t, vk.StageAccelerationStructureBuild|vk.StageAccelerationStructureCopy)
+	d := extDevice(t, vk.StageAccelerationStructureBuild|vk.StageAccelerationStructureCopy|vk.StageRayTracingShader)
 	hooks, _ := d.Replay()
-	if !hooks.RayQueries() {
+	exts, fas, frq, frtp, fbda := hooks.RaySupport()
+	as, rq, rtp := hooks.RayQueries()
+	t.Logf("%s: %s; features accelerationStructure %v rayQuery %v rayTracingPipeline %v bufferDeviceAddress %v; enabled: as %v, ray query %v, ray tracing pipeline %v",
+		d.Info().Name, rayExts(exts), fas, frq, frtp, fbda, as, rq, rtp)
+	traceStage = vk.StageComputeShader
+	if !rq {
+		traceStage = vk.StageRayTracingShader
+	}
+	if !as || !rq && !rtp {
 		_, err := New(d, accelCases[0].graph())
 		var ue *UnsupportedError
 		if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "(queried)") {
@@ -110,7 +123,7 @@ func TestAccelStages(t *testing.T) {
 			if !traced {
 				t.Errorf("no digest for the trace command: %+v", rep.Digests)
 			}
-			t.Logf("%s: digests equal %v, %d messages, quirks %v", c.name, rep.DigestsEqual, rep.ValidationMessages, rep.LayerQuirks)
+			t.Logf("%s (traced in %s): digests equal %v, %d messages, quirks %v", c.name, traceStage, rep.DigestsEqual, rep.ValidationMessages, rep.LayerQuirks)
 		})
 	}
 }
@@ -121,7 +134,10 @@ func TestAccelStages(t *testing.T) {
 // plan's. The structures' bytes are never digested (opaque); what the
 // trace returns is.
 func TestAccelClobber(t *testing.T) {
-	d := rayDevice(t)
+	accelClobber(t, rayDevice(t))
+}
+
+func accelClobber(t *testing.T, d *vulkan.Device) {
 	g := &p.Graph{}
 	x, y := asBuffer(g, "x"), asBuffer(g, "y")
 	g.AddCommand("x.build", asBuild(x))
@@ -173,9 +189,30 @@ func TestRayGeneratedFrames(t *testing.T) {
 	}
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			g, kinds := proptest.RayReplayFrame(seed)
+			g, kinds := proptest.RayReplayFrame(seed, traceStage)
 			extCompare(t, d, g, 1)
 			t.Logf("kinds %v", kinds)
 		})
 	}
+}
+
+// TestRayPipelineTrace traces with the ray tracing pipeline
+// (RAY_TRACING_SHADER stage) on a device that also has ray queries, so
+// both paths run where both exist (lavapipe 25, the H200 has only the
+// pipeline): intact clean and equal, clobber caught.
+func TestRayPipelineTrace(t *testing.T) {
+	d := rayDevice(t)
+	hooks, _ := d.Replay()
+	if _, _, rtp := hooks.RayQueries(); !rtp {
+		extSkip(t, "%s has no VK_KHR_ray_tracing_pipeline", d.Info().Name)
+	}
+	saved := traceStage
+	traceStage = vk.StageRayTracingShader
+	defer func() { traceStage = saved }()
+	for _, c := range accelCases {
+		t.Run(c.name, func(t *testing.T) {
+			extCompare(t, d, c.graph(), 2)
+		})
+	}
+	t.Run("clobber", func(t *testing.T) { accelClobber(t, d) })
 }

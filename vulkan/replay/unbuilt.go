@@ -23,7 +23,7 @@ var unbuiltStages = []struct {
 	ext   []string // any of these provides the stage
 	what  string
 }{
-	{vk.StageRayTracingShader, []string{"VK_KHR_ray_tracing_pipeline", "VK_NV_ray_tracing"}, "ray tracing shaders"},
+	{vk.StageRayTracingShader, []string{"VK_KHR_ray_tracing_pipeline", "VK_NV_ray_tracing"}, "ray tracing shader accesses other than ACCELERATION_STRUCTURE_READ"}, // raytrace.go traces
 	{vk.StageTransformFeedbackEXT, []string{"VK_EXT_transform_feedback"}, "transform feedback"},
 	{vk.StageConditionalRenderingEXT, []string{"VK_EXT_conditional_rendering"}, "conditional rendering"},
 	{vk.StageVideoDecode, []string{"VK_KHR_video_decode_queue"}, "video decode"},

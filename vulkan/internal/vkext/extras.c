@@ -17,26 +17,100 @@ void apMeshSupport(const apInstanceFns *fns, apHandle physical, apBool32 *task, 
 	*mesh = m.meshShader;
 }
 
-void apRaySupport(const apInstanceFns *fns, apHandle physical, apBool32 *as, apBool32 *rq, apBool32 *bda) {
+void apRaySupport(const apInstanceFns *fns, apHandle physical, uint32_t flags, apBool32 *as, apBool32 *rq, apBool32 *rtp, apBool32 *bda) {
 	apPhysicalDeviceBufferDeviceAddressFeatures b;
 	memset(&b, 0, sizeof b);
 	b.sType = apSTypeBufferDeviceAddressFeatures;
 	apPhysicalDeviceRayQueryFeatures q;
 	memset(&q, 0, sizeof q);
 	q.sType = apSTypeRayQueryFeatures;
-	q.pNext = &b;
+	apPhysicalDeviceRayTracingPipelineFeatures r;
+	memset(&r, 0, sizeof r);
+	r.sType = apSTypeRTPipelineFeatures;
 	apPhysicalDeviceAccelerationStructureFeatures a;
 	memset(&a, 0, sizeof a);
 	a.sType = apSTypeASFeatures;
-	a.pNext = &q;
 	apPhysicalDeviceFeatures2 f2;
 	memset(&f2, 0, sizeof f2);
 	f2.sType = apSTypeFeatures2;
-	f2.pNext = &a;
+	f2.pNext = &b;
+	if (flags & apExtraAS) {
+		a.pNext = f2.pNext;
+		f2.pNext = &a;
+	}
+	if (flags & apExtraRQ) {
+		q.pNext = f2.pNext;
+		f2.pNext = &q;
+	}
+	if (flags & apExtraRTP) {
+		r.pNext = f2.pNext;
+		f2.pNext = &r;
+	}
 	fns->getFeatures2(physical, &f2);
 	*as = a.accelerationStructure;
 	*rq = q.rayQuery;
+	*rtp = r.rayTracingPipeline;
 	*bda = b.bufferDeviceAddress;
+}
+
+void apRTProperties(const apInstanceFns *fns, apHandle physical, uint32_t *size, uint32_t *align, uint32_t *base) {
+	apPhysicalDeviceRayTracingPipelineProperties r;
+	memset(&r, 0, sizeof r);
+	r.sType = apSTypeRTPipelineProperties;
+	apPhysicalDeviceProperties2 p2;
+	memset(&p2, 0, sizeof p2);
+	p2.sType = apSTypeProperties2;
+	p2.pNext = &r;
+	fns->getProperties2(physical, &p2);
+	*size = r.shaderGroupHandleSize;
+	*align = r.shaderGroupHandleAlignment;
+	*base = r.shaderGroupBaseAlignment;
+}
+
+apResult apCreateRTPipeline(const apExtrasFns *fns, apHandle device, apHandle layout, apHandle rgen, apHandle rmiss, apHandle rchit, apHandle *pipe) {
+	apPipelineShaderStageCreateInfo st[3];
+	memset(st, 0, sizeof st);
+	apHandle mods[3] = {rgen, rmiss, rchit};
+	uint32_t stages[3] = {0x100, 0x800, 0x400}; // RAYGEN, MISS, CLOSEST_HIT
+	for (int i = 0; i < 3; i++) {
+		st[i].sType = 18; // VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO
+		st[i].stage = stages[i];
+		st[i].module = mods[i];
+		st[i].pName = "main";
+	}
+	apRayTracingShaderGroupCreateInfo gr[3];
+	memset(gr, 0, sizeof gr);
+	for (int i = 0; i < 3; i++) {
+		gr[i].sType = apSTypeRTShaderGroupCreateInfo;
+		gr[i].generalShader = gr[i].closestHitShader = gr[i].anyHitShader = gr[i].intersectionShader = ~0u; // VK_SHADER_UNUSED_KHR
+	}
+	gr[0].type = 0; // GENERAL
+	gr[0].generalShader = 0;
+	gr[1].type = 0;
+	gr[1].generalShader = 1;
+	gr[2].type = 1; // TRIANGLES_HIT_GROUP
+	gr[2].closestHitShader = 2;
+	apRayTracingPipelineCreateInfo info;
+	memset(&info, 0, sizeof info);
+	info.sType = apSTypeRTPipelineCreateInfo;
+	info.stageCount = 3;
+	info.pStages = st;
+	info.groupCount = 3;
+	info.pGroups = gr;
+	info.maxPipelineRayRecursionDepth = 1;
+	info.layout = layout;
+	info.basePipelineIndex = -1;
+	return fns->createRTPipelines(device, NULL, NULL, 1, &info, NULL, pipe);
+}
+
+apResult apGroupHandles(const apExtrasFns *fns, apHandle device, apHandle pipe, uint32_t n, size_t size, void *out) {
+	return fns->groupHandles(device, pipe, 0, n, size, out);
+}
+
+void apCmdTraceRays(const apExtrasFns *fns, apHandle cmd, const apStridedDeviceAddressRegion *rgen, const apStridedDeviceAddressRegion *miss,
+	const apStridedDeviceAddressRegion *hit, uint32_t w) {
+	apStridedDeviceAddressRegion none = {0, 0, 0};
+	fns->cmdTraceRays(cmd, rgen, miss, hit, &none, w, 1, 1);
 }
 
 // apNewExtraChain: the extension feature structures to enable (flags), in
@@ -48,6 +122,7 @@ void *apNewExtraChain(void *next, uint32_t flags, void **head) {
 		apPhysicalDeviceAccelerationStructureFeatures as;
 		apPhysicalDeviceRayQueryFeatures rq;
 		apPhysicalDeviceBufferDeviceAddressFeatures bda;
+		apPhysicalDeviceRayTracingPipelineFeatures rtp;
 	} *c = calloc(1, sizeof *c);
 	*head = next;
 	if (c == NULL) {
@@ -63,14 +138,23 @@ void *apNewExtraChain(void *next, uint32_t flags, void **head) {
 	if (flags & apExtraAS) {
 		c->as.sType = apSTypeASFeatures;
 		c->as.accelerationStructure = 1;
-		c->rq.sType = apSTypeRayQueryFeatures;
-		c->rq.rayQuery = 1;
 		c->bda.sType = apSTypeBufferDeviceAddressFeatures;
 		c->bda.bufferDeviceAddress = 1;
 		c->bda.pNext = *head;
-		c->rq.pNext = &c->bda;
-		c->as.pNext = &c->rq;
+		c->as.pNext = &c->bda;
 		*head = &c->as;
+	}
+	if (flags & apExtraRQ) {
+		c->rq.sType = apSTypeRayQueryFeatures;
+		c->rq.rayQuery = 1;
+		c->rq.pNext = *head;
+		*head = &c->rq;
+	}
+	if (flags & apExtraRTP) {
+		c->rtp.sType = apSTypeRTPipelineFeatures;
+		c->rtp.rayTracingPipeline = 1;
+		c->rtp.pNext = *head;
+		*head = &c->rtp;
 	}
 	return c;
 }
@@ -94,6 +178,11 @@ int apLoadExtras(const apInstanceFns *ifns, apHandle device, uint32_t flags, apE
 		XLOAD(cmdBuildAS, "vkCmdBuildAccelerationStructuresKHR");
 		XLOAD(asAddress, "vkGetAccelerationStructureDeviceAddressKHR");
 		XLOAD(cmdCopyAS, "vkCmdCopyAccelerationStructureKHR");
+	}
+	if (flags & apExtraRTP) {
+		XLOAD(createRTPipelines, "vkCreateRayTracingPipelinesKHR");
+		XLOAD(groupHandles, "vkGetRayTracingShaderGroupHandlesKHR");
+		XLOAD(cmdTraceRays, "vkCmdTraceRaysKHR");
 	}
 #undef XLOAD
 	return 0;

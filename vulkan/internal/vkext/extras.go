@@ -22,9 +22,10 @@ type Extras struct {
 // ExtraFeatures are the extension features to enable.
 type ExtraFeatures struct {
 	Task, Mesh bool // VK_EXT_mesh_shader taskShader, meshShader
-	// AS: VK_KHR_acceleration_structure's accelerationStructure,
-	// VK_KHR_ray_query's rayQuery and bufferDeviceAddress (core 1.2).
-	AS bool
+	// AS: VK_KHR_acceleration_structure's accelerationStructure and
+	// bufferDeviceAddress (core 1.2); RQ: VK_KHR_ray_query's rayQuery;
+	// RTP: VK_KHR_ray_tracing_pipeline's rayTracingPipeline.
+	AS, RQ, RTP bool
 }
 
 func (f ExtraFeatures) flags() C.uint32_t {
@@ -38,6 +39,12 @@ func (f ExtraFeatures) flags() C.uint32_t {
 	if f.AS {
 		x |= C.apExtraAS
 	}
+	if f.RQ {
+		x |= C.apExtraRQ
+	}
+	if f.RTP {
+		x |= C.apExtraRTP
+	}
 	return x
 }
 
@@ -49,12 +56,49 @@ func (in *Instance) MeshSupport(physical unsafe.Pointer) (task, mesh bool) {
 	return t != 0, m != 0
 }
 
-// RaySupport reports accelerationStructure, rayQuery and
-// bufferDeviceAddress.
-func (in *Instance) RaySupport(physical unsafe.Pointer) (as, rq, bda bool) {
-	var a, q, b C.apBool32
-	C.apRaySupport(&in.fns, C.apHandle(physical), &a, &q, &b)
-	return a != 0, q != 0, b != 0
+// RaySupport reports accelerationStructure, rayQuery,
+// rayTracingPipeline and bufferDeviceAddress, querying only the
+// extensions has names (the device has them).
+func (in *Instance) RaySupport(physical unsafe.Pointer, has ExtraFeatures) (as, rq, rtp, bda bool) {
+	var a, q, r, b C.apBool32
+	C.apRaySupport(&in.fns, C.apHandle(physical), has.flags(), &a, &q, &r, &b)
+	return a != 0, q != 0, r != 0, b != 0
+}
+
+// RTProperties are shaderGroupHandleSize, shaderGroupHandleAlignment and
+// shaderGroupBaseAlignment.
+func (in *Instance) RTProperties(physical unsafe.Pointer) (size, align, base uint32) {
+	var s, a, b C.uint32_t
+	C.apRTProperties(&in.fns, C.apHandle(physical), &s, &a, &b)
+	return uint32(s), uint32(a), uint32(b)
+}
+
+// CreateRTPipeline is vkCreateRayTracingPipelinesKHR of a raygen, a miss
+// and a triangle closest-hit shader (groups 0, 1, 2).
+func (e *Extras) CreateRTPipeline(layout, rgen, rmiss, rchit unsafe.Pointer) (unsafe.Pointer, int32) {
+	var pl C.apHandle
+	r := C.apCreateRTPipeline(&e.fns, e.device, C.apHandle(layout), C.apHandle(rgen), C.apHandle(rmiss), C.apHandle(rchit), &pl)
+	return unsafe.Pointer(pl), int32(r)
+}
+
+// GroupHandles is vkGetRayTracingShaderGroupHandlesKHR of n groups.
+func (e *Extras) GroupHandles(pipe unsafe.Pointer, n, size uint32) ([]byte, int32) {
+	buf := C.malloc(C.size_t(size))
+	defer C.free(buf)
+	r := C.apGroupHandles(&e.fns, e.device, C.apHandle(pipe), C.uint32_t(n), C.size_t(size), buf)
+	return C.GoBytes(buf, C.int(size)), int32(r)
+}
+
+// Region is a VkStridedDeviceAddressRegionKHR.
+type Region struct{ Address, Stride, Size uint64 }
+
+// CmdTraceRays records vkCmdTraceRaysKHR(w, 1, 1) with no callable table.
+func (e *Extras) CmdTraceRays(cmd unsafe.Pointer, rgen, miss, hit Region, w uint32) {
+	c := func(r Region) C.apStridedDeviceAddressRegion {
+		return C.apStridedDeviceAddressRegion{deviceAddress: C.uint64_t(r.Address), stride: C.uint64_t(r.Stride), size: C.uint64_t(r.Size)}
+	}
+	a, b, h := c(rgen), c(miss), c(hit)
+	C.apCmdTraceRays(&e.fns, C.apHandle(cmd), &a, &b, &h, C.uint32_t(w))
 }
 
 // ExtraChain puts the feature structures of f before next (a

@@ -157,6 +157,78 @@ typedef struct apWriteDescriptorSetAccelerationStructure {
 	const apHandle *pAccelerationStructures;
 } apWriteDescriptorSetAccelerationStructure;
 
+#define apSTypeRTPipelineFeatures 1000347000
+#define apSTypeRTPipelineProperties 1000347001
+#define apSTypeRTPipelineCreateInfo 1000150015
+#define apSTypeRTShaderGroupCreateInfo 1000150016
+
+typedef struct apPhysicalDeviceRayTracingPipelineFeatures {
+	int32_t sType;
+	void *pNext;
+	apBool32 rayTracingPipeline;
+	apBool32 rayTracingPipelineShaderGroupHandleCaptureReplay;
+	apBool32 rayTracingPipelineShaderGroupHandleCaptureReplayMixed;
+	apBool32 rayTracingPipelineTraceRaysIndirect;
+	apBool32 rayTraversalPrimitiveCulling;
+} apPhysicalDeviceRayTracingPipelineFeatures;
+
+typedef struct apPhysicalDeviceRayTracingPipelineProperties {
+	int32_t sType;
+	void *pNext;
+	uint32_t shaderGroupHandleSize;
+	uint32_t maxRayRecursionDepth;
+	uint32_t maxShaderGroupStride;
+	uint32_t shaderGroupBaseAlignment;
+	uint32_t shaderGroupHandleCaptureReplaySize;
+	uint32_t maxRayDispatchInvocationCount;
+	uint32_t shaderGroupHandleAlignment;
+	uint32_t maxRayHitAttributeSize;
+} apPhysicalDeviceRayTracingPipelineProperties;
+
+typedef struct apPipelineShaderStageCreateInfo {
+	int32_t sType;
+	const void *pNext;
+	uint32_t flags;
+	uint32_t stage;
+	apHandle module;
+	const char *pName;
+	const void *pSpecializationInfo;
+} apPipelineShaderStageCreateInfo;
+
+typedef struct apRayTracingShaderGroupCreateInfo {
+	int32_t sType;
+	const void *pNext;
+	int32_t type;
+	uint32_t generalShader;
+	uint32_t closestHitShader;
+	uint32_t anyHitShader;
+	uint32_t intersectionShader;
+	const void *pShaderGroupCaptureReplayHandle;
+} apRayTracingShaderGroupCreateInfo;
+
+typedef struct apRayTracingPipelineCreateInfo {
+	int32_t sType;
+	const void *pNext;
+	uint32_t flags;
+	uint32_t stageCount;
+	const apPipelineShaderStageCreateInfo *pStages;
+	uint32_t groupCount;
+	const apRayTracingShaderGroupCreateInfo *pGroups;
+	uint32_t maxPipelineRayRecursionDepth;
+	const void *pLibraryInfo;
+	const void *pLibraryInterface;
+	const void *pDynamicState;
+	apHandle layout;
+	apHandle basePipelineHandle;
+	int32_t basePipelineIndex;
+} apRayTracingPipelineCreateInfo;
+
+typedef struct apStridedDeviceAddressRegion {
+	uint64_t deviceAddress;
+	uint64_t stride;
+	uint64_t size;
+} apStridedDeviceAddressRegion;
+
 typedef struct apExtrasFns {
 	void (*drawMeshTasks)(apHandle, uint32_t, uint32_t, uint32_t);
 	uint64_t (*bufferAddress)(apHandle, const apBufferDeviceAddressInfo *);
@@ -166,17 +238,32 @@ typedef struct apExtrasFns {
 	void (*cmdBuildAS)(apHandle, uint32_t, const apAccelerationStructureBuildGeometryInfo *, const apAccelerationStructureBuildRangeInfo *const *);
 	uint64_t (*asAddress)(apHandle, const apAccelerationStructureDeviceAddressInfo *);
 	void (*cmdCopyAS)(apHandle, const apCopyAccelerationStructureInfo *);
+	apResult (*createRTPipelines)(apHandle, apHandle, apHandle, uint32_t, const apRayTracingPipelineCreateInfo *, const void *, apHandle *);
+	apResult (*groupHandles)(apHandle, apHandle, uint32_t, uint32_t, size_t, void *);
+	void (*cmdTraceRays)(apHandle, const apStridedDeviceAddressRegion *, const apStridedDeviceAddressRegion *, const apStridedDeviceAddressRegion *,
+		const apStridedDeviceAddressRegion *, uint32_t, uint32_t, uint32_t);
 } apExtrasFns;
 
 // Extra features to enable (apNewExtraChain's flags).
 enum {
 	apExtraTask = 1,
 	apExtraMesh = 2,
-	apExtraAS = 4, // accelerationStructure, rayQuery, bufferDeviceAddress
+	apExtraAS = 4,  // accelerationStructure, bufferDeviceAddress
+	apExtraRQ = 8,  // rayQuery
+	apExtraRTP = 16, // rayTracingPipeline
 };
 
 void apMeshSupport(const apInstanceFns *fns, apHandle physical, apBool32 *task, apBool32 *mesh);
-void apRaySupport(const apInstanceFns *fns, apHandle physical, apBool32 *as, apBool32 *rq, apBool32 *bda);
+// apRaySupport queries the features of the extensions in flags (apExtraAS,
+// apExtraRQ, apExtraRTP): chain only what the device has.
+void apRaySupport(const apInstanceFns *fns, apHandle physical, uint32_t flags, apBool32 *as, apBool32 *rq, apBool32 *rtp, apBool32 *bda);
+// apRTProperties: shaderGroupHandleSize, shaderGroupHandleAlignment, shaderGroupBaseAlignment.
+void apRTProperties(const apInstanceFns *fns, apHandle physical, uint32_t *size, uint32_t *align, uint32_t *base);
+// apCreateRTPipeline: raygen, miss and triangle closest-hit, three groups.
+apResult apCreateRTPipeline(const apExtrasFns *fns, apHandle device, apHandle layout, apHandle rgen, apHandle rmiss, apHandle rchit, apHandle *pipe);
+apResult apGroupHandles(const apExtrasFns *fns, apHandle device, apHandle pipe, uint32_t n, size_t size, void *out);
+void apCmdTraceRays(const apExtrasFns *fns, apHandle cmd, const apStridedDeviceAddressRegion *rgen, const apStridedDeviceAddressRegion *miss,
+	const apStridedDeviceAddressRegion *hit, uint32_t w);
 void *apNewExtraChain(void *next, uint32_t flags, void **head);
 int apLoadExtras(const apInstanceFns *ifns, apHandle device, uint32_t flags, apExtrasFns *fns, const char **missing);
 void apDrawMeshTasks(const apExtrasFns *fns, apHandle cmd, uint32_t x, uint32_t y, uint32_t z);
