@@ -24,6 +24,8 @@
 #               (issue 21's last kinds: tessellation/geometry, self-copies, ...)
 #   device run: command "bash .vk/h200-xfb.sh", carry [".gl", ".vk"]
 #               (transform feedback, conditional rendering, their racing controls)
+#   device run: command "bash .vk/h200-mesh.sh", carry [".gl", ".vk"]
+#               (issue 21's extension stages: mesh/task shaders, ray queries)
 #   device run: command "bash .vk/h200-frames.sh", carry [".gl", ".vk"]
 #               (frame sequences back to back into held memory, issue 25)
 #               (the racing control's rates, the generated frames)
@@ -52,8 +54,7 @@ cp "$src/scripts/h200-replay.sh" "$src/scripts/h200-race.sh" "$src/scripts/h200-
 # Issue 23's ranged frames and their GENERAL twins, made replayable
 # (scripts/replayable-frame.py), for h200-ranges.sh.
 cp "$src/scripts/h200-ranges.sh" .vk/
-cp "$src/scripts/h200-cover.sh" .vk/
-cp "$src/scripts/h200-xfb.sh" .vk/
+cp "$src/scripts/h200-cover.sh" "$src/scripts/h200-mesh.sh" "$src/scripts/h200-xfb.sh" .vk/
 mkdir -p .vk/frames-ranges
 for f in "$src"/proptest/testdata/frames/*.json; do
 	python3 "$src/scripts/replayable-frame.py" "$f" ".vk/frames-ranges/$(basename "$f")"

@@ -10,6 +10,7 @@ import (
 	vk "github.com/goki/vulkan"
 
 	"github.com/aliasplan/aliasplan/planner"
+	avk "github.com/aliasplan/aliasplan/vk"
 	"github.com/aliasplan/aliasplan/vulkan/internal/vkext"
 )
 
@@ -40,6 +41,12 @@ type Config struct {
 	// Open fails with ErrUnsupported, naming what is missing, on a device
 	// without them.
 	Replay bool
+	// ReplayStages are the stages beyond the base set that the replayed
+	// frames use (replay.Stages gives a graph's): with Replay, Open enables
+	// the extensions and features they need where the device has them
+	// (task and mesh shaders: VK_EXT_mesh_shader; replay_extras.go) and
+	// nothing for stages the frames do not use.
+	ReplayStages avk.Stage
 }
 
 // Info describes an open device.
@@ -106,6 +113,9 @@ type Device struct {
 	xfbCond *vkext.XfbCond
 	// onClose runs first in Close (ReplayHooks.OnClose).
 	onClose []func()
+	// extras: the replay's extension entry points and what is enabled
+	// (replay_extras.go).
+	extras replayExtras
 }
 
 // liveCounts counts the objects created through this package and not yet
@@ -180,6 +190,7 @@ func (d *Device) open(cfg Config) error {
 		}
 	}
 	d.replay = cfg.Replay
+	d.extras.stages = cfg.ReplayStages
 	return d.createDevice(choice)
 }
 
@@ -473,6 +484,7 @@ func (d *Device) createDevice(choice apiChoice) error {
 		if e := loadStoreOpNone(d.physical); e != "" {
 			exts, d.loadOpNone = append(exts, e+"\x00"), true
 		}
+		exts = append(exts, d.chooseExtras()...) // replay_extras.go
 	}
 	chain := vkext.Sync2Chain()
 	var features []vk.PhysicalDeviceFeatures
@@ -484,12 +496,14 @@ func (d *Device) createDevice(choice apiChoice) error {
 	defer chain.Free()
 	xc, xfb, cond := d.xfbCondChain(chain.Head(), &exts) // replay_xfbcond.go
 	defer xc.Free()
+	xchain := d.extraChain(xc.Head()) // replay_extras.go
+	defer xchain.Free()
 	qs, counts := chooseQueues(familyProperties(d.physical), d.info.QueueFamily)
 	d.info.Queues = qs
 	queues := queueCreateInfos(counts)
 	info := vk.DeviceCreateInfo{
 		SType:                   vk.StructureTypeDeviceCreateInfo,
-		PNext:                   xc.Head(),
+		PNext:                   xchain.Head(),
 		QueueCreateInfoCount:    uint32(len(queues)),
 		PQueueCreateInfos:       queues,
 		EnabledExtensionCount:   uint32(len(exts)),
@@ -514,6 +528,9 @@ func (d *Device) createDevice(choice apiChoice) error {
 		}
 		if d.xfbCond, err = d.ext.LoadXfbCond(unsafe.Pointer(dev), xfb, cond); err != nil {
 			return fmt.Errorf("%w: %q: %v", ErrUnsupported, d.info.Name, err)
+		}
+		if err := d.loadExtras(); err != nil { // replay_extras.go
+			return err
 		}
 	}
 	// Out-parameters are locals: a pointer into d would make cgo check all

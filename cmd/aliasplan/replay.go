@@ -142,7 +142,7 @@ func (a *replayArgs) run(files []string, stdout, stderr io.Writer) error {
 		// Mesa wants a runtime directory for its caches.
 		os.Setenv("XDG_RUNTIME_DIR", os.TempDir())
 	}
-	dev, err := vulkan.Open(vulkan.Config{Validation: a.validation, Replay: true, Device: a.vkDevice})
+	dev, err := vulkan.Open(vulkan.Config{Validation: a.validation, Replay: true, Device: a.vkDevice, ReplayStages: replay.Stages(g)})
 	if err != nil {
 		return fmt.Errorf("replay: no usable Vulkan device: %s", trimPkg(err.Error()))
 	}

@@ -143,7 +143,7 @@ const (
 	stVertex
 	stFragment
 	numBaseStages
-	numStages = numBaseStages + 3 // prerast.go: tessellation control and evaluation, geometry
+	numStages = numBaseStages + 6 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh; raytrace.go: ray query
 )
 
 var stageNames = [numStages]string{"compute", "vertex", "fragment"}
@@ -282,6 +282,8 @@ type work struct {
 	xfb         []xfbOp
 	// more: compute parts beyond the first (split.go).
 	more []*part
+	// rt: acceleration-structure builds, copies and ray queries (raytrace.go).
+	rt *rtWork
 }
 
 // pass is one dynamic-rendering pass of a command: one subresource of
@@ -506,7 +508,8 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			bit vk.Stage
 			st  stage
 		}{{vk.StageComputeShader, stCompute}, {vk.StageVertexShader, stVertex}, {vk.StageFragmentShader, stFragment},
-			{vk.StageTessellationControlShader, stTessControl}, {vk.StageTessellationEvaluationShader, stTessEval}, {vk.StageGeometryShader, stGeometry}} { // prerast.go
+			{vk.StageTessellationControlShader, stTessControl}, {vk.StageTessellationEvaluationShader, stTessEval}, {vk.StageGeometryShader, stGeometry}, // prerast.go
+			{vk.StageTaskShaderEXT, stTask}, {vk.StageMeshShaderEXT, stMesh}} { // mesh.go
 			if st&sh.bit == 0 {
 				continue
 			}
@@ -653,6 +656,9 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			}
 			left &^= done
 		}
+		if err := addRTAccess(g, &w, a, st, &left, bad); err != nil { // raytrace.go
+			return w, err
+		}
 		if left != 0 {
 			return w, bad("access flags %s in stages %s have no replay (compute, vertex and fragment shaders, attachments, draw indirect, vertex and index input, clear, copy and resolve do)", left, a.Stages)
 		}
@@ -690,10 +696,13 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 	}
 	shapeXfb(&w)        // xfb.go
 	conditionalWork(&w) // condrender.go
-	if w.parts[stVertex] != nil || w.parts[stFragment] != nil || hasPreRaster(&w) {
+	if w.parts[stVertex] != nil || w.parts[stFragment] != nil || hasPreRaster(&w) || hasMesh(&w) {
 		w.graphics = true
 	}
 	if w.graphics {
+		if err := meshShape(g, &w); err != nil { // mesh.go
+			return w, err
+		}
 		if err := shapeDraw(g, &w); err != nil {
 			return w, err
 		}

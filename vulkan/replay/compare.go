@@ -384,6 +384,10 @@ func (r *Replayer) Compare(plan *p.Plan, cfg Config) (*Report, error) {
 //     buffer barrier whose destination is exactly VERTEX_ATTRIBUTE_INPUT
 //     / VERTEX_ATTRIBUTE_READ (this layer applies it to other stages:
 //     the message's write_barriers list no VERTEX_ATTRIBUTE_INPUT).
+//   - "mesh-stage-chain": a layout transition reported as a
+//     write-after-write against a write the plan made visible to a task or
+//     mesh shader stage, the transition's barrier chained from that stage
+//     (mesh.go: this layer does not chain barriers through those stages).
 //
 // The data checks (digests, final contents) still apply to both.
 func LayerQuirk(m vulkan.Message) string {
@@ -400,6 +404,8 @@ func LayerQuirk(m vulkan.Message) string {
 		strings.Contains(m.Text, "write_barriers: ") && !strings.Contains(m.Text, "|SYNC_VERTEX_ATTRIBUTE_INPUT_VERTEX_ATTRIBUTE_READ") &&
 		!strings.Contains(m.Text, "write_barriers: SYNC_VERTEX_ATTRIBUTE_INPUT_VERTEX_ATTRIBUTE_READ"):
 		return "vertex-attribute-barrier"
+	case meshChainQuirk(m): // mesh.go
+		return "mesh-stage-chain"
 	}
 	return ""
 }

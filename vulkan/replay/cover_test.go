@@ -143,7 +143,7 @@ func TestUnbuiltStagesNamed(t *testing.T) {
 	for _, c := range []struct {
 		stage vk.Stage
 		ext   string
-	}{{vk.StageMeshShaderEXT, "VK_EXT_mesh_shader"}, {vk.StageFragmentShadingRateAttachment, "VK_KHR_fragment_shading_rate"}, {vk.StageRayTracingShader, "VK_KHR_ray_tracing_pipeline"}} {
+	}{{vk.StageFragmentShadingRateAttachment, "VK_KHR_fragment_shading_rate"}, {vk.StageRayTracingShader, "VK_KHR_ray_tracing_pipeline"}} {
 		g := &p.Graph{}
 		b := g.AddBuffer("b", p.BufferDesc{Size: 256, Usage: vk.BufferUsageStorageBuffer})
 		g.AddCommand("w", p.Access{Resource: b, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})

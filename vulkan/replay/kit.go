@@ -30,6 +30,8 @@ type kit struct {
 	compLay   vk.PipelineLayout
 	gfxLay    vk.PipelineLayout
 	gfxLayX   vk.PipelineLayout // prerast.go: with tessellation and geometry sets
+	meshLay   vk.PipelineLayout // mesh.go: mesh, fragment and task sets
+	rt        *rtKit            // raytrace.go
 	compPipes map[specMasks]vk.Pipeline
 	gfxPipes  map[gfxKey]vk.Pipeline
 	sampler   vk.Sampler
@@ -85,7 +87,8 @@ func (k *kit) initStatic() error {
 	}
 	for _, e := range names {
 		name := e.Name()
-		if name == "comp_ms.spv" && k.noMSCompute() || k.skipModule(name) || name == "xfb.spv" && !k.hooks.XfbCond().TransformFeedback() { // msaacompute.go, prerast.go, xfb.go
+		if name == "comp_ms.spv" && k.noMSCompute() || k.skipModule(name) || name == "xfb.spv" && !k.hooks.XfbCond().TransformFeedback() || // msaacompute.go, prerast.go, xfb.go
+			k.skipMeshModule(name) || k.skipRTModule(name) { // mesh.go, raytrace.go
 			continue
 		}
 		code, err := spirvWords(name)
@@ -103,7 +106,7 @@ func (k *kit) initStatic() error {
 	}
 	tess, geom := k.preRasterFeatures() // prerast.go
 	for st := stCompute; st < numStages; st++ {
-		if st == stTessControl && !tess || st == stTessEval && !tess || st == stGeometry && !geom {
+		if st == stTessControl && !tess || st == stTessEval && !tess || st == stGeometry && !geom || !k.meshStageOn(st) || st == stRayQuery { // mesh.go, raytrace.go (a set of its own)
 			continue
 		}
 		flags := stageFlags(st)
@@ -134,6 +137,9 @@ func (k *kit) initStatic() error {
 		return err
 	}
 	if err := k.preRasterLayout(); err != nil { // prerast.go
+		return err
+	}
+	if err := k.meshLayout(); err != nil { // mesh.go
 		return err
 	}
 	return nil
@@ -355,6 +361,12 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 	if err := k.preRasterDevice(g, ws); err != nil { // prerast.go
 		return err
 	}
+	if err := k.meshDevice(g, ws); err != nil { // mesh.go
+		return err
+	}
+	if err := k.rtDevice(g, ws); err != nil { // raytrace.go
+		return err
+	}
 	if err := k.uniformRangeDevice(g, ws); err != nil { // bigubo.go
 		return err
 	}
@@ -431,6 +443,7 @@ func (k *kit) close() {
 		return
 	}
 	vk.DeviceWaitIdle(k.vd)
+	k.closeRT()       // raytrace.go
 	k.releaseShared() // sharedkit.go: the device's shared objects stay
 	for _, pl := range k.gfxPipes {
 		vk.DestroyPipeline(k.vd, pl, nil)
@@ -438,7 +451,7 @@ func (k *kit) close() {
 	for _, pl := range k.compPipes {
 		vk.DestroyPipeline(k.vd, pl, nil)
 	}
-	for _, l := range []vk.PipelineLayout{k.compLay, k.gfxLay, k.gfxLayX} {
+	for _, l := range []vk.PipelineLayout{k.compLay, k.gfxLay, k.gfxLayX, k.meshLay} {
 		if l != vk.NullPipelineLayout {
 			vk.DestroyPipelineLayout(k.vd, l, nil)
 		}

@@ -27,6 +27,7 @@ type mode struct {
 	quiet    [][numStages]vk.DescriptorSet // gfxwrite.go: commands whose vertex or fragment part writes
 	views    map[viewKey]vk.ImageView
 	bufViews map[p.ResourceID]vk.BufferView // texel.go
+	rt       *rtMode                        // raytrace.go
 	cbs      []vk.CommandBuffer             // [timed, profiled]
 }
 
@@ -80,6 +81,7 @@ func (m *mode) close() {
 		vk.DestroyImageView(k.vd, v, nil)
 	}
 	m.closeBufViews()
+	m.closeRT() // raytrace.go
 	if m.pool != vk.NullDescriptorPool {
 		vk.DestroyDescriptorPool(k.vd, m.pool, nil)
 	}
@@ -156,7 +158,7 @@ func (m *mode) prepare() error {
 	stride := (uint64(paramsBytes) + align - 1) / align * align
 	for i := range r.works {
 		for st, pt := range r.works[i].parts {
-			if pt == nil {
+			if pt == nil || stage(st) == stRayQuery { // raytrace.go: a set of its own
 				continue
 			}
 			set, err := m.writeSet(pt, stage(st), stride, nil)
@@ -172,6 +174,9 @@ func (m *mode) prepare() error {
 		}
 	}
 	if err := m.writeMoreSets(stride); err != nil { // split.go
+		return err
+	}
+	if err := m.prepareRT(); err != nil { // raytrace.go
 		return err
 	}
 	for i := range r.works {
@@ -487,6 +492,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 		m.recordCopy(cb, op)
 	}
 	m.recordLone(cb, w) // lonecopy.go
+	m.recordRT(cb, w)   // raytrace.go
 	if pt := w.parts[stCompute]; pt != nil {
 		pl, err := k.compPipeline(pt.masks())
 		if err != nil {
@@ -573,7 +579,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 		vk.CmdSetStencilReference(cb, vk.StencilFaceFlags(vk.StencilFrontAndBack), w.seed&0xff)
 		bind := func(vattr, fullScreen bool) error {
 			quiet := quietDraw(w, ps, fullScreen) // gfxwrite.go
-			pl, err := k.gfxPipeline(g, w, ps, vattr, quiet)
+			pl, err := k.gfxPipeline(g, w, ps, vattr, quiet, false)
 			if err != nil {
 				return err
 			}
@@ -590,13 +596,19 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			vk.CmdPushConstants(cb, lay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 28, unsafe.Pointer(&pc[0]))
 			return nil
 		}
-		if err := bind(false, true); err != nil {
-			return err
+		if hasMesh(w) { // mesh.go: the full-screen draw is a mesh draw
+			if err := m.drawMesh(cb, w, ps); err != nil {
+				return err
+			}
+		} else {
+			if err := bind(false, true); err != nil {
+				return err
+			}
+			// The full-screen draw: every pass's fragments and vertex reads.
+			vk.CmdDraw(cb, w.vertices, 1, 0, 0)
 		}
-		// The full-screen draw: every pass's fragments and vertex reads.
-		vk.CmdDraw(cb, w.vertices, 1, 0, 0)
 		if pi == 0 && len(w.indirect)+len(w.index)+len(w.vertex) > 0 {
-			if quietDraw(w, ps, false) {
+			if quietDraw(w, ps, false) || hasMesh(w) {
 				if err := bind(false, false); err != nil {
 					return err
 				}

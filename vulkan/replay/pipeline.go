@@ -36,6 +36,8 @@ type gfxKey struct {
 	fmask      specMasks
 	pre        uint8        // prerast.go: tessellation control, evaluation, geometry present (bits 0-2)
 	pmask      [3]specMasks // their masks
+	mesh       uint8        // mesh.go: a mesh pipeline: mesh (bit 0) and task (bit 1) stages
+	mmask      [2]specMasks // their masks
 }
 
 // specialization returns VkSpecializationInfo for masks (constant id =
@@ -130,13 +132,17 @@ func fragShader(count, nuint int) string {
 	return fmt.Sprintf("frag_f%d_u%d.spv", count-nuint, nuint)
 }
 
-func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr, quiet bool) (vk.Pipeline, error) {
+func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr, quiet, mesh bool) (vk.Pipeline, error) {
 	key := gfxKey{vattr: vattr, depthFmt: int32(vk.FormatUndefined), stencilFmt: int32(vk.FormatUndefined),
 		vmask: w.parts[stVertex].masks(), fmask: w.parts[stFragment].masks(), samples: max(ps.samples, 1)}
 	if quiet {
 		key.vmask, key.fmask = w.quiet[stVertex], w.quiet[stFragment] // gfxwrite.go
 	}
-	preRasterKey(&key, w, quiet) // prerast.go
+	if mesh {
+		meshKey(&key, w, quiet) // mesh.go
+	} else {
+		preRasterKey(&key, w, quiet) // prerast.go
+	}
 	colors := passColors(w, ps)
 	loc, count, nuint := colorLocations(colors)
 	key.ncolor, key.nuint = count, nuint
@@ -200,6 +206,14 @@ func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
 	layout := k.gfxLay
 	if key.pre != 0 {
 		layout = k.gfxLayX
+	}
+	if key.mesh != 0 { // mesh.go: task and mesh shaders, no vertex input
+		var mfree func()
+		stages, mfree = k.meshShaders(key)
+		defer mfree()
+		stages = append(stages, vk.PipelineShaderStageCreateInfo{SType: vk.StructureTypePipelineShaderStageCreateInfo, Stage: vk.ShaderStageFragmentBit,
+			Module: k.modules[frag], PName: "main\x00", PSpecializationInfo: fspec})
+		layout = k.meshLay
 	}
 	blends := make([]vk.PipelineColorBlendAttachmentState, key.ncolor)
 	for i := range blends {
@@ -265,6 +279,9 @@ func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
 			PDynamicStates: []vk.DynamicState{vk.DynamicStateViewport, vk.DynamicStateScissor, vk.DynamicStateStencilReference}},
 		Layout: layout,
 	}}
+	if key.mesh != 0 {
+		info[0].PVertexInputState, info[0].PInputAssemblyState = nil, nil // mesh.go
+	}
 	pipes := make([]vk.Pipeline, 1)
 	r := vk.CreateGraphicsPipelines(k.vd, vk.NullPipelineCache, 1, info, nil, pipes)
 	info[0].Free()

@@ -111,6 +111,9 @@ func stageFlags(st stage) vkg.ShaderStageFlags {
 	case stGeometry:
 		return vkg.ShaderStageFlags(vkg.ShaderStageGeometryBit)
 	}
+	if f, ok := meshStageFlags(st); ok { // mesh.go
+		return f
+	}
 	return vkg.ShaderStageFlags(vkg.ShaderStageComputeBit)
 }
 

@@ -296,6 +296,8 @@ func (r *Replayer) writeParams(stride uint64) {
 					st = preRasterStride(pt.stage, st) // prerast.go
 				}
 				put(8, st)
+			case stTask, stMesh:
+				meshParams(w, pt.stage, put) // mesh.go
 			default:
 				put(8, 1)
 			}

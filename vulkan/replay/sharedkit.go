@@ -24,6 +24,7 @@ type staticKit struct {
 	compLay   vk.PipelineLayout
 	gfxLay    vk.PipelineLayout
 	gfxLayX   vk.PipelineLayout
+	meshLay   vk.PipelineLayout
 	compPipes map[specMasks]vk.Pipeline
 	gfxPipes  map[gfxKey]vk.Pipeline
 }
@@ -43,7 +44,7 @@ func (k *kit) init() error {
 			sharedKits.Unlock()
 			return err
 		}
-		st = &staticKit{modules: k.modules, setsLay: k.setsLay, compLay: k.compLay, gfxLay: k.gfxLay, gfxLayX: k.gfxLayX,
+		st = &staticKit{modules: k.modules, setsLay: k.setsLay, compLay: k.compLay, gfxLay: k.gfxLay, gfxLayX: k.gfxLayX, meshLay: k.meshLay,
 			compPipes: k.compPipes, gfxPipes: k.gfxPipes}
 		if sharedKits.m == nil {
 			sharedKits.m = map[*vulkan.Device]*staticKit{}
@@ -54,7 +55,7 @@ func (k *kit) init() error {
 	}
 	sharedKits.Unlock()
 	k.static = st
-	k.modules, k.setsLay, k.compLay, k.gfxLay, k.gfxLayX = st.modules, st.setsLay, st.compLay, st.gfxLay, st.gfxLayX
+	k.modules, k.setsLay, k.compLay, k.gfxLay, k.gfxLayX, k.meshLay = st.modules, st.setsLay, st.compLay, st.gfxLay, st.gfxLayX, st.meshLay
 	k.compPipes, k.gfxPipes = st.compPipes, st.gfxPipes
 	return k.initRest()
 }
@@ -76,7 +77,7 @@ func (k *kit) releaseShared() {
 	}
 	k.modules, k.compPipes, k.gfxPipes = nil, nil, nil
 	k.setsLay = [numStages]vk.DescriptorSetLayout{}
-	k.compLay, k.gfxLay, k.gfxLayX = vk.NullPipelineLayout, vk.NullPipelineLayout, vk.NullPipelineLayout
+	k.compLay, k.gfxLay, k.gfxLayX, k.meshLay = vk.NullPipelineLayout, vk.NullPipelineLayout, vk.NullPipelineLayout, vk.NullPipelineLayout
 	k.static = nil
 }
 
@@ -96,7 +97,7 @@ func destroyShared(dev *vulkan.Device) {
 	for _, pl := range st.compPipes {
 		vk.DestroyPipeline(vd, pl, nil)
 	}
-	for _, l := range []vk.PipelineLayout{st.compLay, st.gfxLay, st.gfxLayX} {
+	for _, l := range []vk.PipelineLayout{st.compLay, st.gfxLay, st.gfxLayX, st.meshLay} {
 		if l != vk.NullPipelineLayout {
 			vk.DestroyPipelineLayout(vd, l, nil)
 		}

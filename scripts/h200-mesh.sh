@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# h200-mesh.sh, run THERE on the device machine from the repository root,
+# with .gl and .vk carried (scripts/h200-prepare.sh makes them and puts
+# this script in .vk): issue 21's extension stages on the H200 (branch
+# mesh7): task and mesh shaders (VK_EXT_mesh_shader) and, where built,
+# acceleration structures and ray queries. replay.test's tests open their
+# own devices with vulkan.Config.ReplayStages, replay intact frames
+# (aliased and unaliased: no message, equal digests) and run the digest
+# negative controls (a placement that clobbers what the stage reads: the
+# command's digest must differ). ALIASPLAN_REQUIRE_EXT=1 makes a missing
+# extension fail instead of skip (the H200 has them all). Output in
+# $OUT/mesh-h200.log.
+#   device run: command "bash .vk/h200-mesh.sh", carry [".gl", ".vk"]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out="${OUT:-.}"
+log="$out/mesh-h200.log"
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+rm -rf /tmp/vvl && mkdir -p /tmp/vvl
+for f in .vk/*.deb; do dpkg -x "$f" /tmp/vvl; done
+export VK_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d
+export LD_LIBRARY_PATH="/tmp/vvl/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+nvicd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+if [ -z "${VK_DRIVER_FILES:-}" ] && [ -e "$nvicd" ]; then export VK_DRIVER_FILES="$nvicd"; fi
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/xdg-runtime-$(id -u)}"
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+export ALIASPLAN_SHARE_DEVICE=1 ALIASPLAN_REQUIRE_VULKAN=1 ALIASPLAN_REQUIRE_EXT=1
+export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
+export ALIASPLAN_MESH_FRAMES="${MESH_FRAMES:-40}" ALIASPLAN_RAY_FRAMES="${RAY_FRAMES:-40}"
+(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true) 2>&1 | tee "$log"
+tests="${MESH_TESTS:-TestMesh|TestAccel|TestRay|TestUnbuiltStagesNamed}"
+(cd vulkan/replay && ../../.vk/replay.test -test.run "$tests" -test.v -test.count=1 2>&1) | tee -a "$log"
+status=${PIPESTATUS[0]}
+grep -E "^(--- |ok|FAIL|PASS)|SKIP" "$log" | tail -60
+exit "$status"
