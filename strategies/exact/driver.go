@@ -80,6 +80,7 @@ type driver struct {
 	hstep   uint          // halfway runs aim (U-L)/2^(hstep+1) below U
 	tiled   int64         // tiler nodes not yet counted (tileNodeCost)
 	greedy  time.Duration // what the greedy start cost
+	tiles   *tileAsync    // the tiler beside the search (timed runs only)
 }
 
 func newDriver(p *planner.Problem, opts Options, now func() time.Time) *driver {
@@ -147,7 +148,7 @@ func (d *driver) stop() bool {
 		d.lastP = now
 		d.opts.Progress(Progress{Best: d.best(), Bound: d.lower(), Nodes: d.nodes(), Elapsed: now.Sub(d.start)})
 	}
-	return d.timed() && now.After(d.dead)
+	return d.timed() && (now.After(d.dead) || (d.tiles != nil && d.tiles.hit.Load()))
 }
 
 func (d *driver) solve() (*planner.Solution, Result, error) {
@@ -429,7 +430,10 @@ func diveOrders(m *model) []func(a, b int32) bool {
 // spent.
 func (d *driver) improve() {
 	var prev time.Duration
+	d.tiles = d.startTiles()
+	defer func() { d.tiles.stopTiles(); d.tiles = nil }()
 	for k := 1; ; k++ {
+		d.tiles.adopt()
 		L, U := d.lower(), d.peak()
 		if L >= U || d.answered(U) || d.out() {
 			return
