@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"github.com/aliasplan/aliasplan/planner"
 	"os"
 	"strings"
 	"testing"
@@ -117,5 +118,33 @@ func TestTilerInSolve(t *testing.T) {
 		if !res.Optimal || res.Peak != 1<<22 {
 			t.Errorf("seed %d: %v, want optimal at %d", s, res, 1<<22)
 		}
+	}
+}
+
+// TestTilerBeside: under a time limit the tiler runs on its own
+// goroutine (tileasync.go) and its tiling ends the search: perfect
+// n=2000 seed 2 is one the complete search leaves 4.3% above its bound
+// at 30 s, and the driver's own tiler phase leaves the components the
+// goroutine works on alone. Fails when the goroutine's tiling is not
+// adopted (no "tiles" event) or not optimal. The limit only bounds a
+// failing run: a passing one ends at the tiling.
+func TestTilerBeside(t *testing.T) {
+	p := perfectProblem(2, 2000, 100_000, 1<<22)
+	posted := 0
+	traceRun = func(k int, kind string, c uint64, st status, deep int, peak uint64) {
+		if kind == "tiles" && st == found {
+			posted++
+		}
+	}
+	defer func() { traceRun = nil }()
+	sol, res, err := New(Options{TimeLimit: time.Minute}).Solve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := planner.CheckSolution(p, sol); err != nil {
+		t.Fatal(err)
+	}
+	if !res.Optimal || res.Peak != 1<<22 || posted == 0 {
+		t.Errorf("%v, %d tilings adopted; want optimal at %d from the goroutine", res, posted, 1<<22)
 	}
 }

@@ -37,6 +37,8 @@ type tileJob struct {
 	rank   []int32
 	post   atomic.Pointer[tilePost]
 	peak   uint64 // the best peak posted (the goroutine's own record)
+	none   bool   // a complete run found no tiling
+	lower  uint64 // the component's bound when it started: the tilers' C
 }
 
 // startTiles starts the goroutine when some component is zero-waste and
@@ -52,7 +54,7 @@ func (d *driver) startTiles() *tileAsync {
 		}
 		m := c.m
 		ta.work = append(ta.work, &tileJob{c: c, tilers: [2]*tiler{newTiler(m, c.lower), newTiler(m.reversed(), c.lower)},
-			rep: newRepairer(m), rank: make([]int32, len(m.size)), peak: c.peak})
+			rep: newRepairer(m), rank: make([]int32, len(m.size)), peak: c.peak, lower: c.lower})
 	}
 	if len(ta.work) == 0 {
 		return nil
@@ -79,7 +81,7 @@ func (ta *tileAsync) run(dead time.Time) {
 	for !stop() {
 		k := -1
 		for i, j := range ta.work {
-			if j.peak > j.c.lower && (k < 0 || runs[i] < runs[k]) {
+			if j.peak > j.lower && !j.none && (k < 0 || runs[i] < runs[k]) {
 				k = i
 			}
 		}
@@ -93,11 +95,14 @@ func (ta *tileAsync) run(dead time.Time) {
 		t.stop = stop
 		m := t.m
 		tileRank(m, r, j.rank)
-		if t.run(luby(r+1)*int64(len(m.size)), j.rank) == found {
-			j.peak = j.c.lower
+		switch t.run(luby(r+1)*int64(len(m.size)), j.rank) {
+		case found:
+			j.peak = j.lower
 			j.post.Store(&tilePost{off: append([]uint64(nil), t.off...), peak: j.peak})
 			ta.hit.Store(true)
 			continue
+		case exhausted:
+			j.none = true // no tiling: leave the job
 		}
 		if t.deep > deep[k][dir] && time.Since(last) >= 50*time.Millisecond {
 			deep[k][dir] = t.deep
@@ -120,6 +125,9 @@ func (ta *tileAsync) adopt() {
 		if p := j.post.Swap(nil); p != nil && p.peak < j.c.peak {
 			j.c.peak = p.peak
 			j.c.best = append(j.c.best[:0], p.off...)
+			if traceRun != nil {
+				traceRun(0, "tiles", j.lower, map[bool]status{true: found, false: aborted}[p.peak == j.lower], 0, p.peak)
+			}
 		}
 	}
 }

@@ -55,6 +55,13 @@ func (c *comp) tiling(work int64, dead time.Time, stop func() bool) int64 {
 			c.best = append(c.best[:0], t.off...)
 			return spent
 		}
+		if st == exhausted {
+			// No tiling (a run without abort is complete up to memo
+			// collisions): the tiler no longer applies.
+			c.tileState = tileNo
+			break
+		}
+		spent++ // a run that the memo ends at once still costs
 		if stop != nil && stop() {
 			break
 		}
