@@ -148,3 +148,50 @@ func TestTilerBeside(t *testing.T) {
 		t.Errorf("%v, %d tilings adopted; want optimal at %d from the goroutine", res, posted, 1<<22)
 	}
 }
+
+// TestMirrored: the time-reversed problem has the same interference
+// (every pair overlaps in both or in neither), so a placement of one is
+// a placement of the other, and the portfolio's join takes the mirror's
+// solution when its peak is lower, with the larger bound.
+func TestMirrored(t *testing.T) {
+	p := slackProblem(1, 200, 0.15)
+	q := mirrored(p)
+	if q == nil {
+		t.Fatal("no mirror of an interval problem")
+	}
+	ov := func(a, b planner.Item) bool { return a.Start < b.End && b.Start < a.End }
+	for i := range p.Items {
+		for j := i + 1; j < len(p.Items); j++ {
+			if ov(p.Items[i], p.Items[j]) != ov(q.Items[i], q.Items[j]) {
+				t.Fatalf("items %d, %d: overlap differs in the mirror", i, j)
+			}
+		}
+	}
+	// The join: a mirror run whose placement (of q) is better.
+	good, gres, err := New(Options{NodeLimit: 20000}).Solve(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(p, Options{TimeLimit: time.Second}, time.Now)
+	mr := &mirrorRun{done: make(chan struct{}), sol: good, res: gres}
+	close(mr.done)
+	d.mirror = mr
+	worse := Result{Peak: gres.Peak + 1024, Bound: gres.Bound - 1024}
+	sol, res := d.joinMirror(nil, worse)
+	if sol != good || res.Peak != gres.Peak || res.Bound != min(gres.Bound, gres.Peak) || res.Optimal != (gres.Peak == gres.Bound) {
+		t.Errorf("join: %v, want the mirror's %v", res, gres)
+	}
+	if err := planner.CheckSolution(p, sol); err != nil {
+		t.Errorf("the mirror's placement on p: %v", err)
+	}
+	// Both drivers at once under a time limit (the race detector sees
+	// them): the answer is checked and no worse than the bound says.
+	p2 := slackProblem(1, 500, 0.05)
+	sol2, res2, err := New(Options{TimeLimit: 3 * time.Second}).Solve(p2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := planner.CheckSolution(p2, sol2); err != nil || res2.Peak < res2.Bound {
+		t.Errorf("portfolio: %v, %v", res2, err)
+	}
+}

@@ -86,7 +86,7 @@ func (ta *tileAsync) run(dead time.Time) {
 			}
 		}
 		if k < 0 {
-			return
+			break
 		}
 		j := ta.work[k]
 		dir, r := runs[k]%2, runs[k]/2
@@ -107,11 +107,25 @@ func (ta *tileAsync) run(dead time.Time) {
 		if t.deep > deep[k][dir] && time.Since(last) >= 50*time.Millisecond {
 			deep[k][dir] = t.deep
 			last = time.Now()
-			if peak := j.rep.complete(t.deepOff, t.deepPlaced, nil, true); peak < j.peak {
-				j.peak = peak
-				j.post.Store(&tilePost{off: append([]uint64(nil), j.rep.off...), peak: peak})
+			j.repair(t)
+		}
+	}
+	// Stopped: the deepest partial tilings not yet completed.
+	for k, j := range ta.work {
+		for dir, t := range j.tilers {
+			if j.peak > j.lower && t.deep > deep[k][dir] {
+				j.repair(t)
 			}
 		}
+	}
+}
+
+// repair completes t's deepest partial tiling by first fit and posts it
+// when it beats the best posted.
+func (j *tileJob) repair(t *tiler) {
+	if peak := j.rep.complete(t.deepOff, t.deepPlaced, nil, true); peak < j.peak {
+		j.peak = peak
+		j.post.Store(&tilePost{off: append([]uint64(nil), j.rep.off...), peak: peak})
 	}
 }
 
