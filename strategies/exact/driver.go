@@ -80,10 +80,16 @@ type driver struct {
 	hstep   uint          // halfway runs aim (U-L)/2^(hstep+1) below U
 	tiled   int64         // tiler nodes not yet counted (tileNodeCost)
 	greedy  time.Duration // what the greedy start cost
+	tiles   *tileAsync    // the tiler beside the search (timed runs only)
+	// The mirror beside the search (portfolio.go): its run, whether this
+	// driver may start one, and the flag that ends both.
+	mirror   *mirrorRun
+	noMirror bool
+	halt     *atomic.Bool
 }
 
 func newDriver(p *planner.Problem, opts Options, now func() time.Time) *driver {
-	d := &driver{p: p, opts: opts, now: now, start: now(), capa: opts.Capacity}
+	d := &driver{p: p, opts: opts, now: now, start: now(), capa: opts.Capacity, halt: new(atomic.Bool)}
 	d.lastP = d.start
 	switch {
 	case opts.NodeLimit > 0:
@@ -114,7 +120,7 @@ func (d *driver) nodes() int64 {
 func (d *driver) expired() bool { return d.timed() && !d.now().Before(d.dead) }
 
 func (d *driver) out() bool {
-	return d.nodes() >= d.limit || (d.timed() && !d.now().Before(d.dead))
+	return d.nodes() >= d.limit || (d.timed() && (!d.now().Before(d.dead) || d.halted()))
 }
 
 // peak and lower are the component figures combined: components share the
@@ -147,7 +153,7 @@ func (d *driver) stop() bool {
 		d.lastP = now
 		d.opts.Progress(Progress{Best: d.best(), Bound: d.lower(), Nodes: d.nodes(), Elapsed: now.Sub(d.start)})
 	}
-	return d.timed() && now.After(d.dead)
+	return d.timed() && (now.After(d.dead) || (d.tiles != nil && d.tiles.hit.Load()) || d.halted())
 }
 
 func (d *driver) solve() (*planner.Solution, Result, error) {
@@ -429,7 +435,13 @@ func diveOrders(m *model) []func(a, b int32) bool {
 // spent.
 func (d *driver) improve() {
 	var prev time.Duration
+	d.tiles = d.startTiles()
+	defer func() { d.tiles.stopTiles(); d.tiles = nil }()
+	if d.tiles == nil {
+		d.startMirror()
+	}
 	for k := 1; ; k++ {
+		d.tiles.adopt()
 		L, U := d.lower(), d.peak()
 		if L >= U || d.answered(U) || d.out() {
 			return

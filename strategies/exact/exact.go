@@ -164,8 +164,13 @@ func (s *Strategy) solve(p *planner.Problem, now func() time.Time) (*planner.Sol
 	d := newDriver(p, s.opts, now)
 	sol, res, err := d.solve()
 	if err != nil {
+		if d.mirror != nil {
+			d.halt.Store(true)
+			<-d.mirror.done
+		}
 		return nil, res, err
 	}
+	sol, res = d.joinMirror(sol, res)
 	if err := planner.CheckSolution(p, sol); err != nil {
 		return nil, res, fmt.Errorf("exact: internal error: %w", err)
 	}

@@ -38,6 +38,36 @@ type tiler struct {
 	deep       int
 	deepOff    []uint64
 	deepPlaced []bool
+	// The failed-state memo: the state of a node is its set of placed
+	// items (the floors are their sums), hashed as the sum of a random
+	// key per item, one key for identical items (same lifetime, size and
+	// alignment: interchangeable). memo holds hashes of states whose
+	// subtree was exhausted, one per slot (lossy); a state found there
+	// is not searched again, in this run or a later one.
+	key  []uint64
+	hash uint64
+	memo []uint64
+	// mark/stamp: the sections a chain reaches (check).
+	mark  []uint32
+	stamp uint32
+	// Switches for measurements (TestTileProbe): the stack rule and the
+	// chain check; both on in the driver.
+	noMemo, noChain bool
+}
+
+// cmpKey orders items by size, then alignment.
+func cmpKey(m *model, a, b int32) int {
+	switch {
+	case m.size[a] < m.size[b]:
+		return -1
+	case m.size[a] > m.size[b]:
+		return 1
+	case m.align[a] < m.align[b]:
+		return -1
+	case m.align[a] > m.align[b]:
+		return 1
+	}
+	return 0
 }
 
 func newTiler(m *model, C uint64) *tiler {
@@ -47,8 +77,15 @@ func newTiler(m *model, C uint64) *tiler {
 	for i := 0; i < n; i++ {
 		t.byStart[m.sa[i]] = append(t.byStart[m.sa[i]], int32(i))
 	}
+	// Ascending end, then size and alignment, so that identical items
+	// (same lifetime, size, alignment) are adjacent for dfs's dedupe.
 	for _, st := range t.byStart {
-		slices.SortStableFunc(st, func(a, b int32) int { return int(m.sb[a]) - int(m.sb[b]) })
+		slices.SortStableFunc(st, func(a, b int32) int {
+			if m.sb[a] != m.sb[b] {
+				return int(m.sb[a]) - int(m.sb[b])
+			}
+			return cmpKey(m, a, b)
+		})
 	}
 	t.byEnd = make([][]int32, m.ntime)
 	for i := 0; i < n; i++ {
@@ -59,8 +96,36 @@ func newTiler(m *model, C uint64) *tiler {
 	}
 	t.tree = newFloorTree(m.ntime)
 	t.deepOff, t.deepPlaced = make([]uint64, n), make([]bool, n)
-
+	t.mark = make([]uint32, m.ntime+1)
+	t.key = make([]uint64, n)
+	type class struct {
+		sa, sb int32
+		size   uint64
+		align  uint64
+	}
+	keys := map[class]uint64{}
+	rng := rand.New(rand.NewPCG(uint64(n), 0x7e57))
+	for i := 0; i < n; i++ {
+		c := class{m.sa[i], m.sb[i], m.size[i], m.align[i]}
+		k, ok := keys[c]
+		if !ok {
+			k = rng.Uint64() | 1
+			keys[c] = k
+		}
+		t.key[i] = k
+	}
+	t.memo = make([]uint64, memoSize(n))
 	return t
+}
+
+// memoSize is the number of slots of a tiler's memo: a power of two,
+// about 256 per item, from 2^12 to 2^20 (8 MiB).
+func memoSize(n int) int {
+	s := 1 << 12
+	for s < 256*n && s < 1<<20 {
+		s *= 2
+	}
+	return s
 }
 
 // zeroWaste reports whether every time section of m holds exactly C
@@ -89,6 +154,7 @@ func (t *tiler) run(budget int64, rank []int32) status {
 	}
 	t.tree.assign(0, m.ntime, 0)
 	t.left = len(m.size)
+	t.hash = 0x9e3779b97f4a7c15 // not 0: empty slots hold 0
 	copy(t.rank, rank)
 	t.budget = t.nodes + budget
 	return t.dfs(0)
@@ -114,6 +180,11 @@ func (t *tiler) dfs(depth int) status {
 	if t.nodes >= t.budget || (t.nodes&1023 == 0 && t.stop != nil && t.stop()) {
 		return aborted
 	}
+	slot := &t.memo[t.hash&uint64(len(t.memo)-1)]
+	if !t.noMemo && *slot == t.hash {
+		return exhausted
+	}
+	n0 := t.nodes
 	m := t.m
 	nf := len(t.forced)
 	defer func() { t.forced = t.forced[:nf] }()
@@ -189,6 +260,9 @@ func (t *tiler) dfs(depth int) status {
 			break
 		}
 	}
+	if res == exhausted && t.nodes-n0 > 1 {
+		*slot = t.hash
+	}
 	return res
 }
 
@@ -202,6 +276,7 @@ func (t *tiler) place(j int32, f uint64) {
 	t.placed[j] = true
 	t.off[j] = f
 	t.left--
+	t.hash += t.key[j]
 
 }
 
@@ -213,6 +288,7 @@ func (t *tiler) unplace(j int32, f uint64) {
 	t.tree.assign(int(m.sa[j]), int(m.sb[j]), f)
 	t.placed[j] = false
 	t.left++
+	t.hash -= t.key[j]
 
 }
 
@@ -245,6 +321,94 @@ func (t *tiler) check(s int) bool {
 	}
 	lh := a == 0 || t.fl[a-1] > f
 	rh := b == len(t.fl) || t.fl[b] > f
+	if t.noChain {
+		return t.checkEnds(a, b, f, lh, rh)
+	}
+	fits := func(i int32) bool { return !t.placed[i] && f%m.align[i] == 0 && f+m.size[i] <= t.C }
+	if lh {
+		// The items at offset f covering the run form a chain of
+		// lifetimes from a (byte f of section a-1 is occupied) through
+		// [a, b), within [a, R) (byte f is occupied at R).
+		R := b
+		if !rh {
+			R = t.tree.firstAbove(b, f)
+		}
+		st := t.nextStamp()
+		t.mark[a] = st
+		cnt, ok := 0, false
+		for p := a; p < b && !ok; p++ {
+			if t.mark[p] != st {
+				continue
+			}
+			for _, i := range t.byStart[p] {
+				e := int(m.sb[i])
+				if e > R {
+					break
+				}
+				if !fits(i) {
+					continue
+				}
+				if p == a {
+					cnt++
+				}
+				if e >= b {
+					ok = true
+					if p != a {
+						break
+					}
+				}
+				t.mark[e] = st
+			}
+		}
+		if !ok {
+			return false
+		}
+		if cnt == 1 && rh {
+			t.forced = append(t.forced, int32(a))
+		}
+		return true
+	}
+	if rh {
+		// The mirror image: a chain ending at b, starting after the
+		// last higher section L-1 to the left.
+		L := t.lastAbove(a-1, f) + 1
+		st := t.nextStamp()
+		t.mark[b] = st
+		for p := b; p > a; p-- {
+			if t.mark[p] != st {
+				continue
+			}
+			for _, i := range t.byEnd[p-1] {
+				s0 := int(m.sa[i])
+				if s0 < L {
+					break
+				}
+				if !fits(i) {
+					continue
+				}
+				if s0 <= a {
+					return true
+				}
+				t.mark[s0] = st
+			}
+		}
+		return false
+	}
+	return true
+}
+
+func (t *tiler) nextStamp() uint32 {
+	t.stamp++
+	if t.stamp == 0 {
+		clear(t.mark)
+		t.stamp = 1
+	}
+	return t.stamp
+}
+
+// checkEnds is check without chains: only the end points of the run.
+func (t *tiler) checkEnds(a, b int, f uint64, lh, rh bool) bool {
+	m := t.m
 	if lh {
 		R := b
 		if !rh {

@@ -1,7 +1,9 @@
 package exact
 
 import (
+	"github.com/aliasplan/aliasplan/planner"
 	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -30,6 +32,9 @@ func TestTileProbe(t *testing.T) {
 					t.Fatalf("n=%d s=%d not zero-waste", n, s)
 				}
 				tl := newTiler(m, C)
+				v := os.Getenv("ALIASPLAN_TILE")
+				tl.noMemo = strings.Contains(v, "nomemo")
+				tl.noChain = strings.Contains(v, "nochain")
 				start := time.Now()
 				dead := start.Add(lim)
 				tl.stop = func() bool { return time.Now().After(dead) }
@@ -113,5 +118,80 @@ func TestTilerInSolve(t *testing.T) {
 		if !res.Optimal || res.Peak != 1<<22 {
 			t.Errorf("seed %d: %v, want optimal at %d", s, res, 1<<22)
 		}
+	}
+}
+
+// TestTilerBeside: under a time limit the tiler runs on its own
+// goroutine (tileasync.go) and its tiling ends the search: perfect
+// n=2000 seed 2 is one the complete search leaves 4.3% above its bound
+// at 30 s, and the driver's own tiler phase leaves the components the
+// goroutine works on alone. Fails when the goroutine's tiling is not
+// adopted (no "tiles" event) or not optimal. The limit only bounds a
+// failing run: a passing one ends at the tiling.
+func TestTilerBeside(t *testing.T) {
+	p := perfectProblem(2, 2000, 100_000, 1<<22)
+	posted := 0
+	traceRun = func(k int, kind string, c uint64, st status, deep int, peak uint64) {
+		if kind == "tiles" && st == found {
+			posted++
+		}
+	}
+	defer func() { traceRun = nil }()
+	sol, res, err := New(Options{TimeLimit: time.Minute}).Solve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := planner.CheckSolution(p, sol); err != nil {
+		t.Fatal(err)
+	}
+	if !res.Optimal || res.Peak != 1<<22 || posted == 0 {
+		t.Errorf("%v, %d tilings adopted; want optimal at %d from the goroutine", res, posted, 1<<22)
+	}
+}
+
+// TestMirrored: the time-reversed problem has the same interference
+// (every pair overlaps in both or in neither), so a placement of one is
+// a placement of the other, and the portfolio's join takes the mirror's
+// solution when its peak is lower, with the larger bound.
+func TestMirrored(t *testing.T) {
+	p := slackProblem(1, 200, 0.15)
+	q := mirrored(p)
+	if q == nil {
+		t.Fatal("no mirror of an interval problem")
+	}
+	ov := func(a, b planner.Item) bool { return a.Start < b.End && b.Start < a.End }
+	for i := range p.Items {
+		for j := i + 1; j < len(p.Items); j++ {
+			if ov(p.Items[i], p.Items[j]) != ov(q.Items[i], q.Items[j]) {
+				t.Fatalf("items %d, %d: overlap differs in the mirror", i, j)
+			}
+		}
+	}
+	// The join: a mirror run whose placement (of q) is better.
+	good, gres, err := New(Options{NodeLimit: 20000}).Solve(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(p, Options{TimeLimit: time.Second}, time.Now)
+	mr := &mirrorRun{done: make(chan struct{}), sol: good, res: gres}
+	close(mr.done)
+	d.mirror = mr
+	worse := Result{Peak: gres.Peak + 1024, Bound: gres.Bound - 1024}
+	sol, res := d.joinMirror(nil, worse)
+	if sol != good || res.Peak != gres.Peak || res.Bound != min(gres.Bound, gres.Peak) || res.Optimal != (gres.Peak == gres.Bound) {
+		t.Errorf("join: %v, want the mirror's %v", res, gres)
+	}
+	if err := planner.CheckSolution(p, sol); err != nil {
+		t.Errorf("the mirror's placement on p: %v", err)
+	}
+	// Both drivers at once under a time limit (the race detector sees
+	// them): the answer is checked and no worse than the bound says.
+	p2 := slackProblem(1, 500, 0.05)
+	sol2, res2, err := New(Options{TimeLimit: 3 * time.Second}).Solve(p2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := planner.CheckSolution(p2, sol2); err != nil || res2.Peak < res2.Bound {
+		t.Errorf("portfolio: %v, %v", res2, err)
 	}
 }

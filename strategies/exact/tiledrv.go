@@ -23,17 +23,13 @@ const (
 // partial tiling is completed by first fit and kept if it is better.
 func (c *comp) tiling(work int64, dead time.Time, stop func() bool) int64 {
 	m := c.m
-	if c.tileState == tileUnknown {
-		c.tileState = tileNo
-		if c.best != nil && zeroWaste(m, c.lower) && c.peak > c.lower {
-			c.tileState = tileYes
-			c.tilers[0] = newTiler(m, c.lower)
-			c.tilers[1] = newTiler(m.reversed(), c.lower)
-			c.tileRank = make([]int32, len(m.size))
-		}
-	}
-	if c.tileState != tileYes || c.peak <= c.lower {
+	if !c.tileInit() || c.peak <= c.lower {
 		return 0
+	}
+	if c.tilers[0] == nil {
+		c.tilers[0] = newTiler(m, c.lower)
+		c.tilers[1] = newTiler(m.reversed(), c.lower)
+		c.tileRank = make([]int32, len(m.size))
 	}
 	n := int64(len(m.size))
 	var spent int64
@@ -59,6 +55,13 @@ func (c *comp) tiling(work int64, dead time.Time, stop func() bool) int64 {
 			c.best = append(c.best[:0], t.off...)
 			return spent
 		}
+		if st == exhausted {
+			// No tiling (a run without abort is complete up to memo
+			// collisions): the tiler no longer applies.
+			c.tileState = tileNo
+			break
+		}
+		spent++ // a run that the memo ends at once still costs
 		if stop != nil && stop() {
 			break
 		}
@@ -79,6 +82,17 @@ func (c *comp) tiling(work int64, dead time.Time, stop func() bool) int64 {
 	return spent
 }
 
+// tileInit decides once whether the tiler applies to c and reports it.
+func (c *comp) tileInit() bool {
+	if c.tileState == tileUnknown {
+		c.tileState = tileNo
+		if c.best != nil && zeroWaste(c.m, c.lower) && c.peak > c.lower {
+			c.tileState = tileYes
+		}
+	}
+	return c.tileState == tileYes
+}
+
 // tilePhase gives every component the tiler applies to a phase of
 // restart k: under a node limit luby(k)·64·n tiler nodes (each
 // tileNodeCost of them counted as one node), under a time limit at
@@ -87,7 +101,7 @@ func (c *comp) tiling(work int64, dead time.Time, stop func() bool) int64 {
 // solves perfect-7 of ../shared/data took twice as long).
 func (d *driver) tilePhase(k int, prev time.Duration) {
 	for _, c := range d.comps {
-		if c.s == nil || c.peak <= c.lower || c.tileState == tileNo || d.out() {
+		if c.s == nil || c.peak <= c.lower || c.tileState == tileNo || d.tiles.handles(c) || d.out() {
 			continue
 		}
 		work := luby(k) * 64 * int64(len(c.m.size))
