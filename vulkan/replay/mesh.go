@@ -213,8 +213,10 @@ func (k *kit) meshLayout() error {
 		tl = k.setsLay[stMesh]
 	}
 	var err error
-	k.meshLay, err = k.pipelineLayout(k.setsLay[stMesh], k.setsLay[stFragment], tl)
-	return err
+	if k.meshLay, err = k.pipelineLayout(k.setsLay[stMesh], k.setsLay[stFragment], tl); err != nil {
+		return err
+	}
+	return k.meshArgs() // meshindirect.go
 }
 
 // meshDevice refuses a frame with task or mesh work the device cannot

@@ -622,7 +622,18 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			// of its own, once per command.
 			for _, id := range w.indirect {
 				buf, _ := m.handle(id)
+				if k.meshIndirect(w) { // meshindirect.go
+					if err := m.drawMeshIndirect(cb, w, ps, buf); err != nil {
+						return err
+					}
+					continue
+				}
 				vk.CmdDrawIndirect(cb, buf, 0, 1, 16)
+			}
+			if k.meshIndirect(w) && len(w.indirect) > 0 && len(w.index) > 0 {
+				if err := bind(false, false); err != nil {
+					return err
+				}
 			}
 			for _, id := range w.index {
 				buf, _ := m.handle(id)
