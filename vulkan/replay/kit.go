@@ -107,7 +107,7 @@ func (k *kit) initStatic() error {
 	}
 	tess, geom := k.preRasterFeatures() // prerast.go
 	for st := stCompute; st < numStages; st++ {
-		if st == stTessControl && !tess || st == stTessEval && !tess || st == stGeometry && !geom || !k.meshStageOn(st) || st == stRayQuery { // mesh.go, raytrace.go (a set of its own)
+		if st == stTessControl && !tess || st == stTessEval && !tess || st == stGeometry && !geom || !k.meshStageOn(st) || ownSetStage(st) { // mesh.go, raytrace.go (a set of its own)
 			continue
 		}
 		flags := stageFlags(st)

@@ -158,7 +158,7 @@ func (m *mode) prepare() error {
 	stride := (uint64(paramsBytes) + align - 1) / align * align
 	for i := range r.works {
 		for st, pt := range r.works[i].parts {
-			if pt == nil || stage(st) == stRayQuery { // raytrace.go: a set of its own
+			if pt == nil || ownSetStage(stage(st)) { // raytrace.go: a set of its own
 				continue
 			}
 			set, err := m.writeSet(pt, stage(st), stride, nil)
