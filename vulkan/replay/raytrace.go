@@ -738,34 +738,34 @@ func (m *mode) prepareRT() error {
 			continue
 		}
 		for _, tp := range w.rt.paths() {
-		ai := vkg.DescriptorSetAllocateInfo{SType: vkg.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: rm.pool, DescriptorSetCount: 1,
-			PSetLayouts: []vkg.DescriptorSetLayout{rk.setLay}}
-		var set vkg.DescriptorSet
-		r := vkg.AllocateDescriptorSets(k.vd, &ai, &set)
-		ai.Free()
-		if err := vkCheck("vkAllocateDescriptorSets (ray query)", r); err != nil {
-			return err
-		}
-		pt := w.parts[tp.st]
-		var as []unsafe.Pointer
-		for s := 0; s < rtMaxSlots; s++ {
-			tr := tp.list
-			as = append(as, rm.as[tr[min(s, len(tr)-1)]]) // unused slots repeat a traced structure
-		}
-		chain := vkext.ASWrite(as)
-		writes := []vkg.WriteDescriptorSet{
-			{SType: vkg.StructureTypeWriteDescriptorSet, DstSet: set, DstBinding: 0, DescriptorCount: 1, DescriptorType: vkg.DescriptorTypeStorageBuffer,
-				PBufferInfo: []vkg.DescriptorBufferInfo{{Buffer: m.r.params.buf, Offset: vkg.DeviceSize(uint64(pt.index) * stride), Range: vkg.DeviceSize(paramsBytes)}}},
-			{SType: vkg.StructureTypeWriteDescriptorSet, DstSet: set, DstBinding: 1, DescriptorCount: 1, DescriptorType: vkg.DescriptorTypeStorageBuffer,
-				PBufferInfo: []vkg.DescriptorBufferInfo{{Buffer: m.r.lanes.buf, Offset: vkg.DeviceSize(uint64(pt.index) * laneBytes), Range: laneBytes}}},
-			{SType: vkg.StructureTypeWriteDescriptorSet, PNext: chain.Head(), DstSet: set, DstBinding: 2, DescriptorCount: rtMaxSlots, DescriptorType: descriptorTypeAS},
-		}
-		vkg.UpdateDescriptorSets(k.vd, uint32(len(writes)), writes, 0, nil)
-		for i := range writes {
-			writes[i].Free()
-		}
-		chain.Free()
-		rm.sets[ownKey{w.cmd, p.ResourceID(tp.st)}] = set
+			ai := vkg.DescriptorSetAllocateInfo{SType: vkg.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: rm.pool, DescriptorSetCount: 1,
+				PSetLayouts: []vkg.DescriptorSetLayout{rk.setLay}}
+			var set vkg.DescriptorSet
+			r := vkg.AllocateDescriptorSets(k.vd, &ai, &set)
+			ai.Free()
+			if err := vkCheck("vkAllocateDescriptorSets (ray query)", r); err != nil {
+				return err
+			}
+			pt := w.parts[tp.st]
+			var as []unsafe.Pointer
+			for s := 0; s < rtMaxSlots; s++ {
+				tr := tp.list
+				as = append(as, rm.as[tr[min(s, len(tr)-1)]]) // unused slots repeat a traced structure
+			}
+			chain := vkext.ASWrite(as)
+			writes := []vkg.WriteDescriptorSet{
+				{SType: vkg.StructureTypeWriteDescriptorSet, DstSet: set, DstBinding: 0, DescriptorCount: 1, DescriptorType: vkg.DescriptorTypeStorageBuffer,
+					PBufferInfo: []vkg.DescriptorBufferInfo{{Buffer: m.r.params.buf, Offset: vkg.DeviceSize(uint64(pt.index) * stride), Range: vkg.DeviceSize(paramsBytes)}}},
+				{SType: vkg.StructureTypeWriteDescriptorSet, DstSet: set, DstBinding: 1, DescriptorCount: 1, DescriptorType: vkg.DescriptorTypeStorageBuffer,
+					PBufferInfo: []vkg.DescriptorBufferInfo{{Buffer: m.r.lanes.buf, Offset: vkg.DeviceSize(uint64(pt.index) * laneBytes), Range: laneBytes}}},
+				{SType: vkg.StructureTypeWriteDescriptorSet, PNext: chain.Head(), DstSet: set, DstBinding: 2, DescriptorCount: rtMaxSlots, DescriptorType: descriptorTypeAS},
+			}
+			vkg.UpdateDescriptorSets(k.vd, uint32(len(writes)), writes, 0, nil)
+			for i := range writes {
+				writes[i].Free()
+			}
+			chain.Free()
+			rm.sets[ownKey{w.cmd, p.ResourceID(tp.st)}] = set
 		}
 	}
 	return nil
