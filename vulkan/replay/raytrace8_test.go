@@ -24,7 +24,9 @@ func TestTraceBothStages(t *testing.T) {
 	d := rayDevice(t)
 	hooks, _ := d.Replay()
 	if _, rq, rtp := hooks.RayQueries(); !rq || !rtp {
-		extSkip(t, "%s lacks VK_KHR_ray_query or VK_KHR_ray_tracing_pipeline (ray query %v, pipeline %v): nothing traces in both", d.Info().Name, rq, rtp)
+		// Not extSkip: ALIASPLAN_REQUIRE_EXT=1 (the H200 scripts) asks for
+		// the extensions the H200 has, and it has no VK_KHR_ray_query.
+		t.Skipf("SKIP (device limit, not a pass): %s lacks VK_KHR_ray_query or VK_KHR_ray_tracing_pipeline (ray query %v, pipeline %v): nothing traces in both", d.Info().Name, rq, rtp)
 	}
 	both := vk.StageComputeShader | vk.StageRayTracingShader
 	frame := func(stX, stY vk.Stage) *p.Graph {
