@@ -25,17 +25,17 @@ type kit struct {
 
 	limits vk.PhysicalDeviceLimits
 
-	modules    map[string]vk.ShaderModule
-	setsLay    [numStages]vk.DescriptorSetLayout
-	compLay    vk.PipelineLayout
-	gfxLay     vk.PipelineLayout
-	gfxLayX    vk.PipelineLayout // prerast.go: with tessellation and geometry sets
-	meshLay    vk.PipelineLayout // mesh.go: mesh, fragment and task sets
-	meshArgBuf vk.Buffer         // meshindirect.go: mesh-task argument records
-	rt         *rtKit            // raytrace.go
-	compPipes  map[specMasks]vk.Pipeline
-	gfxPipes   map[gfxKey]vk.Pipeline
-	sampler    vk.Sampler
+	modules   map[string]vk.ShaderModule
+	setsLay   [numStages]vk.DescriptorSetLayout
+	compLay   vk.PipelineLayout
+	gfxLay    vk.PipelineLayout
+	gfxLayX   vk.PipelineLayout // prerast.go: with tessellation and geometry sets
+	meshLay   vk.PipelineLayout // mesh.go: mesh, fragment and task sets
+	meshArgB  vk.Buffer         // meshindirect.go: mesh-task argument records
+	rt        *rtKit            // raytrace.go
+	compPipes map[specMasks]vk.Pipeline
+	gfxPipes  map[gfxKey]vk.Pipeline
+	sampler   vk.Sampler
 
 	buffers []ownBuffer
 	images  []ownImage

@@ -52,12 +52,12 @@ func (k *kit) meshArgs() error {
 			binary.LittleEndian.PutUint32(out[12*j+4*c:], v)
 		}
 	}
-	k.meshArgBuf = b.buf
+	k.meshArgB = b.buf
 	return nil
 }
 
 // meshIndirect says whether w's indirect reads are mesh draws.
-func (k *kit) meshIndirect(w *work) bool { return hasMesh(w) && k.meshArgBuf != vkg.NullBuffer }
+func (k *kit) meshIndirect(w *work) bool { return hasMesh(w) && k.meshArgB != vkg.NullBuffer }
 
 // drawMeshIndirect records a mesh command's indirect read of buf: the
 // quiet mesh pipeline (one writing draw, gfxwrite.go), buf's first word as
@@ -81,6 +81,6 @@ func (m *mode) drawMeshIndirect(cb vkg.CommandBuffer, w *work, ps *pass, buf vkg
 	vkg.CmdBindDescriptorSets(cb, vkg.PipelineBindPointGraphics, k.meshLay, 0, uint32(len(bind)), bind, 0, nil)
 	pc := [7]uint32{ps.width, ps.width * ps.height, ps.own[0], ps.own[1], ps.own[2], ps.own[3], ps.own[4]}
 	vkg.CmdPushConstants(cb, k.meshLay, vkg.ShaderStageFlags(vkg.ShaderStageFragmentBit), 0, 28, unsafe.Pointer(&pc[0]))
-	k.hooks.Extras().DrawMeshTasksIndirectCount(unsafe.Pointer(cb), unsafe.Pointer(k.meshArgBuf), 0, unsafe.Pointer(buf), 0, indirectStride+meshArgSpare, 12)
+	k.hooks.Extras().DrawMeshTasksIndirectCount(unsafe.Pointer(cb), unsafe.Pointer(k.meshArgB), 0, unsafe.Pointer(buf), 0, indirectStride+meshArgSpare, 12)
 	return nil
 }
