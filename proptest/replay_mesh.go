@@ -18,6 +18,7 @@ var MeshReplayKinds = []string{
 	"task-mesh",    // a task stage reading and writing a buffer, the mesh stage reading an image it launches
 	"mesh-storage", // attachment-less mesh draws writing storage buffers and images, read by compute
 	"mesh-extra",   // a mesh command that also reads an indirect and an index buffer (their own vertex-pipeline draws)
+	"mesh-vertex",  // one command with mesh and vertex or geometry shader work, each side writing its own buffer (two writing draws)
 }
 
 // MeshReplayFrame is ReplayFrame's counterpart for MeshReplayKinds: a
@@ -81,6 +82,16 @@ func (b *rgen) meshKind(k string) {
 		b.cmd("mixed.draw", planner.Access{Resource: ind, Stages: vk.StageDrawIndirect, Access: vk.AccessIndirectCommandRead},
 			planner.Access{Resource: idx, Stages: vk.StageIndexInput | ms, Access: vk.AccessIndexRead | vk.AccessShaderStorageRead}, colorWrite(col))
 		b.toSink("mixed.read", sampled(col, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "mesh-vertex":
+		a := b.buffer("mesh-side", uint64(256*(1+b.rng.IntN(8))), 0)
+		v := b.buffer("vertex-side", uint64(256*(1+b.rng.IntN(8))), 0)
+		b.cmd("sides.write", b.storageWrite(a), b.storageWrite(v))
+		vs := []vk.Stage{vk.StageVertexShader, vk.StageGeometryShader}[b.rng.IntN(2)]
+		col := b.image("color", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+		b.cmd("both.draw", planner.Access{Resource: a, Stages: ms, Access: vk.AccessShaderStorageRead | vk.AccessShaderStorageWrite},
+			planner.Access{Resource: v, Stages: vs, Access: vk.AccessShaderStorageRead | vk.AccessShaderStorageWrite}, colorWrite(col))
+		b.toSink("both.read", planner.Access{Resource: a, Stages: cs, Access: vk.AccessShaderStorageRead},
+			planner.Access{Resource: v, Stages: cs, Access: vk.AccessShaderStorageRead}, sampled(col, cs, vk.LayoutShaderReadOnlyOptimal))
 	default:
 		panic("proptest: unknown mesh replay kind " + k)
 	}

@@ -8,7 +8,12 @@
 # (aliased and unaliased: no message, equal digests) and run the digest
 # negative controls (a placement that clobbers what the stage reads: the
 # command's digest must differ). ALIASPLAN_REQUIRE_EXT=1 makes a missing
-# extension fail instead of skip (the H200 has them all). Output in
+# extension fail instead of skip (the H200 has them all). Session 8
+# (branch replay8-ray) adds TestAccelCopyStage (VK_KHR_ray_tracing_
+# maintenance1 enabled, and the BUILD-stage fallback), TestMeshMixed*
+# (mesh and vertex-pipeline work in one command) and TestMeshIndirect
+# (mesh indirect reads as vkCmdDrawMeshTasksIndirectCountEXT; needs
+# VK_KHR_draw_indirect_count), all taken by the pattern below. Output in
 # $OUT/mesh-h200.log.
 #   device run: command "bash .vk/h200-mesh.sh", carry [".gl", ".vk"]
 set -uo pipefail

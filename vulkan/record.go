@@ -118,6 +118,7 @@ func (r *Resources) recordCall(cb vk.CommandBuffer, cmd planner.CommandID, dep *
 			Aspect: uint32(sr.AspectMask), BaseMip: sr.BaseMipLevel, Mips: sr.LevelCount,
 			BaseLayer: sr.BaseArrayLayer, Layers: sr.LayerCount})
 	}
+	r.dev.asCopyStages(s) // replay_rtm1.go
 	r.dev.dext.PipelineBarrier2(unsafe.Pointer(cb), s)
 	return nil
 }

@@ -16,6 +16,11 @@ const (
 	extRayQuery   = "VK_KHR_ray_query"
 	extDeferred   = "VK_KHR_deferred_host_operations" // VK_KHR_acceleration_structure requires it
 	extRTPipeline = "VK_KHR_ray_tracing_pipeline"
+	// extRTM1 defines the ACCELERATION_STRUCTURE_COPY stage that plans
+	// name for acceleration-structure copies (replay_rtm1.go).
+	extRTM1 = "VK_KHR_ray_tracing_maintenance1"
+	// extDrawIndirectCount: vkCmdDrawMeshTasksIndirectCountEXT (mesh.go).
+	extDrawIndirectCount = "VK_KHR_draw_indirect_count"
 )
 
 // asStages are the stages whose frames need acceleration structures and
@@ -29,6 +34,8 @@ type replayExtras struct {
 	task, mesh bool // VK_EXT_mesh_shader's taskShader, meshShader enabled
 	as         bool // VK_KHR_acceleration_structure (with deferred host operations) and bufferDeviceAddress enabled
 	rq, rtp    bool // VK_KHR_ray_query, VK_KHR_ray_tracing_pipeline enabled (with as)
+	rtm1       bool // VK_KHR_ray_tracing_maintenance1 enabled (with as)
+	meshCount  bool // VK_KHR_draw_indirect_count enabled (with mesh)
 	fns        *vkext.Extras
 }
 
@@ -43,6 +50,10 @@ func (d *Device) chooseExtras() []string {
 			x.mesh = true
 			x.task = task && x.stages&avk.StageTaskShaderEXT != 0
 			out = append(out, extMeshShader+"\x00")
+			if deviceExtensions(d.physical)[extDrawIndirectCount] {
+				x.meshCount = true
+				out = append(out, extDrawIndirectCount+"\x00")
+			}
 		}
 	}
 	if x.stages&asStages != 0 {
@@ -61,6 +72,10 @@ func (d *Device) chooseExtras() []string {
 					x.rtp = true
 					out = append(out, extRTPipeline+"\x00")
 				}
+				if have[extRTM1] && !noRTM1 && d.ext.RTMaintenance1Support(unsafe.Pointer(d.physical)) {
+					x.rtm1 = true
+					out = append(out, extRTM1+"\x00")
+				}
 			}
 		}
 	}
@@ -73,7 +88,7 @@ func (d *Device) extraChain(next unsafe.Pointer) vkext.Chain {
 }
 
 func (x *replayExtras) features() vkext.ExtraFeatures {
-	return vkext.ExtraFeatures{Task: x.task, Mesh: x.mesh, AS: x.as, RQ: x.rq, RTP: x.rtp}
+	return vkext.ExtraFeatures{Task: x.task, Mesh: x.mesh, AS: x.as, RQ: x.rq, RTP: x.rtp, RTM1: x.rtm1, MeshCount: x.meshCount}
 }
 
 func (d *Device) loadExtras() error {

@@ -143,7 +143,7 @@ const (
 	stVertex
 	stFragment
 	numBaseStages
-	numStages = numBaseStages + 6 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh; raytrace.go: ray query
+	numStages = numBaseStages + 7 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh; raytrace.go: ray query, ray trace
 )
 
 var stageNames = [numStages]string{"compute", "vertex", "fragment"}

@@ -31,6 +31,7 @@ type kit struct {
 	gfxLay    vk.PipelineLayout
 	gfxLayX   vk.PipelineLayout // prerast.go: with tessellation and geometry sets
 	meshLay   vk.PipelineLayout // mesh.go: mesh, fragment and task sets
+	meshArgB  vk.Buffer         // meshindirect.go: mesh-task argument records
 	rt        *rtKit            // raytrace.go
 	compPipes map[specMasks]vk.Pipeline
 	gfxPipes  map[gfxKey]vk.Pipeline
@@ -106,7 +107,7 @@ func (k *kit) initStatic() error {
 	}
 	tess, geom := k.preRasterFeatures() // prerast.go
 	for st := stCompute; st < numStages; st++ {
-		if st == stTessControl && !tess || st == stTessEval && !tess || st == stGeometry && !geom || !k.meshStageOn(st) || st == stRayQuery { // mesh.go, raytrace.go (a set of its own)
+		if st == stTessControl && !tess || st == stTessEval && !tess || st == stGeometry && !geom || !k.meshStageOn(st) || ownSetStage(st) { // mesh.go, raytrace.go (a set of its own)
 			continue
 		}
 		flags := stageFlags(st)

@@ -30,12 +30,11 @@ import (
 // descriptor set is set 0, the fragment's set 1, the task's set 2 of a
 // three-set pipeline layout.
 //
-// The command's indirect, vertex and index reads stay draws of their own
-// with the (quiet) vertex pipeline: a DRAW_INDIRECT read is the same
-// stage and access whichever pipeline consumes the arguments, and the
-// arguments a frame writes or imports are not valid mesh-task counts. A
-// command with both mesh work and vertex, tessellation or geometry shader
-// work is refused (it would need two writing draws; not built).
+// The command's vertex and index reads stay draws of their own with the
+// (quiet) vertex pipeline; its indirect reads are mesh draws
+// (meshindirect.go). A command with both mesh work and vertex,
+// tessellation or geometry shader work draws with both pipelines
+// (meshShape).
 //
 // The device must have VK_EXT_mesh_shader with meshShader (and taskShader
 // for a task stage), and the device be opened with
@@ -75,8 +74,18 @@ func Stages(g *p.Graph) vk.Stage {
 // hasMesh says whether w draws with a mesh pipeline.
 func hasMesh(w *work) bool { return w.parts[stTask] != nil || w.parts[stMesh] != nil }
 
-// meshShape gives a command with a task part a mesh part, and refuses
-// one that mixes mesh and vertex-pipeline shader work.
+// meshShape gives a command with a task part a mesh part. A command
+// with both mesh/task work and vertex, tessellation or geometry shader
+// work (mixedMesh) draws twice: the mesh draw (task, mesh and fragment
+// stages) and a full-screen vertex-pipeline draw (vertex, tessellation,
+// geometry and a fragment stage that binds its quiet set). Following
+// gfxwrite.go's one-writing-draw rule, each resource the command's shaders
+// write is written by exactly one of the two (the side whose stages
+// access it), in the write pass; every other draw binds quiet sets. A
+// written resource that both sides access is refused: the two draws of
+// one render pass are unordered, so neither could access it without
+// racing the other (a command whose two pipelines share a resource they
+// write needs an order inside the command, which the model does not give).
 func meshShape(g *p.Graph, w *work) error {
 	if !hasMesh(w) {
 		return nil
@@ -84,24 +93,50 @@ func meshShape(g *p.Graph, w *work) error {
 	if w.parts[stMesh] == nil {
 		w.parts[stMesh] = &part{stage: stMesh}
 	}
-	if vp := w.parts[stVertex]; vp != nil && len(vp.slots) > 0 || hasPreRaster(w) {
-		cmd := &g.Commands[w.cmd]
-		var res p.ResourceID
-		if vp := w.parts[stVertex]; vp != nil && len(vp.slots) > 0 {
-			res = vp.slots[0].res
-		} else {
-			for _, st := range preRasterStages {
-				if pt := w.parts[st]; pt != nil && len(pt.slots) > 0 {
-					res = pt.slots[0].res
-					break
+	if !mixedMesh(w) {
+		return nil
+	}
+	meshSide := map[p.ResourceID]bool{}
+	written := map[p.ResourceID]bool{}
+	for _, st := range gfxStages {
+		if pt := w.parts[st]; pt != nil {
+			for _, sl := range pt.slots {
+				if st == stTask || st == stMesh || st == stFragment {
+					meshSide[sl.res] = true
+				}
+				if sl.flags&fWrite != 0 {
+					written[sl.res] = true
 				}
 			}
 		}
-		return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[res].Name, Access: describe(g, findAccess(cmd, res)),
-			Reason: "a command with both mesh/task shader work and vertex, tessellation or geometry shader work (two writing draws of different pipelines; not built: docs/replay.md, what is left)"}
+	}
+	for _, st := range append([]stage{stVertex}, preRasterStages...) {
+		pt := w.parts[st]
+		if pt == nil {
+			continue
+		}
+		for _, sl := range pt.slots {
+			if written[sl.res] && meshSide[sl.res] {
+				cmd := &g.Commands[w.cmd]
+				return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[sl.res].Name, Access: describe(g, findAccess(cmd, sl.res)),
+					Reason: fmt.Sprintf("a resource written by one command in both its mesh draw (task, mesh, fragment stages) and its vertex-pipeline draw (%s stage): the two draws of one render pass are unordered, so one would race the other (mesh.go)", stageNames[st])}
+			}
+		}
 	}
 	return nil
 }
+
+// mixedMesh says whether w draws with both a mesh and a vertex pipeline
+// (meshShape).
+func mixedMesh(w *work) bool {
+	vp := w.parts[stVertex]
+	return hasMesh(w) && (vp != nil && len(vp.slots) > 0 || hasPreRaster(w))
+}
+
+// mixedFragQuiet says whether w's full-screen vertex-pipeline draw of the
+// write pass binds the fragment stage's quiet set and masks: the mesh draw
+// performs the fragment stage's writes (meshShape).
+func mixedFragQuiet(w *work) bool { return mixedMesh(w) && w.gfxWritten != nil }
 
 // meshGroups is w's mesh draw: task workgroups t (0: no task stage) each
 // launching m mesh workgroups, or g mesh workgroups without a task stage.
@@ -178,8 +213,10 @@ func (k *kit) meshLayout() error {
 		tl = k.setsLay[stMesh]
 	}
 	var err error
-	k.meshLay, err = k.pipelineLayout(k.setsLay[stMesh], k.setsLay[stFragment], tl)
-	return err
+	if k.meshLay, err = k.pipelineLayout(k.setsLay[stMesh], k.setsLay[stFragment], tl); err != nil {
+		return err
+	}
+	return k.meshArgs() // meshindirect.go
 }
 
 // meshDevice refuses a frame with task or mesh work the device cannot

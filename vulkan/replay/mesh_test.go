@@ -103,10 +103,6 @@ func extCompare(t *testing.T, d *vulkan.Device, g *p.Graph, runs int) *Report {
 			t.Logf("driver warning (not the layer): %.160s", m)
 			continue
 		}
-		if asCopyStageVUID(m) {
-			t.Logf("known, not failed (raytrace.go: AS_COPY needs VK_KHR_ray_tracing_maintenance1, not enabled): %.200s", m)
-			continue
-		}
 		bad++
 		t.Errorf("validation: %s", m)
 	}
@@ -117,14 +113,6 @@ func extCompare(t *testing.T, d *vulkan.Device, g *p.Graph, runs int) *Report {
 		t.Errorf("digests differ")
 	}
 	return rep
-}
-
-// asCopyStageVUID: a plan barrier naming ACCELERATION_STRUCTURE_COPY with
-// acceleration-structure access, which is valid only with
-// VK_KHR_ray_tracing_maintenance1 (the replay does not enable it yet;
-// docs/replay.md, what is left).
-func asCopyStageVUID(m string) bool {
-	return (strings.Contains(m, "AccessMask-03927") || strings.Contains(m, "AccessMask-03928")) && strings.Contains(m, "ACCELERATION_STRUCTURE_COPY_BIT_KHR")
 }
 
 func driverSPIRVWarning(m string) bool {

@@ -158,7 +158,7 @@ func (m *mode) prepare() error {
 	stride := (uint64(paramsBytes) + align - 1) / align * align
 	for i := range r.works {
 		for st, pt := range r.works[i].parts {
-			if pt == nil || stage(st) == stRayQuery { // raytrace.go: a set of its own
+			if pt == nil || ownSetStage(stage(st)) { // raytrace.go: a set of its own
 				continue
 			}
 			set, err := m.writeSet(pt, stage(st), stride, nil)
@@ -589,8 +589,12 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 				sets = m.quiet[w.cmd]
 			}
 			lay := k.gfxLayFor(w) // prerast.go
+			fs := sets[stFragment]
+			if mixedFragQuiet(w) { // mesh.go: the mesh draw writes the fragment stage's resources
+				fs = m.quiet[w.cmd][stFragment]
+			}
 			vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, lay, 0, 2,
-				[]vk.DescriptorSet{sets[stVertex], sets[stFragment]}, 0, nil)
+				[]vk.DescriptorSet{sets[stVertex], fs}, 0, nil)
 			m.bindPreRaster(cb, lay, w, quiet)
 			pc := [7]uint32{ps.width, ps.width * ps.height, ps.own[0], ps.own[1], ps.own[2], ps.own[3], ps.own[4]} // own: selfrace.go
 			vk.CmdPushConstants(cb, lay, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, 28, unsafe.Pointer(&pc[0]))
@@ -600,7 +604,8 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			if err := m.drawMesh(cb, w, ps); err != nil {
 				return err
 			}
-		} else {
+		}
+		if !hasMesh(w) || mixedMesh(w) {
 			if err := bind(false, true); err != nil {
 				return err
 			}
@@ -617,7 +622,18 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 			// of its own, once per command.
 			for _, id := range w.indirect {
 				buf, _ := m.handle(id)
+				if k.meshIndirect(w) { // meshindirect.go
+					if err := m.drawMeshIndirect(cb, w, ps, buf); err != nil {
+						return err
+					}
+					continue
+				}
 				vk.CmdDrawIndirect(cb, buf, 0, 1, 16)
+			}
+			if k.meshIndirect(w) && len(w.indirect) > 0 && len(w.index) > 0 {
+				if err := bind(false, false); err != nil {
+					return err
+				}
 			}
 			for _, id := range w.index {
 				buf, _ := m.handle(id)

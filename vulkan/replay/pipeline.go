@@ -141,6 +141,9 @@ func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr, quiet, mesh bool
 	if mesh {
 		meshKey(&key, w, quiet) // mesh.go
 	} else {
+		if mixedFragQuiet(w) {
+			key.fmask = w.quiet[stFragment] // mesh.go: the mesh draw writes the fragment stage's resources
+		}
 		preRasterKey(&key, w, quiet) // prerast.go
 	}
 	colors := passColors(w, ps)

@@ -41,13 +41,17 @@ import (
 //     what each hits (committed type, instance, primitive, distance) is
 //     hashed into lanes of the command's own (part stRayQuery), so it is in
 //     the command's digest.
+//   - RAY_TRACING_SHADER / ACCELERATION_STRUCTURE_READ: the same rays
+//     traced by the ray tracing pipeline (replay.rgen), into the lanes of
+//     part stRayTrace. An access in both stages (or accesses of each) is
+//     traced by both, each into its own lanes.
 //
 // The digests never see the structures' bytes: their layout is opaque
 // and need not be the same from one build to the next, so the replay
 // digests what tracing them returns. A structure whose bytes another
 // resource clobbered traces differently (TestAccelClobber). Refused, by
-// name: ray tracing pipelines (RAY_TRACING_SHADER stages: not built, the
-// unbuilt.go refusal), ray queries in other shader stages, builds whose
+// name: other accesses in RAY_TRACING_SHADER stages (storage, sampled,
+// uniform: not built, the unbuilt.go refusal), ray queries in other shader stages, builds whose
 // inputs are graph buffers (vertex, index or instance data read in the
 // build stage: they would need device addresses the planner's pools do
 // not allocate), tracing a bottom-level structure or one the frame does
@@ -56,9 +60,18 @@ import (
 // missing; the device must be opened with vulkan.Config.ReplayStages
 // naming ACCELERATION_STRUCTURE_BUILD (Stages(g) does).
 
-const stRayQuery stage = stMesh + 1
+// stRayQuery is the compute ray-query trace's part (its lanes), stRayTrace
+// the ray tracing pipeline trace's: a command may trace in both.
+const (
+	stRayQuery stage = stMesh + 1
+	stRayTrace stage = stMesh + 2
+)
 
-func init() { stageNames[stRayQuery] = "ray query" }
+func init() { stageNames[stRayQuery], stageNames[stRayTrace] = "ray query", "ray trace" }
+
+// ownSetStage says whether a part's descriptor set is raytrace.go's own
+// (not one of the kit's stage layouts).
+func ownSetStage(st stage) bool { return st == stRayQuery || st == stRayTrace }
 
 const (
 	rtTriangles = 16
@@ -82,12 +95,28 @@ type rtWork struct {
 	rtTraces         []p.ResourceID // RAY_TRACING_SHADER reads: a ray tracing pipeline's trace
 }
 
-// traced is what the command traces, by either path.
+// traced is what the command traces, by both paths.
 func (rt *rtWork) traced() []p.ResourceID {
-	if len(rt.rtTraces) > 0 {
-		return rt.rtTraces
+	return append(rt.traces[:len(rt.traces):len(rt.traces)], rt.rtTraces...)
+}
+
+// tracePath is one of a command's traces: ray queries in a compute
+// dispatch, or the ray tracing pipeline.
+type tracePath struct {
+	list []p.ResourceID
+	st   stage // its part
+	rtp  bool
+}
+
+func (rt *rtWork) paths() []tracePath {
+	var out []tracePath
+	if len(rt.traces) > 0 {
+		out = append(out, tracePath{rt.traces, stRayQuery, false})
 	}
-	return rt.traces
+	if len(rt.rtTraces) > 0 {
+		out = append(out, tracePath{rt.rtTraces, stRayTrace, true})
+	}
+	return out
 }
 
 // addRTAccess performs the acceleration-structure flags of one access.
@@ -126,17 +155,20 @@ func addRTAccess(g *p.Graph, w *work, a *p.Access, st vk.Stage, left *vk.AccessF
 		} else {
 			rt.copyDst = append(rt.copyDst, a.Resource)
 		}
-	case st&vk.StageRayTracingShader != 0 && st&vk.StageComputeShader != 0:
-		return bad("one access tracing in both compute and ray tracing stages (two traces of one command would share its lanes; not built)")
-	case st&vk.StageRayTracingShader != 0 && asFlags == vk.AccessAccelerationStructureRead:
-		rt.rtTraces = append(rt.rtTraces, a.Resource)
-		if w.parts[stRayQuery] == nil {
-			w.parts[stRayQuery] = &part{stage: stRayQuery}
+	case st&(vk.StageRayTracingShader|vk.StageComputeShader) != 0 && asFlags == vk.AccessAccelerationStructureRead:
+		// Traced by the ray tracing pipeline, by a compute ray query, or
+		// (both stages) by both: each trace has a part (lanes) of its own.
+		if st&vk.StageRayTracingShader != 0 {
+			rt.rtTraces = append(rt.rtTraces, a.Resource)
+			if w.parts[stRayTrace] == nil {
+				w.parts[stRayTrace] = &part{stage: stRayTrace}
+			}
 		}
-	case st&vk.StageComputeShader != 0 && asFlags == vk.AccessAccelerationStructureRead:
-		rt.traces = append(rt.traces, a.Resource)
-		if w.parts[stRayQuery] == nil {
-			w.parts[stRayQuery] = &part{stage: stRayQuery}
+		if st&vk.StageComputeShader != 0 {
+			rt.traces = append(rt.traces, a.Resource)
+			if w.parts[stRayQuery] == nil {
+				w.parts[stRayQuery] = &part{stage: stRayQuery}
+			}
 		}
 	case asFlags&vk.AccessAccelerationStructureWrite != 0:
 		return bad("an acceleration-structure write outside the build and copy stages (Vulkan writes them there only)")
@@ -241,9 +273,6 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 		if w.rt == nil {
 			continue
 		}
-		if len(w.rt.traces) > 0 && len(w.rt.rtTraces) > 0 {
-			return refuse(w, w.rt.traces[0], "a command tracing in both compute and ray tracing stages (two traces would share its lanes; not built)")
-		}
 		for _, c := range []struct {
 			list    []p.ResourceID
 			ext     string
@@ -335,8 +364,10 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 				return refuse(w, r, "a ray query traces a top-level acceleration structure; this buffer is bottom-level (a build reads it)")
 			}
 		}
-		if tr := rt.traced(); len(tr) > rtMaxSlots {
-			return refuse(w, tr[rtMaxSlots], "more than %d acceleration structures traced by one command (replay_rq.comp's slots)", rtMaxSlots)
+		for _, tp := range rt.paths() {
+			if len(tp.list) > rtMaxSlots {
+				return refuse(w, tp.list[rtMaxSlots], "more than %d acceleration structures traced by one command in one stage (replay_rq.comp's and replay.rgen's slots)", rtMaxSlots)
+			}
 		}
 	}
 	// Sizes: every buffer must hold its structure.
@@ -642,7 +673,7 @@ type rtMode struct {
 	instances map[ownKey]uint64
 	bufs      []ownBuffer
 	pool      vkg.DescriptorPool
-	sets      map[p.CommandID]vkg.DescriptorSet
+	sets      map[ownKey]vkg.DescriptorSet // by command and trace part (ownKey.res: the part's stage)
 }
 
 func (m *mode) prepareRT() error {
@@ -651,7 +682,7 @@ func (m *mode) prepareRT() error {
 	if rk == nil {
 		return nil
 	}
-	rm := &rtMode{as: map[p.ResourceID]unsafe.Pointer{}, instances: map[ownKey]uint64{}, sets: map[p.CommandID]vkg.DescriptorSet{}}
+	rm := &rtMode{as: map[p.ResourceID]unsafe.Pointer{}, instances: map[ownKey]uint64{}, sets: map[ownKey]vkg.DescriptorSet{}}
 	m.rt = rm
 	for r, top := range rk.top {
 		buf, _ := m.handle(r)
@@ -667,9 +698,7 @@ func (m *mode) prepareRT() error {
 		if w.rt == nil {
 			continue
 		}
-		if len(w.rt.traced()) > 0 {
-			ntrace++
-		}
+		ntrace += len(w.rt.paths())
 		if len(w.rt.inputs) == 0 {
 			continue
 		}
@@ -705,37 +734,39 @@ func (m *mode) prepareRT() error {
 	stride := (uint64(paramsBytes) + align - 1) / align * align
 	for i := range m.r.works {
 		w := &m.r.works[i]
-		if w.rt == nil || len(w.rt.traced()) == 0 {
+		if w.rt == nil {
 			continue
 		}
-		ai := vkg.DescriptorSetAllocateInfo{SType: vkg.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: rm.pool, DescriptorSetCount: 1,
-			PSetLayouts: []vkg.DescriptorSetLayout{rk.setLay}}
-		var set vkg.DescriptorSet
-		r := vkg.AllocateDescriptorSets(k.vd, &ai, &set)
-		ai.Free()
-		if err := vkCheck("vkAllocateDescriptorSets (ray query)", r); err != nil {
-			return err
+		for _, tp := range w.rt.paths() {
+			ai := vkg.DescriptorSetAllocateInfo{SType: vkg.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: rm.pool, DescriptorSetCount: 1,
+				PSetLayouts: []vkg.DescriptorSetLayout{rk.setLay}}
+			var set vkg.DescriptorSet
+			r := vkg.AllocateDescriptorSets(k.vd, &ai, &set)
+			ai.Free()
+			if err := vkCheck("vkAllocateDescriptorSets (ray query)", r); err != nil {
+				return err
+			}
+			pt := w.parts[tp.st]
+			var as []unsafe.Pointer
+			for s := 0; s < rtMaxSlots; s++ {
+				tr := tp.list
+				as = append(as, rm.as[tr[min(s, len(tr)-1)]]) // unused slots repeat a traced structure
+			}
+			chain := vkext.ASWrite(as)
+			writes := []vkg.WriteDescriptorSet{
+				{SType: vkg.StructureTypeWriteDescriptorSet, DstSet: set, DstBinding: 0, DescriptorCount: 1, DescriptorType: vkg.DescriptorTypeStorageBuffer,
+					PBufferInfo: []vkg.DescriptorBufferInfo{{Buffer: m.r.params.buf, Offset: vkg.DeviceSize(uint64(pt.index) * stride), Range: vkg.DeviceSize(paramsBytes)}}},
+				{SType: vkg.StructureTypeWriteDescriptorSet, DstSet: set, DstBinding: 1, DescriptorCount: 1, DescriptorType: vkg.DescriptorTypeStorageBuffer,
+					PBufferInfo: []vkg.DescriptorBufferInfo{{Buffer: m.r.lanes.buf, Offset: vkg.DeviceSize(uint64(pt.index) * laneBytes), Range: laneBytes}}},
+				{SType: vkg.StructureTypeWriteDescriptorSet, PNext: chain.Head(), DstSet: set, DstBinding: 2, DescriptorCount: rtMaxSlots, DescriptorType: descriptorTypeAS},
+			}
+			vkg.UpdateDescriptorSets(k.vd, uint32(len(writes)), writes, 0, nil)
+			for i := range writes {
+				writes[i].Free()
+			}
+			chain.Free()
+			rm.sets[ownKey{w.cmd, p.ResourceID(tp.st)}] = set
 		}
-		pt := w.parts[stRayQuery]
-		var as []unsafe.Pointer
-		for s := 0; s < rtMaxSlots; s++ {
-			tr := w.rt.traced()
-			as = append(as, rm.as[tr[min(s, len(tr)-1)]]) // unused slots repeat a traced structure
-		}
-		chain := vkext.ASWrite(as)
-		writes := []vkg.WriteDescriptorSet{
-			{SType: vkg.StructureTypeWriteDescriptorSet, DstSet: set, DstBinding: 0, DescriptorCount: 1, DescriptorType: vkg.DescriptorTypeStorageBuffer,
-				PBufferInfo: []vkg.DescriptorBufferInfo{{Buffer: m.r.params.buf, Offset: vkg.DeviceSize(uint64(pt.index) * stride), Range: vkg.DeviceSize(paramsBytes)}}},
-			{SType: vkg.StructureTypeWriteDescriptorSet, DstSet: set, DstBinding: 1, DescriptorCount: 1, DescriptorType: vkg.DescriptorTypeStorageBuffer,
-				PBufferInfo: []vkg.DescriptorBufferInfo{{Buffer: m.r.lanes.buf, Offset: vkg.DeviceSize(uint64(pt.index) * laneBytes), Range: laneBytes}}},
-			{SType: vkg.StructureTypeWriteDescriptorSet, PNext: chain.Head(), DstSet: set, DstBinding: 2, DescriptorCount: rtMaxSlots, DescriptorType: descriptorTypeAS},
-		}
-		vkg.UpdateDescriptorSets(k.vd, uint32(len(writes)), writes, 0, nil)
-		for i := range writes {
-			writes[i].Free()
-		}
-		chain.Free()
-		rm.sets[w.cmd] = set
 	}
 	return nil
 }
@@ -787,28 +818,26 @@ func (m *mode) recordRT(cb vkg.CommandBuffer, w *work) {
 	for j, s := range w.rt.copySrc {
 		rk.fns.CmdCopyAS(c, rm.as[s], rm.as[w.rt.copyDst[j]])
 	}
-	tr := w.rt.traced()
-	if len(tr) == 0 {
-		return
+	for _, tp := range w.rt.paths() {
+		var rays [rtMaxSlots]uint32
+		n := uint32(0)
+		for s, r := range tp.list {
+			rays[s] = 256 * rk.instances[r]
+			n = max(n, rays[s])
+		}
+		bp, pl := vkg.PipelineBindPointCompute, rk.pipe
+		if tp.rtp {
+			bp, pl = vkg.PipelineBindPointRayTracing, rk.rtPipe
+		}
+		vkg.CmdBindPipeline(cb, bp, pl)
+		vkg.CmdBindDescriptorSets(cb, bp, rk.pipeLay, 0, 1, []vkg.DescriptorSet{rm.sets[ownKey{w.cmd, p.ResourceID(tp.st)}]}, 0, nil)
+		vkg.CmdPushConstants(cb, rk.pipeLay, rk.stages, 0, 16, unsafe.Pointer(&rays[0]))
+		if tp.rtp {
+			rk.fns.CmdTraceRays(c, rk.sbt[0], rk.sbt[1], rk.sbt[2], n)
+			continue
+		}
+		vkg.CmdDispatch(cb, (n+63)/64, 1, 1)
 	}
-	var rays [rtMaxSlots]uint32
-	n := uint32(0)
-	for s, r := range tr {
-		rays[s] = 256 * rk.instances[r]
-		n = max(n, rays[s])
-	}
-	bp, pl := vkg.PipelineBindPointCompute, rk.pipe
-	if len(w.rt.rtTraces) > 0 {
-		bp, pl = vkg.PipelineBindPointRayTracing, rk.rtPipe
-	}
-	vkg.CmdBindPipeline(cb, bp, pl)
-	vkg.CmdBindDescriptorSets(cb, bp, rk.pipeLay, 0, 1, []vkg.DescriptorSet{rm.sets[w.cmd]}, 0, nil)
-	vkg.CmdPushConstants(cb, rk.pipeLay, rk.stages, 0, 16, unsafe.Pointer(&rays[0]))
-	if len(w.rt.rtTraces) > 0 {
-		rk.fns.CmdTraceRays(c, rk.sbt[0], rk.sbt[1], rk.sbt[2], n)
-		return
-	}
-	vkg.CmdDispatch(cb, (n+63)/64, 1, 1)
 }
 
 func rayExts(exts map[string]bool) string {

@@ -216,3 +216,52 @@ func TestRayPipelineTrace(t *testing.T) {
 	}
 	t.Run("clobber", func(t *testing.T) { accelClobber(t, d) })
 }
+
+// TestAccelCopyStage: the plan's barriers of acceleration-structure
+// copies name ACCELERATION_STRUCTURE_COPY, VK_KHR_ray_tracing_maintenance1's
+// stage. Where the device has it the replay enables it and records them
+// as they are; opened without it (vulkan.SetRTMaintenance1ForTest, the
+// case of a device that lacks it) the barriers name
+// ACCELERATION_STRUCTURE_BUILD, where the copy runs without the
+// extension (replay_rtm1.go). Both ways: no message (layer 1.3.239
+// reports VUID-...-03927/03928 for the stage it does not know), equal
+// digests.
+func TestAccelCopyStage(t *testing.T) {
+	cases := []string{"copy-trace"}
+	run := func(t *testing.T, d *vulkan.Device) {
+		for _, c := range accelCases {
+			if slices.Contains(cases, c.name) {
+				extCompare(t, d, c.graph(), 2)
+			}
+		}
+		for seed := uint64(1); seed <= 6; seed++ {
+			g, kinds := proptest.RayReplayFrame(seed, traceStage)
+			if Stages(g)&vk.StageAccelerationStructureCopy != 0 {
+				t.Logf("generated frame %d: kinds %v", seed, kinds)
+				extCompare(t, d, g, 1)
+			}
+		}
+	}
+	t.Run("maintenance1", func(t *testing.T) {
+		d := rayDevice(t)
+		hooks, _ := d.Replay()
+		exts, _, _, _, _ := hooks.RaySupport()
+		if !hooks.RTMaintenance1() {
+			if deviceExtensionSet(d)["VK_KHR_ray_tracing_maintenance1"] {
+				t.Fatalf("%s has VK_KHR_ray_tracing_maintenance1, not enabled (%s)", d.Info().Name, rayExts(exts))
+			}
+			extSkip(t, "%s lacks VK_KHR_ray_tracing_maintenance1", d.Info().Name)
+		}
+		run(t, d)
+	})
+	t.Run("without", func(t *testing.T) {
+		vulkan.SetRTMaintenance1ForTest(true)
+		defer vulkan.SetRTMaintenance1ForTest(false)
+		d := rayDevice(t)
+		hooks, _ := d.Replay()
+		if hooks.RTMaintenance1() {
+			t.Fatal("VK_KHR_ray_tracing_maintenance1 enabled after SetRTMaintenance1ForTest(true)")
+		}
+		run(t, d)
+	})
+}

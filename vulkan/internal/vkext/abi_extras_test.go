@@ -37,6 +37,7 @@ func TestABIExtras(t *testing.T) {
 		{"apRayTracingShaderGroupCreateInfo", "VkRayTracingShaderGroupCreateInfoKHR", fieldsSame("sType", "pNext", "type", "generalShader", "closestHitShader", "anyHitShader", "intersectionShader", "pShaderGroupCaptureReplayHandle")},
 		{"apRayTracingPipelineCreateInfo", "VkRayTracingPipelineCreateInfoKHR", fieldsSame("sType", "pNext", "flags", "stageCount", "pStages", "groupCount", "pGroups", "maxPipelineRayRecursionDepth", "pLibraryInfo", "pLibraryInterface", "pDynamicState", "layout", "basePipelineHandle", "basePipelineIndex")},
 		{"apStridedDeviceAddressRegion", "VkStridedDeviceAddressRegionKHR", fieldsSame("deviceAddress", "stride", "size")},
+		{"apPhysicalDeviceRayTracingMaintenance1Features", "VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR", fieldsSame("sType", "pNext", "rayTracingMaintenance1", "rayTracingPipelineTraceRaysIndirect2")},
 		{"apWriteDescriptorSetAccelerationStructure", "VkWriteDescriptorSetAccelerationStructureKHR", fieldsSame("sType", "pNext", "accelerationStructureCount", "pAccelerationStructures")},
 	}
 	consts := [][2]string{
@@ -65,6 +66,7 @@ func TestABIExtras(t *testing.T) {
 		{"0", "VK_COPY_ACCELERATION_STRUCTURE_MODE_CLONE_KHR"},
 		{"64", "sizeof(VkAccelerationStructureInstanceKHR)"},
 		{"1000060000", "VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO"},
+		{"apSTypeRTMaintenance1Features", "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_MAINTENANCE_1_FEATURES_KHR"},
 		{"apSTypeRTPipelineFeatures", "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR"},
 		{"apSTypeRTPipelineProperties", "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_PROPERTIES_KHR"},
 		{"apSTypeRTPipelineCreateInfo", "VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_KHR"},

@@ -53,6 +53,18 @@ void apRaySupport(const apInstanceFns *fns, apHandle physical, uint32_t flags, a
 	*bda = b.bufferDeviceAddress;
 }
 
+apBool32 apRTMaintenance1Support(const apInstanceFns *fns, apHandle physical) {
+	apPhysicalDeviceRayTracingMaintenance1Features m;
+	memset(&m, 0, sizeof m);
+	m.sType = apSTypeRTMaintenance1Features;
+	apPhysicalDeviceFeatures2 f2;
+	memset(&f2, 0, sizeof f2);
+	f2.sType = apSTypeFeatures2;
+	f2.pNext = &m;
+	fns->getFeatures2(physical, &f2);
+	return m.rayTracingMaintenance1;
+}
+
 void apRTProperties(const apInstanceFns *fns, apHandle physical, uint32_t *size, uint32_t *align, uint32_t *base) {
 	apPhysicalDeviceRayTracingPipelineProperties r;
 	memset(&r, 0, sizeof r);
@@ -123,6 +135,7 @@ void *apNewExtraChain(void *next, uint32_t flags, void **head) {
 		apPhysicalDeviceRayQueryFeatures rq;
 		apPhysicalDeviceBufferDeviceAddressFeatures bda;
 		apPhysicalDeviceRayTracingPipelineFeatures rtp;
+		apPhysicalDeviceRayTracingMaintenance1Features rtm1;
 	} *c = calloc(1, sizeof *c);
 	*head = next;
 	if (c == NULL) {
@@ -156,6 +169,12 @@ void *apNewExtraChain(void *next, uint32_t flags, void **head) {
 		c->rtp.pNext = *head;
 		*head = &c->rtp;
 	}
+	if (flags & apExtraRTM1) {
+		c->rtm1.sType = apSTypeRTMaintenance1Features;
+		c->rtm1.rayTracingMaintenance1 = 1;
+		c->rtm1.pNext = *head;
+		*head = &c->rtm1;
+	}
 	return c;
 }
 
@@ -169,6 +188,9 @@ int apLoadExtras(const apInstanceFns *ifns, apHandle device, uint32_t flags, apE
 	}
 	if (flags & apExtraMesh) {
 		XLOAD(drawMeshTasks, "vkCmdDrawMeshTasksEXT");
+	}
+	if (flags & apExtraMeshCount) {
+		XLOAD(drawMeshTasksIndirectCount, "vkCmdDrawMeshTasksIndirectCountEXT");
 	}
 	if (flags & apExtraAS) {
 		XLOAD(bufferAddress, "vkGetBufferDeviceAddress");
@@ -288,6 +310,11 @@ void *apNewASWrite(const apHandle *as, uint32_t n) {
 }
 
 void apDrawMeshTasks(const apExtrasFns *fns, apHandle cmd, uint32_t x, uint32_t y, uint32_t z) { fns->drawMeshTasks(cmd, x, y, z); }
+
+void apDrawMeshTasksIndirectCount(const apExtrasFns *fns, apHandle cmd, apHandle buffer, uint64_t offset, apHandle count, uint64_t countOffset, uint32_t maxDraws,
+	uint32_t stride) {
+	fns->drawMeshTasksIndirectCount(cmd, buffer, offset, count, countOffset, maxDraws, stride);
+}
 
 void *apNewAllocateFlags(void) {
 	struct flags {

@@ -26,6 +26,12 @@ type ExtraFeatures struct {
 	// bufferDeviceAddress (core 1.2); RQ: VK_KHR_ray_query's rayQuery;
 	// RTP: VK_KHR_ray_tracing_pipeline's rayTracingPipeline.
 	AS, RQ, RTP bool
+	// RTM1: VK_KHR_ray_tracing_maintenance1's rayTracingMaintenance1 (the
+	// ACCELERATION_STRUCTURE_COPY stage).
+	RTM1 bool
+	// MeshCount: vkCmdDrawMeshTasksIndirectCountEXT (VK_KHR_draw_indirect_count
+	// enabled with Mesh).
+	MeshCount bool
 }
 
 func (f ExtraFeatures) flags() C.uint32_t {
@@ -45,6 +51,12 @@ func (f ExtraFeatures) flags() C.uint32_t {
 	if f.RTP {
 		x |= C.apExtraRTP
 	}
+	if f.RTM1 {
+		x |= C.apExtraRTM1
+	}
+	if f.MeshCount {
+		x |= C.apExtraMeshCount
+	}
 	return x
 }
 
@@ -63,6 +75,12 @@ func (in *Instance) RaySupport(physical unsafe.Pointer, has ExtraFeatures) (as, 
 	var a, q, r, b C.apBool32
 	C.apRaySupport(&in.fns, C.apHandle(physical), has.flags(), &a, &q, &r, &b)
 	return a != 0, q != 0, r != 0, b != 0
+}
+
+// RTMaintenance1Support reports rayTracingMaintenance1 (ask only a device
+// that has VK_KHR_ray_tracing_maintenance1).
+func (in *Instance) RTMaintenance1Support(physical unsafe.Pointer) bool {
+	return C.apRTMaintenance1Support(&in.fns, C.apHandle(physical)) != 0
 }
 
 // RTProperties are shaderGroupHandleSize, shaderGroupHandleAlignment and
@@ -123,6 +141,14 @@ func (in *Instance) LoadExtras(device unsafe.Pointer, f ExtraFeatures) (*Extras,
 // DrawMeshTasks records vkCmdDrawMeshTasksEXT.
 func (e *Extras) DrawMeshTasks(cmd unsafe.Pointer, x, y, z uint32) {
 	C.apDrawMeshTasks(&e.fns, C.apHandle(cmd), C.uint32_t(x), C.uint32_t(y), C.uint32_t(z))
+}
+
+// DrawMeshTasksIndirectCount records vkCmdDrawMeshTasksIndirectCountEXT:
+// min(maxDraws, the count at countBuffer+countOffset) draws whose
+// arguments are at buffer+offset, stride bytes apart.
+func (e *Extras) DrawMeshTasksIndirectCount(cmd, buffer unsafe.Pointer, offset uint64, countBuffer unsafe.Pointer, countOffset uint64, maxDraws, stride uint32) {
+	C.apDrawMeshTasksIndirectCount(&e.fns, C.apHandle(cmd), C.apHandle(buffer), C.uint64_t(offset), C.apHandle(countBuffer), C.uint64_t(countOffset),
+		C.uint32_t(maxDraws), C.uint32_t(stride))
 }
 
 // BufferAddress is vkGetBufferDeviceAddress.

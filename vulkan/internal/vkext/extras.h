@@ -229,6 +229,17 @@ typedef struct apStridedDeviceAddressRegion {
 	uint64_t size;
 } apStridedDeviceAddressRegion;
 
+// VK_KHR_ray_tracing_maintenance1: the ACCELERATION_STRUCTURE_COPY stage
+// (raytrace.go) and the mesh indirect draws (mesh.go).
+#define apSTypeRTMaintenance1Features 1000386000
+
+typedef struct apPhysicalDeviceRayTracingMaintenance1Features {
+	int32_t sType;
+	void *pNext;
+	apBool32 rayTracingMaintenance1;
+	apBool32 rayTracingPipelineTraceRaysIndirect2;
+} apPhysicalDeviceRayTracingMaintenance1Features;
+
 typedef struct apExtrasFns {
 	void (*drawMeshTasks)(apHandle, uint32_t, uint32_t, uint32_t);
 	uint64_t (*bufferAddress)(apHandle, const apBufferDeviceAddressInfo *);
@@ -242,6 +253,7 @@ typedef struct apExtrasFns {
 	apResult (*groupHandles)(apHandle, apHandle, uint32_t, uint32_t, size_t, void *);
 	void (*cmdTraceRays)(apHandle, const apStridedDeviceAddressRegion *, const apStridedDeviceAddressRegion *, const apStridedDeviceAddressRegion *,
 		const apStridedDeviceAddressRegion *, uint32_t, uint32_t, uint32_t);
+	void (*drawMeshTasksIndirectCount)(apHandle, apHandle, uint64_t, apHandle, uint64_t, uint32_t, uint32_t);
 } apExtrasFns;
 
 // Extra features to enable (apNewExtraChain's flags).
@@ -251,12 +263,16 @@ enum {
 	apExtraAS = 4,  // accelerationStructure, bufferDeviceAddress
 	apExtraRQ = 8,  // rayQuery
 	apExtraRTP = 16, // rayTracingPipeline
+	apExtraRTM1 = 32, // rayTracingMaintenance1
+	apExtraMeshCount = 64, // vkCmdDrawMeshTasksIndirectCountEXT (VK_KHR_draw_indirect_count enabled)
 };
 
 void apMeshSupport(const apInstanceFns *fns, apHandle physical, apBool32 *task, apBool32 *mesh);
 // apRaySupport queries the features of the extensions in flags (apExtraAS,
 // apExtraRQ, apExtraRTP): chain only what the device has.
 void apRaySupport(const apInstanceFns *fns, apHandle physical, uint32_t flags, apBool32 *as, apBool32 *rq, apBool32 *rtp, apBool32 *bda);
+// apRTMaintenance1Support: rayTracingMaintenance1 (query only where the device has the extension).
+apBool32 apRTMaintenance1Support(const apInstanceFns *fns, apHandle physical);
 // apRTProperties: shaderGroupHandleSize, shaderGroupHandleAlignment, shaderGroupBaseAlignment.
 void apRTProperties(const apInstanceFns *fns, apHandle physical, uint32_t *size, uint32_t *align, uint32_t *base);
 // apCreateRTPipeline: raygen, miss and triangle closest-hit, three groups.
@@ -267,6 +283,8 @@ void apCmdTraceRays(const apExtrasFns *fns, apHandle cmd, const apStridedDeviceA
 void *apNewExtraChain(void *next, uint32_t flags, void **head);
 int apLoadExtras(const apInstanceFns *ifns, apHandle device, uint32_t flags, apExtrasFns *fns, const char **missing);
 void apDrawMeshTasks(const apExtrasFns *fns, apHandle cmd, uint32_t x, uint32_t y, uint32_t z);
+void apDrawMeshTasksIndirectCount(const apExtrasFns *fns, apHandle cmd, apHandle buffer, uint64_t offset, apHandle count, uint64_t countOffset, uint32_t maxDraws,
+	uint32_t stride);
 
 uint64_t apBufferAddress(const apExtrasFns *fns, apHandle device, apHandle buffer);
 // apASSizes: the size and build scratch of a bottom-level structure of
