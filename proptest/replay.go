@@ -379,6 +379,8 @@ func (b *rgen) kind(k string) {
 		b.xfbCond(k, s) // replay_xfb.go
 	case "generic-buffers", "generic-images":
 		b.generic(k == "generic-images", s)
+	case "graphics-slots":
+		b.graphicsSlots(s) // replay_slots.go (SlotReplayFrame)
 	default:
 		panic("proptest: unknown replay kind " + k)
 	}

@@ -282,6 +282,9 @@ type work struct {
 	xfb         []xfbOp
 	// more: compute parts beyond the first (split.go).
 	more []*part
+	// gfxMore: extra draws holding the graphics slots beyond the arrays
+	// of the command's first draws (gfxsplit.go).
+	gfxMore []*gfxGroup
 	// rt: acceleration-structure builds, copies and ray queries (raytrace.go).
 	rt *rtWork
 }
@@ -709,6 +712,9 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 		if err := ownReads(g, &w); err != nil { // selfrace.go
 			return w, err
 		}
+		if err := splitGraphics(g, &w); err != nil { // gfxsplit.go
+			return w, err
+		}
 		preRasterVertices(&w) // prerast.go
 		shapeWrites(&w)       // gfxwrite.go
 		ownMasks(&w)
@@ -870,7 +876,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 			}
 		}
 		size := c.size(st)
-		if n >= size && st != stCompute { // split.go: compute parts split
+		if n >= size && st != stCompute && (size == 0 || !splitsGraphics(st)) { // split.go, gfxsplit.go: compute and draw parts split
 			return bad("the %s part of the command needs more than %d %s slots", stageNames[st], size, cats[c].name)
 		}
 		s.cat, s.index, s.res, s.layout = c, n, a.Resource, a.Layout

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	p "github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/proptest"
 )
 
@@ -34,6 +35,24 @@ func TestGeneratedFrames(t *testing.T) {
 			}
 			if t.Failed() {
 				t.Logf("kinds %v", proptest.ReplayFrameKinds(seed))
+			}
+		})
+	}
+	// Kinds outside ReplayKinds' rotation (proptest.SlotReplayKinds).
+	for seed := uint64(1); seed <= 3; seed++ {
+		t.Run(fmt.Sprint("slots-", seed), func(t *testing.T) {
+			g := proptest.SlotReplayFrame(seed)
+			extra := 0
+			for c := range g.Commands {
+				if w, err := analyzeCommand(g, p.CommandID(c)); err == nil {
+					extra += len(w.gfxMore)
+				}
+			}
+			if extra == 0 {
+				t.Errorf("no command of the frame has an extra draw (gfxsplit.go)")
+			}
+			if rep := compare(t, d, g, 1); !rep.DigestsEqual {
+				t.Errorf("digests differ")
 			}
 		})
 	}

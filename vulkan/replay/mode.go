@@ -23,8 +23,9 @@ type mode struct {
 	own      bool // res is the mode's own (closed with it)
 	pool     vk.DescriptorPool
 	sets     [][numStages]vk.DescriptorSet
-	moreSets [][]vk.DescriptorSet          // split.go: the extra compute parts'
-	quiet    [][numStages]vk.DescriptorSet // gfxwrite.go: commands whose vertex or fragment part writes
+	moreSets [][]vk.DescriptorSet            // split.go: the extra compute parts'
+	gfxSets  [][][numStages]vk.DescriptorSet // gfxsplit.go: the extra draws'
+	quiet    [][numStages]vk.DescriptorSet   // gfxwrite.go: commands whose vertex or fragment part writes
 	views    map[viewKey]vk.ImageView
 	bufViews map[p.ResourceID]vk.BufferView // texel.go
 	rt       *rtMode                        // raytrace.go
@@ -653,7 +654,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 		}
 		k.hooks.Rendering().EndRendering(unsafe.Pointer(cb))
 	}
-	return nil
+	return m.recordGfxMore(cb, w) // gfxsplit.go
 }
 
 // VkResolveModeFlagBits: AVERAGE for float and normalized colour

@@ -134,12 +134,7 @@ func ownReads(g *p.Graph, w *work) error {
 	var n [numCategories]int
 	for i := range out {
 		c := out[i].cat
-		if n[c] >= cats[c].graphic {
-			cmd := &g.Commands[w.cmd]
-			return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[out[i].res].Name, Access: describe(g, findAccess(cmd, out[i].res)),
-				Reason: fmt.Sprintf("the fragment part needs more than %d %s slots (a read of subresources the command's attachments write is one slot per mip level and layer: selfrace.go)", cats[c].graphic, cats[c].name)}
-		}
-		out[i].index = n[c]
+		out[i].index = n[c] // splitGraphics (gfxsplit.go) moves slots beyond the arrays to extra draws; own-pixel ones stay
 		n[c]++
 	}
 	pt.slots = out
@@ -340,6 +335,7 @@ func touches(g *p.Graph, w *work) (map[subKey][]touch, []subKey) {
 				what: fmt.Sprintf("pass %d's depth/stencil attachment", k)})
 		}
 	}
+	gfxMoreTouches(w, next, shader) // gfxsplit.go: the extra draws
 	return m, order
 }
 

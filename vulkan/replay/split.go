@@ -17,16 +17,16 @@ import (
 // what another of the same command reads or writes (they run without a
 // barrier between them); read-only slots go wherever they fit. Graphics
 // stages do not split (their extra draws would have to follow the
-// one-writing-draw rule of gfxwrite.go): there the command is refused
-// naming the array.
+// one-writing-draw rule of gfxwrite.go): gfxsplit.go gives them extra
+// draws.
 
 // allParts is every part of w: one per stage (nil where the stage has
 // none), then the extra compute parts.
 func (w *work) allParts() []*part {
-	if len(w.more) == 0 {
+	if len(w.more) == 0 && len(w.gfxMore) == 0 {
 		return w.parts[:]
 	}
-	return append(w.parts[:len(w.parts):len(w.parts)], w.more...)
+	return append(append(w.parts[:len(w.parts):len(w.parts)], w.more...), w.gfxMoreParts()...) // gfxsplit.go
 }
 
 // splitCompute moves w's compute slots beyond the arrays' sizes into
@@ -140,5 +140,5 @@ func (m *mode) writeMoreSets(stride uint64) error {
 			m.moreSets[i] = append(m.moreSets[i], set)
 		}
 	}
-	return nil
+	return m.writeGfxMoreSets(stride) // gfxsplit.go
 }
