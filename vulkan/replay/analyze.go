@@ -759,7 +759,7 @@ func transferUsage(r *p.Resource, a *p.Access, src bool) string {
 func copyBufferBytes(im *p.ImageDesc) uint64 {
 	var n uint64
 	for l := uint32(0); l < im.MipLevels; l++ {
-		n += texels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
+		n += copyTexels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
 	}
 	return n
 }
@@ -803,6 +803,9 @@ func copyCompatible(g *p.Graph, op *copyOp) string {
 		}
 		if si.Samples != di.Samples {
 			return fmt.Sprintf("a copy between images of %d and %d samples (Vulkan copies keep the sample count)", si.Samples, di.Samples)
+		}
+		if why := blockPairProblem(op, si, di); why != "" { // blocks.go
+			return why
 		}
 		if si.Format.BytesPerBlock() != di.Format.BytesPerBlock() || si.Format.IsDepthStencil() != di.Format.IsDepthStencil() ||
 			si.Format.IsDepthStencil() && si.Format != di.Format {
