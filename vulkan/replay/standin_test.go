@@ -83,9 +83,9 @@ var transferFrames = map[string]func() *p.Graph{
 		up := g.AddBuffer("up", p.BufferDesc{Size: bytesOf(p.ImageDesc{Format: vk.FormatBc7UnormBlock, Width: 16, Height: 16, Depth: 1, MipLevels: 2, ArrayLayers: 1}),
 			Usage: vk.BufferUsageTransferSrc | vk.BufferUsageStorageBuffer})
 		g.AddCommand("up.write", p.Access{Resource: up, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
-		g.AddCommand("upload", tdst(a, vk.StageCopy))                                                                  // lone: from the replay's pattern, in blocks
+		g.AddCommand("upload", tdst(a, vk.StageCopy))                                                                                                       // lone: from the replay's pattern, in blocks
 		g.AddCommand("self", p.Access{Resource: a, Stages: vk.StageCopy, Access: vk.AccessTransferRead | vk.AccessTransferWrite, Layout: vk.LayoutGeneral}) // one half of each level onto the other
-		g.AddCommand("tile", tsrc(a, vk.StageCopy), tdst(b, vk.StageCopy))                                             // tiled in whole blocks
+		g.AddCommand("tile", tsrc(a, vk.StageCopy), tdst(b, vk.StageCopy))                                                                                  // tiled in whole blocks
 		g.AddCommand("buf.in", p.Access{Resource: up, Stages: vk.StageCopy, Access: vk.AccessTransferRead}, tdst(c, vk.StageCopy))
 		g.AddCommand("copy", tsrc(c, vk.StageCopy), tdst(d, vk.StageCopy))
 		g.AddCommand("read", csampled(a), csampled(b), csampled(d))
@@ -142,6 +142,23 @@ func TestTransferStandIns(t *testing.T) {
 			}
 			if len(rep.Messages) != 0 || rep.ValidationMessages != 0 {
 				t.Fatalf("the intact plan has %d messages: %v", rep.ValidationMessages, rep.Messages)
+			}
+			// Every stand-in a lone read landed in reached the sink: its
+			// region holds what the transfer read (not all zero).
+			for _, w := range r.works {
+				for _, op := range w.lone {
+					if op.via == viaBuffer || !op.read {
+						continue
+					}
+					s := &r.lone.stands[op.stand]
+					n := copyBufferBytes(&s.desc)
+					if s.hashDesc.Format != vk.FormatUndefined {
+						n = copyBufferBytes(&s.hashDesc)
+					}
+					if b := r.lone.sink.bytes()[s.off : s.off+n]; !slices.ContainsFunc(b, func(x byte) bool { return x != 0 }) {
+						t.Errorf("%s: the stand-in of %s left its sink region zero", w.name, g.Resources[op.res].Name)
+					}
+				}
 			}
 			controls := 0
 			for k, b := range plan.Barriers {
