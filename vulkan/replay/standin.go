@@ -62,6 +62,7 @@ func (v loneVia) String() string {
 type standIn struct {
 	desc, hashDesc p.ImageDesc
 	img, hash      vkg.Image
+	views          [][2]vkg.ImageView // a depth/stencil read's: stand-in and hash views per layer (the resolve's attachments)
 	fill           bool // a write stand-in filled from the pattern buffer (else cleared)
 	off            uint64
 }
@@ -75,9 +76,6 @@ func addStandIn(r *p.Resource, st vk.Stage, read bool) (loneVia, string) {
 	case copyish && im.Samples == 1:
 		return viaBuffer, ""
 	case copyish:
-		if im.Format.IsDepthStencil() && read {
-			return 0, "a copy source of a multisampled depth/stencil image without a destination: its stand-in could only be hashed by a depth resolve of one sample (not built)"
-		}
 		return viaCopy, ""
 	case st&vk.StageBlit != 0:
 		if im.Samples > 1 {
@@ -138,14 +136,27 @@ func (k *kit) msSamples(f vk.Format) uint32 {
 // standInUsage is the usage of a stand-in image of d.
 func standInUsage(d *p.ImageDesc) vkg.ImageUsageFlags {
 	u := vkg.ImageUsageFlags(vkg.ImageUsageTransferSrcBit | vkg.ImageUsageTransferDstBit)
-	if d.Samples > 1 {
-		if d.Format.IsDepthStencil() {
-			u |= vkg.ImageUsageFlags(vkg.ImageUsageDepthStencilAttachmentBit)
-		} else {
-			u |= vkg.ImageUsageFlags(vkg.ImageUsageColorAttachmentBit)
-		}
+	switch {
+	case d.Format.IsDepthStencil():
+		u |= vkg.ImageUsageFlags(vkg.ImageUsageDepthStencilAttachmentBit) // a multisampled read is resolved in a render pass
+	case d.Samples > 1:
+		u |= vkg.ImageUsageFlags(vkg.ImageUsageColorAttachmentBit)
 	}
 	return u
+}
+
+// standInView is a 2D view of one layer of a stand-in (all its aspects).
+func (k *kit) standInView(img vkg.Image, d *p.ImageDesc, layer uint32) (vkg.ImageView, error) {
+	info := vkg.ImageViewCreateInfo{SType: vkg.StructureTypeImageViewCreateInfo, Image: img, ViewType: vkg.ImageViewType2d, Format: vkg.Format(d.Format),
+		SubresourceRange: vkg.ImageSubresourceRange{AspectMask: vkg.ImageAspectFlags(colorOrDepth(d.Format)), LevelCount: 1, BaseArrayLayer: layer, LayerCount: 1}}
+	var v vkg.ImageView
+	r := vkg.CreateImageView(k.vd, &info, nil, &v)
+	info.Free()
+	if err := vkCheck("vkCreateImageView (stand-in)", r); err != nil {
+		return vkg.NullImageView, err
+	}
+	k.views = append(k.views, v)
+	return v, nil
 }
 
 // loneDevice chooses every stand-in's format and sample count, querying
@@ -174,8 +185,8 @@ func (k *kit) loneDevice(g *p.Graph, ws []work) error {
 			var hd p.ImageDesc
 			switch op.via {
 			case viaCopy:
-				if op.read && !im.Format.IsDepthStencil() {
-					if f := unormOfSize(im.Format.BytesPerBlock()); f != vk.FormatUndefined && k.msSamples(f)&im.Samples != 0 {
+				if op.read {
+					if f := unormOfSize(im.Format.BytesPerBlock()); !im.Format.IsDepthStencil() && f != vk.FormatUndefined && k.msSamples(f)&im.Samples != 0 {
 						sd.Format = f
 					}
 					hd = sd
@@ -243,6 +254,17 @@ func (r *Replayer) setupStandIn(op *loneOp, src, sink *uint64) error {
 				return err
 			}
 			s.hash, h = hi.img, &s.hashDesc
+			for l := uint32(0); s.desc.Format.IsDepthStencil() && l < s.desc.ArrayLayers; l++ {
+				a, err := r.k.standInView(s.img, &s.desc, l)
+				if err != nil {
+					return err
+				}
+				b, err := r.k.standInView(s.hash, &s.hashDesc, l)
+				if err != nil {
+					return err
+				}
+				s.views = append(s.views, [2]vkg.ImageView{a, b})
+			}
 		}
 		n := copyBufferBytes(h)
 		if m := stencilBytes(h); m > 0 {
@@ -392,13 +414,24 @@ func (r *Replayer) recordStandInReadback(cb vkg.CommandBuffer) {
 			}
 			s := &r.lone.stands[op.stand]
 			asp := colorOrDepth(s.desc.Format)
-			pre = append(pre, imageBarrier(s.img, asp, vk.StageAllTransfer, vk.AccessTransferWrite, vk.StageAllTransfer, vk.AccessTransferRead,
-				vk.LayoutTransferDstOptimal, vk.LayoutTransferSrcOptimal))
-			if s.hash != vkg.NullImage {
-				pre = append(pre, imageBarrier(s.hash, aspectColor, vk.StageAllTransfer, vk.AccessTransferRead, vk.StageAllTransfer, vk.AccessTransferWrite,
-					vk.LayoutUndefined, vk.LayoutTransferDstOptimal))
-				mid = append(mid, imageBarrier(s.hash, aspectColor, vk.StageAllTransfer, vk.AccessTransferWrite, vk.StageAllTransfer, vk.AccessTransferRead,
+			switch {
+			case len(s.views) > 0: // depth/stencil: resolved in a render pass
+				att := vk.LayoutDepthStencilAttachmentOptimal
+				pre = append(pre, imageBarrier(s.img, asp, vk.StageAllTransfer, vk.AccessTransferWrite, vk.StageAllCommands, vk.AccessMemoryRead|vk.AccessMemoryWrite,
+					vk.LayoutTransferDstOptimal, att),
+					imageBarrier(s.hash, asp, vk.StageAllCommands, vk.AccessMemoryRead, vk.StageAllCommands, vk.AccessMemoryRead|vk.AccessMemoryWrite,
+						vk.LayoutUndefined, att))
+				mid = append(mid, imageBarrier(s.hash, asp, vk.StageAllCommands, vk.AccessMemoryWrite, vk.StageAllTransfer, vk.AccessTransferRead,
+					att, vk.LayoutTransferSrcOptimal))
+			default:
+				pre = append(pre, imageBarrier(s.img, asp, vk.StageAllTransfer, vk.AccessTransferWrite, vk.StageAllTransfer, vk.AccessTransferRead,
 					vk.LayoutTransferDstOptimal, vk.LayoutTransferSrcOptimal))
+				if s.hash != vkg.NullImage {
+					pre = append(pre, imageBarrier(s.hash, aspectColor, vk.StageAllTransfer, vk.AccessTransferRead, vk.StageAllTransfer, vk.AccessTransferWrite,
+						vk.LayoutUndefined, vk.LayoutTransferDstOptimal))
+					mid = append(mid, imageBarrier(s.hash, aspectColor, vk.StageAllTransfer, vk.AccessTransferWrite, vk.StageAllTransfer, vk.AccessTransferRead,
+						vk.LayoutTransferDstOptimal, vk.LayoutTransferSrcOptimal))
+				}
 			}
 			reads = append(reads, s)
 		}
@@ -408,6 +441,10 @@ func (r *Replayer) recordStandInReadback(cb vkg.CommandBuffer) {
 	}
 	r.k.hooks.Barrier(cb, &vkext.Barriers{Image: pre})
 	for _, s := range reads {
+		if len(s.views) > 0 {
+			r.resolveDepthStandIn(cb, s)
+			continue
+		}
 		if s.hash == vkg.NullImage {
 			continue
 		}
@@ -452,4 +489,30 @@ func imageSinkRegions(im *p.ImageDesc, off uint64) []vkg.BufferImageCopy {
 		off = (o + 15) &^ 15
 	}
 	return regions
+}
+
+// resolveModeSampleZero is VK_RESOLVE_MODE_SAMPLE_ZERO_BIT, the one
+// depth/stencil resolve mode every device has.
+const resolveModeSampleZero = 1
+
+// resolveDepthStandIn resolves a multisampled depth/stencil stand-in into
+// its single-sampled hash image, layer by layer, in a render pass with no
+// draws (vkCmdResolveImage takes colour images only): sample 0 of each
+// texel, both aspects of a combined format.
+func (r *Replayer) resolveDepthStandIn(cb vkg.CommandBuffer, s *standIn) {
+	f := s.desc.Format
+	lay := int32(vk.LayoutDepthStencilAttachmentOptimal)
+	for _, v := range s.views {
+		a := &vkext.Attachment{View: unsafe.Pointer(v[0]), Layout: lay, LoadOp: int32(vkg.AttachmentLoadOpLoad), StoreOp: storeOpNone,
+			ResolveView: unsafe.Pointer(v[1]), ResolveLayout: lay, ResolveMode: resolveModeSampleZero}
+		var depth, stencil *vkext.Attachment
+		if f.HasDepth() {
+			depth = a
+		}
+		if f.HasStencil() {
+			stencil = a
+		}
+		r.k.hooks.Rendering().BeginRendering(unsafe.Pointer(cb), s.desc.Width, s.desc.Height, nil, depth, stencil)
+		r.k.hooks.Rendering().EndRendering(unsafe.Pointer(cb))
+	}
 }

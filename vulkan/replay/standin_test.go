@@ -24,7 +24,9 @@ var transferFrames = map[string]func() *p.Graph{
 		msu := g.AddImage("msu", p.ImageDesc{Format: vk.FormatR32Uint, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 4,
 			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled | vk.ImageUsageTransferSrc})
 		msd := g.AddImage("msd", p.ImageDesc{Format: vk.FormatD32Sfloat, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 4,
-			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageDepthStencilAttachment | vk.ImageUsageSampled | vk.ImageUsageTransferDst})
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageDepthStencilAttachment | vk.ImageUsageSampled | vk.ImageUsageTransferDst | vk.ImageUsageTransferSrc})
+		msds := g.AddImage("msds", p.ImageDesc{Format: vk.FormatD32SfloatS8Uint, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 2, Samples: 4,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageDepthStencilAttachment | vk.ImageUsageTransferDst | vk.ImageUsageTransferSrc})
 		out := g.AddImage("out", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
 			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled})
 		// A lone copy destination (multisampled colour and depth), read
@@ -35,6 +37,10 @@ var transferFrames = map[string]func() *p.Graph{
 		g.AddCommand("draw", colour(ms), colour(msu))
 		g.AddCommand("download", tsrc(ms, vk.StageCopy), tsrc(msu, vk.StageAllTransfer))
 		g.AddCommand("read", csampled(out))
+		// Multisampled depth/stencil lone sources: the stand-in resolved
+		// (sample 0) in a render pass, then hashed.
+		g.AddCommand("ds.upload", tdst(msds, vk.StageCopy))
+		g.AddCommand("ds.download", tsrc(msd, vk.StageCopy), tsrc(msds, vk.StageCopy))
 		return g
 	},
 	"blit-resolve-lone": func() *p.Graph {
