@@ -63,7 +63,7 @@ type standIn struct {
 	desc, hashDesc p.ImageDesc
 	img, hash      vkg.Image
 	views          [][2]vkg.ImageView // a depth/stencil read's: stand-in and hash views per layer (the resolve's attachments)
-	fill           bool // a write stand-in filled from the pattern buffer (else cleared)
+	fill           bool               // a write stand-in filled from the pattern buffer (else cleared)
 	off            uint64
 }
 
