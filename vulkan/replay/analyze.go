@@ -782,7 +782,7 @@ func copyCompatible(g *p.Graph, op *copyOp) string {
 		return ""
 	case s.Kind == p.KindImage && d.Kind == p.KindImage:
 		si, di := &s.Image, &d.Image
-		tiled := !sameExtent(si, di) // extents.go: the source tiled over the destination
+		tiled := !sameExtent(si, di) || isMixed(si, di) // extents.go: the source tiled over the destination (blocks.go: over another grid)
 		if tiled {
 			if why := tiledCopyProblem(s, d, op, tsideOf(g, op.src, span{}), tsideOf(g, op.dst, span{})); why != "" {
 				return why

@@ -28,9 +28,13 @@ import (
 //     and a destination whose edge block is partial takes it from the
 //     source's own partial edge block of the same width (the only region
 //     Vulkan allows there). A pair with no such region at some level is
-//     refused naming that rule; copies between a compressed and an
-//     uncompressed format (size-compatible in Vulkan, extents scaled by
-//     the block) are refused as not built.
+//     refused naming that rule;
+//   - a copy between a block-compressed and an uncompressed image of one
+//     block size (size-compatible in Vulkan: a region's extent is in the
+//     source's texels, and one block of the compressed side is one texel
+//     of the other) tiles in that grid, always (equal texel extents are
+//     different grids); levels of the compressed side with partial edge
+//     blocks are refused as not built. Two block extents are not built.
 //
 // Format support is queried (TRANSFER_SRC / TRANSFER_DST format features
 // with optimal tiling); a format the device cannot transfer is refused
@@ -181,6 +185,11 @@ func blockTiledProblem(s, d *p.Resource, op *copyOp, src, dst tside) string {
 		return ""
 	case op.blit:
 		return "" // blits take texels; BLIT_SRC / BLIT_DST support is queried (kit.formatFeatures)
+	case isBlocked(s.Image.Format) != isBlocked(d.Image.Format):
+		if _, ok := mixedTiles(src, dst); !ok {
+			return fmt.Sprintf("a copy between block-compressed and uncompressed images (%s, %s) where a level of the compressed one has partial edge blocks (not built: the replay maps one texel to one block of whole-block levels)", s.Image.Format, d.Image.Format)
+		}
+		return ""
 	}
 	if why := blockPairProblem(op, &s.Image, &d.Image); why != "" {
 		return why
@@ -192,11 +201,10 @@ func blockTiledProblem(s, d *p.Resource, op *copyOp, src, dst tside) string {
 	return ""
 }
 
-// blockPairProblem says why a copy between images of equal extents
-// cannot be made of whole-image regions: a block-compressed side and an
-// uncompressed one, or two block extents ("" otherwise and for blits).
+// blockPairProblem says why a copy between block-compressed images cannot
+// be made: two block extents ("" otherwise and for blits).
 func blockPairProblem(op *copyOp, si, di *p.ImageDesc) string {
-	if op.blit || !isBlocked(si.Format) && !isBlocked(di.Format) {
+	if op.blit || !isBlocked(si.Format) || !isBlocked(di.Format) {
 		return ""
 	}
 	sw, sh := si.Format.BlockExtent()
@@ -216,4 +224,51 @@ func blockPairProblem(op *copyOp, si, di *p.ImageDesc) string {
 func generalLayoutAdvice(m vulkan.Message) bool {
 	return m.ID == "UNASSIGNED-CoreValidation-DrawState-InvalidImageLayout" && strings.Contains(m.Text, "Validation Performance Warning") &&
 		strings.Contains(m.Text, "vkCmdCopyImage: For optimal performance") && strings.Contains(m.Text, "instead of GENERAL")
+}
+
+// gridExt is level i of side s in blocks (texels of an uncompressed
+// format), and whether the level is whole blocks.
+func gridExt(s tside, i uint32) (vkg.Extent3D, bool) {
+	e := s.ext(i)
+	bw, bh := s.im.Format.BlockExtent()
+	return vkg.Extent3D{Width: (e.Width + bw - 1) / bw, Height: (e.Height + bh - 1) / bh, Depth: e.Depth}, e.Width%bw == 0 && e.Height%bh == 0
+}
+
+// isMixed says whether exactly one side of a copy is block-compressed.
+func isMixed(a, b *p.ImageDesc) bool { return isBlocked(a.Format) != isBlocked(b.Format) }
+
+// mixedTiles is tiles for a copy between a block-compressed and an
+// uncompressed image: the source's grid repeated over the destination's,
+// each region's extent in source texels, its destination offset in
+// destination texels; ok false when a level needed has partial blocks.
+func mixedTiles(src, dst tside) ([]tile, bool) {
+	sbw, sbh := src.im.Format.BlockExtent()
+	dbw, dbh := dst.im.Format.BlockExtent()
+	var out []tile
+	for i := uint32(0); i < dst.mips; i++ {
+		dg, dok := gridExt(dst, i)
+		si := min(i, src.mips-1)
+		sg, sok := gridExt(src, si)
+		for ; !sok && si > 0; sg, sok = gridExt(src, si) {
+			si--
+		}
+		if !dok || !sok {
+			return nil, false
+		}
+		t0 := tile{slevel: src.mip0 + si, dlevel: dst.mip0 + i, sext: mipExtent(src.im, src.mip0+si), dext: mipExtent(dst.im, dst.mip0+i)}
+		for z := uint32(0); z < dg.Depth; z += sg.Depth {
+			for y := uint32(0); y < dg.Height; y += sg.Height {
+				for x := uint32(0); x < dg.Width; x += sg.Width {
+					t := t0
+					t.off = vkg.Offset3D{X: int32(x * dbw), Y: int32(y * dbh), Z: int32(z)}
+					t.ext = vkg.Extent3D{Width: min(sg.Width, dg.Width-x) * sbw, Height: min(sg.Height, dg.Height-y) * sbh, Depth: min(sg.Depth, dg.Depth-z)}
+					out = append(out, t)
+					if len(out) > maxTiles {
+						return out, true
+					}
+				}
+			}
+		}
+	}
+	return out, true
 }

@@ -77,7 +77,7 @@ func rangedCopyCompatible(g *p.Graph, op *copyOp) string {
 		// Equal extents level by level (and as many levels and layers):
 		// one region per level; else the source tiles over the
 		// destination (extents.go).
-		sameExtents := ss.mips == ds.mips && src.is3D == dst.is3D
+		sameExtents := ss.mips == ds.mips && src.is3D == dst.is3D && !isMixed(si, di) // blocks.go: another grid
 		for i := uint32(0); sameExtents && i < ds.mips; i++ {
 			sameExtents = src.ext(i) == dst.ext(i)
 		}

@@ -91,6 +91,10 @@ type tile struct {
 }
 
 func tiles(src, dst tside, blit bool) []tile {
+	if !blit && isMixed(src.im, dst.im) {
+		ts, _ := mixedTiles(src, dst) // blocks.go
+		return ts
+	}
 	if !blit && isBlocked(src.im.Format) && isBlocked(dst.im.Format) {
 		ts, _ := blockTiles(src, dst) // blocks.go
 		return ts

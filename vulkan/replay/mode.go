@@ -680,7 +680,7 @@ func (m *mode) recordCopy(cb vk.CommandBuffer, op copyOp) {
 		vk.CmdCopyBuffer(cb, sb, db, uint32(len(regions)), regions)
 	case s.Kind == p.KindImage && op.src == op.dst:
 		m.recordSelfImage(cb, op) // selfimage.go
-	case s.Kind == p.KindImage && d.Kind == p.KindImage && !sameExtent(&s.Image, &d.Image):
+	case s.Kind == p.KindImage && d.Kind == p.KindImage && (!sameExtent(&s.Image, &d.Image) || isMixed(&s.Image, &d.Image)):
 		m.recordTiled(cb, op) // extents.go
 	case s.Kind == p.KindImage && d.Kind == p.KindImage:
 		asp := vk.ImageAspectFlags(colorOrDepth(s.Image.Format))

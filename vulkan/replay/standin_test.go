@@ -96,6 +96,18 @@ var transferFrames = map[string]func() *p.Graph{
 		g.AddCommand("copy", tsrc(c, vk.StageCopy), tdst(d, vk.StageCopy))
 		g.AddCommand("read", csampled(a), csampled(b), csampled(d))
 		g.AddCommand("download", tsrc(b, vk.StageCopy)) // lone read into the sink
+		// A compute pass writes blocks as R32G32_UINT texels, copied into a
+		// BC1 image (one texel per block), and back out tiled over a
+		// larger R32G32_UINT image.
+		enc := g.AddImage("enc", p.ImageDesc{Format: vk.FormatR32G32Uint, Width: 4, Height: 3, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1, Tiling: vk.TilingOptimal,
+			Usage: vk.ImageUsageStorage | vk.ImageUsageTransferSrc})
+		e := bc("e", vk.FormatBc1RgbaUnormBlock, 16, 12, 1, 1, 0)
+		raw := g.AddImage("raw", p.ImageDesc{Format: vk.FormatR32G32Uint, Width: 8, Height: 6, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1, Tiling: vk.TilingOptimal,
+			Usage: vk.ImageUsageSampled | vk.ImageUsageTransferDst})
+		g.AddCommand("encode.write", p.Access{Resource: enc, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
+		g.AddCommand("encode", tsrc(enc, vk.StageCopy), tdst(e, vk.StageCopy))
+		g.AddCommand("decode", tsrc(e, vk.StageCopy), tdst(raw, vk.StageCopy))
+		g.AddCommand("read.raw", csampled(e), csampled(raw))
 		return g
 	},
 }
