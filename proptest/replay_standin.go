@@ -28,6 +28,17 @@ func (b *rgen) standIns(k string, s uint32) {
 		b.cmd("bc.tile", copyAccess(a, vk.StageCopy, rd, src), copyAccess(big, vk.StageCopy, wr, dst))
 		b.toSink("bc.read", sampled(a, cs, vk.LayoutShaderReadOnlyOptimal), sampled(big, cs, vk.LayoutShaderReadOnlyOptimal))
 		b.cmd("bc.download", copyAccess(big, vk.StageCopy, rd, src))
+		// Blocks written by compute as texels of the block's size, copied
+		// into a compressed image (one texel per block).
+		raw := vk.FormatR32G32Uint
+		if f == vk.FormatBc7UnormBlock {
+			raw = vk.FormatR32G32B32A32Uint
+		}
+		enc := b.image("encoded", planner.ImageDesc{Format: raw, Width: s / 2, Height: s / 4, Usage: vk.ImageUsageStorage | vk.ImageUsageTransferSrc})
+		e := b.image("bc-encoded", planner.ImageDesc{Format: f, Width: 2 * s, Height: s, Usage: bcUsage})
+		b.cmd("bc.encode-write", b.storageWrite(enc))
+		b.cmd("bc.encode", copyAccess(enc, vk.StageCopy, rd, src), copyAccess(e, vk.StageCopy, wr, dst))
+		b.toSink("bc.encoded-read", sampled(e, cs, vk.LayoutShaderReadOnlyOptimal))
 		return
 	}
 	ms := b.image("ms", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Samples: 4,
