@@ -28,9 +28,10 @@ import (
 //     hashed after every run and compared like a digest.
 //
 // Both are COPY-stage transfers, the stage the access declares.
-// Multisampled images have no buffer copies in Vulkan and the replay no
-// stand-in image for them: a lone side of one is refused, as is a lone
-// side declared only in BLIT or RESOLVE (those take two images).
+// Block-compressed images are copied in whole blocks (blocks.go).
+// Multisampled images have no buffer copies in Vulkan, and BLIT and
+// RESOLVE take two images: those lone sides get a stand-in image instead
+// (standin.go).
 
 type loneOp struct {
 	res    p.ResourceID

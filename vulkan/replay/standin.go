@@ -185,6 +185,9 @@ func (k *kit) loneDevice(g *p.Graph, ws []work) error {
 			var hd p.ImageDesc
 			switch op.via {
 			case viaCopy:
+				if k.msSamples(im.Format)&im.Samples == 0 {
+					return bad("%s has no %d-sample %s images with attachment usage (queried), which the lone side's stand-in needs", k.dev.Info().Name, im.Samples, im.Format)
+				}
 				if op.read {
 					if f := unormOfSize(im.Format.BytesPerBlock()); !im.Format.IsDepthStencil() && f != vk.FormatUndefined && k.msSamples(f)&im.Samples != 0 {
 						sd.Format = f
@@ -196,17 +199,23 @@ func (k *kit) loneDevice(g *p.Graph, ws []work) error {
 				if bw, bh := im.Format.BlockExtent(); bw != 1 || bh != 1 {
 					sd.Format = vk.FormatR16G16B16A16Sfloat
 				}
-				feat := vkg.FormatFeatureBlitSrcBit
+				own, other, what := vkg.FormatFeatureBlitDstBit, vkg.FormatFeatureBlitSrcBit, "blit-destination"
 				if op.read {
-					feat = vkg.FormatFeatureBlitDstBit
+					own, other, what = other, own, "blit-source"
 				}
-				if k.optimalFeatures(sd.Format)&vkg.FormatFeatureFlags(feat) == 0 {
+				if k.optimalFeatures(im.Format)&vkg.FormatFeatureFlags(own) == 0 {
+					return bad("%s has no %s support for format %s with optimal tiling (queried)", k.dev.Info().Name, what, im.Format)
+				}
+				if k.optimalFeatures(sd.Format)&vkg.FormatFeatureFlags(other) == 0 {
 					return bad("%s has no blit support for the stand-in format %s (queried)", k.dev.Info().Name, sd.Format)
 				}
 			case viaResolve:
 				if op.read {
 					sd.Samples = 1
 					break
+				}
+				if k.optimalFeatures(im.Format)&vkg.FormatFeatureFlags(vkg.FormatFeatureColorAttachmentBit) == 0 {
+					return bad("%s has no colour-attachment support for format %s, which a resolve destination needs (VUID-vkCmdResolveImage-dstImage-02003; queried)", k.dev.Info().Name, im.Format)
 				}
 				counts := k.msSamples(im.Format)
 				sd.Samples = 0
