@@ -782,7 +782,7 @@ func copyCompatible(g *p.Graph, op *copyOp) string {
 		return ""
 	case s.Kind == p.KindImage && d.Kind == p.KindImage:
 		si, di := &s.Image, &d.Image
-		tiled := !sameExtent(si, di) || isMixed(si, di) // extents.go: the source tiled over the destination (blocks.go: over another grid)
+		tiled := tiledPair(si, di) // extents.go: the source tiled over the destination
 		if tiled {
 			if why := tiledCopyProblem(s, d, op, tsideOf(g, op.src, span{}), tsideOf(g, op.dst, span{})); why != "" {
 				return why
@@ -810,9 +810,6 @@ func copyCompatible(g *p.Graph, op *copyOp) string {
 		if si.Format.BytesPerBlock() != di.Format.BytesPerBlock() || si.Format.IsDepthStencil() != di.Format.IsDepthStencil() ||
 			si.Format.IsDepthStencil() && si.Format != di.Format {
 			return fmt.Sprintf("copy from %s (%s) needs a format of the same size class, not %s (Vulkan)", s.Name, si.Format, di.Format)
-		}
-		if si.MipLevels > di.MipLevels && !tiled {
-			return fmt.Sprintf("copy from %s: %d mip levels into %d", s.Name, si.MipLevels, di.MipLevels)
 		}
 		return ""
 	}

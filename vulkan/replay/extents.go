@@ -33,6 +33,16 @@ func sameExtent(a, b *p.ImageDesc) bool {
 	return a.Width == b.Width && a.Height == b.Height && a.Depth == b.Depth && a.ArrayLayers == b.ArrayLayers
 }
 
+// tiledPair says whether a whole-image transfer between a and b is tiled:
+// different extents or layers, different mip counts (every destination
+// level is written, from source level min(l, levels - 1); since session
+// 8, before which more source than destination levels were refused and
+// fewer left the destination's other levels unwritten), or another block
+// grid (blocks.go).
+func tiledPair(a, b *p.ImageDesc) bool {
+	return !sameExtent(a, b) || a.MipLevels != b.MipLevels || isMixed(a, b)
+}
+
 // tside is one side of a tiled transfer: a range of an image.
 type tside struct {
 	im             *p.ImageDesc

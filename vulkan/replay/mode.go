@@ -680,14 +680,12 @@ func (m *mode) recordCopy(cb vk.CommandBuffer, op copyOp) {
 		vk.CmdCopyBuffer(cb, sb, db, uint32(len(regions)), regions)
 	case s.Kind == p.KindImage && op.src == op.dst:
 		m.recordSelfImage(cb, op) // selfimage.go
-	case s.Kind == p.KindImage && d.Kind == p.KindImage && (!sameExtent(&s.Image, &d.Image) || isMixed(&s.Image, &d.Image)):
+	case s.Kind == p.KindImage && d.Kind == p.KindImage && tiledPair(&s.Image, &d.Image): // extents.go
 		m.recordTiled(cb, op) // extents.go
 	case s.Kind == p.KindImage && d.Kind == p.KindImage:
 		asp := vk.ImageAspectFlags(colorOrDepth(s.Image.Format))
 		im := &s.Image
-		// Every mip level of the source (the destination has at least
-		// as many), every layer; a destination with more levels keeps
-		// the others as they were.
+		// Every mip level, every layer (equal mip counts: tiledPair).
 		switch {
 		case op.resolve:
 			var regions []vk.ImageResolve

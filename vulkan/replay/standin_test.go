@@ -74,6 +74,26 @@ var transferFrames = map[string]func() *p.Graph{
 		g.AddCommand("read", csampled(vol))
 		return g
 	},
+	"mip-counts": func() *p.Graph {
+		// Whole-image transfers between equal extents and different mip
+		// counts: every destination level written (tiledPair).
+		g := &p.Graph{}
+		all := vk.ImageUsageStorage | vk.ImageUsageSampled | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst
+		img := func(name string, mips uint32) p.ResourceID {
+			return g.AddImage(name, p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: mips, ArrayLayers: 2, Samples: 1, Tiling: vk.TilingOptimal, Usage: all})
+		}
+		a, b, c := img("a", 3), img("b", 2), img("c", 4)
+		ms := g.AddImage("ms", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 2, Samples: 4,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageTransferSrc})
+		r := img("r", 3)
+		g.AddCommand("write", p.Access{Resource: a, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
+		g.AddCommand("down", tsrc(a, vk.StageCopy), tdst(b, vk.StageCopy)) // 3 levels into 2
+		g.AddCommand("up", tsrc(b, vk.StageBlit), tdst(c, vk.StageBlit))   // 2 levels blitted into 4
+		g.AddCommand("draw", colour(ms))
+		g.AddCommand("resolve", tsrc(ms, vk.StageResolve), tdst(r, vk.StageResolve)) // into 3 levels
+		g.AddCommand("read", csampled(b), csampled(c), csampled(r))
+		return g
+	},
 	"block-compressed": func() *p.Graph {
 		g := &p.Graph{}
 		bc := func(name string, f vk.Format, w, h, mips, layers uint32, usage vk.ImageUsage) p.ResourceID {
@@ -301,5 +321,37 @@ func TestBlockSegs(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestMipCountTilesCover: the whole-image transfers between different mip
+// counts write every destination texel of every level once (coverCheck,
+// blitCoverCheck of tiled_test.go); before session 8 the copy of 3 levels
+// into 2 was refused and the resolve into 3 levels wrote level 0 alone.
+func TestMipCountTilesCover(t *testing.T) {
+	g := transferFrames["mip-counts"]()
+	n := 0
+	for c := range g.Commands {
+		w, err := analyzeCommand(g, p.CommandID(c))
+		if err != nil {
+			t.Fatalf("%s: %v", g.Commands[c].Name, err)
+		}
+		for _, op := range w.copies {
+			if !tiledPair(&g.Resources[op.src].Image, &g.Resources[op.dst].Image) {
+				t.Errorf("%s: not tiled", g.Commands[c].Name)
+			}
+			n++
+			src, dst := tsideOf(g, op.src, op.srcSpan), tsideOf(g, op.dst, op.dstSpan)
+			check := coverCheck
+			if op.blit {
+				check = blitCoverCheck
+			}
+			if why := check(src, dst, tiles(src, dst, op.blit)); why != "" {
+				t.Errorf("%s: %s", g.Commands[c].Name, why)
+			}
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d transfers, want 3", n)
 	}
 }
