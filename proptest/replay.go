@@ -44,6 +44,8 @@ var ReplayKinds = []string{
 	"storage-formats",      // storage-image reads of rg32f, rgba32ui, rgba16, rgb10_a2 and rg8 images (compute and fragment)
 	"transform-feedback",   // a capture writing its counter, a resume reading and writing it, vkCmdDrawIndirectByteCountEXT, then the captured words read
 	"cond-rendering",       // a dispatch and a draw whose predicate a compute pass wrote
+	"stand-in-transfers",   // lone copy sides of 4× images, lone BLIT and RESOLVE sides (a 3D destination too), a resolve into a 3D image
+	"block-compressed",     // BC1 / BC7 images: a lone upload, a copy onto itself, a tiled copy, a buffer upload, a lone download
 }
 
 // ReplayFrame builds a small frame (extents 8 to 32) for the replay from
@@ -373,7 +375,7 @@ func (b *rgen) kind(k string) {
 		b.readOnly(k, s)
 	case "tess-geometry":
 		b.preRaster(s)
-	case "image-self-transfers", "extent-copies", "lone-copies":
+	case "image-self-transfers", "extent-copies", "lone-copies", "stand-in-transfers", "block-compressed":
 		b.transfers(k, s)
 	case "transform-feedback", "cond-rendering":
 		b.xfbCond(k, s) // replay_xfb.go

@@ -49,6 +49,8 @@ func (b *rgen) transfers(k string, s uint32) {
 		cp := b.image("copy", planner.ImageDesc{Format: vk.FormatR16G16B16A16Sfloat, Width: s, Height: s, MipLevels: 2, Usage: colorUsage})
 		b.cmd("two-sources", copyAccess(img, vk.StageCopy, rd, src), copyAccess(dep, vk.StageCopy, rd, src), copyAccess(cp, vk.StageCopy, wr, dst))
 		b.toSink("copy.read", sampled(cp, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "stand-in-transfers", "block-compressed":
+		b.standIns(k, s) // replay_standin.go
 	}
 }
 

@@ -765,7 +765,7 @@ func transferUsage(r *p.Resource, a *p.Access, src bool) string {
 func copyBufferBytes(im *p.ImageDesc) uint64 {
 	var n uint64
 	for l := uint32(0); l < im.MipLevels; l++ {
-		n += texels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
+		n += copyTexels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
 	}
 	return n
 }
@@ -788,7 +788,7 @@ func copyCompatible(g *p.Graph, op *copyOp) string {
 		return ""
 	case s.Kind == p.KindImage && d.Kind == p.KindImage:
 		si, di := &s.Image, &d.Image
-		tiled := !sameExtent(si, di) // extents.go: the source tiled over the destination
+		tiled := tiledPair(si, di) // extents.go: the source tiled over the destination
 		if tiled {
 			if why := tiledCopyProblem(s, d, op, tsideOf(g, op.src, span{}), tsideOf(g, op.dst, span{})); why != "" {
 				return why
@@ -810,12 +810,12 @@ func copyCompatible(g *p.Graph, op *copyOp) string {
 		if si.Samples != di.Samples {
 			return fmt.Sprintf("a copy between images of %d and %d samples (Vulkan copies keep the sample count)", si.Samples, di.Samples)
 		}
+		if why := blockPairProblem(op, si, di); why != "" { // blocks.go
+			return why
+		}
 		if si.Format.BytesPerBlock() != di.Format.BytesPerBlock() || si.Format.IsDepthStencil() != di.Format.IsDepthStencil() ||
 			si.Format.IsDepthStencil() && si.Format != di.Format {
 			return fmt.Sprintf("copy from %s (%s) needs a format of the same size class, not %s (Vulkan)", s.Name, si.Format, di.Format)
-		}
-		if si.MipLevels > di.MipLevels && !tiled {
-			return fmt.Sprintf("copy from %s: %d mip levels into %d", s.Name, si.MipLevels, di.MipLevels)
 		}
 		return ""
 	}

@@ -391,6 +391,9 @@ func (r *Replayer) Compare(plan *p.Plan, cfg Config) (*Report, error) {
 //
 // The data checks (digests, final contents) still apply to both.
 func LayerQuirk(m vulkan.Message) string {
+	if generalLayoutAdvice(m) { // blocks.go
+		return "general-layout-advice"
+	}
 	if !strings.HasPrefix(m.ID, "SYNC-HAZARD-") {
 		return ""
 	}

@@ -46,7 +46,7 @@ func spanBytes(im *p.ImageDesc, s span, aspect uint32) uint64 {
 	}
 	var n uint64
 	for l := s.mip0; l < s.mip0+s.mips; l++ {
-		n += texels(im, l) * uint64(s.layers) * per
+		n += copyTexels(im, l) * uint64(s.layers) * per
 	}
 	return n
 }
@@ -77,7 +77,7 @@ func rangedCopyCompatible(g *p.Graph, op *copyOp) string {
 		// Equal extents level by level (and as many levels and layers):
 		// one region per level; else the source tiles over the
 		// destination (extents.go).
-		sameExtents := ss.mips == ds.mips && src.is3D == dst.is3D
+		sameExtents := ss.mips == ds.mips && src.is3D == dst.is3D && !isMixed(si, di) // blocks.go: another grid
 		for i := uint32(0); sameExtents && i < ds.mips; i++ {
 			sameExtents = src.ext(i) == dst.ext(i)
 		}
@@ -104,6 +104,9 @@ func rangedCopyCompatible(g *p.Graph, op *copyOp) string {
 				return "a blit of a depth/stencil image needs equal extents (Vulkan: NEAREST, no scaling of depth)"
 			}
 			return ""
+		}
+		if why := blockPairProblem(op, si, di); why != "" { // blocks.go
+			return why
 		}
 		switch {
 		case si.Samples != di.Samples:
@@ -172,7 +175,7 @@ func (m *mode) recordRangedCopy(cb vkg.CommandBuffer, op copyOp) {
 	off := uint64(0)
 	for l := sp.mip0; l < sp.mip0+sp.mips; l++ {
 		regions = append(regions, vkg.BufferImageCopy{BufferOffset: vkg.DeviceSize(off), ImageSubresource: layers(im, sp, l, asp), ImageExtent: mipExtent(im, l)})
-		off += texels(im, l) * uint64(sp.layers) * per
+		off += copyTexels(im, l) * uint64(sp.layers) * per
 	}
 	if s.Kind == p.KindBuffer {
 		vkg.CmdCopyBufferToImage(cb, sb, di, vkg.ImageLayout(op.dstLyot), uint32(len(regions)), regions)

@@ -116,7 +116,16 @@ func TestRangedTransferRefusals(t *testing.T) {
 			g.Commands[1].Accesses = []p.Access{
 				{Resource: ms, Stages: vk.StageResolve, Access: vk.AccessTransferRead, Layout: vk.LayoutTransferSrcOptimal},
 				p.Access{Resource: vol, Stages: vk.StageResolve, Access: vk.AccessTransferWrite, Layout: vk.LayoutTransferDstOptimal}.WithMips(1, 1)}
-		}, "no resolve into a 3D image"},
+		}, ""}, // session 8: layer 0 resolved into each slice (extents.go)
+		{"resolve-3d-layer-1", func(g *p.Graph) {
+			ms := g.AddImage("ms", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 2, Samples: 4,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageTransferSrc | vk.ImageUsageColorAttachment})
+			vol := g.AddImage("vol", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 4, MipLevels: 2, ArrayLayers: 1, Samples: 1,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageTransferDst})
+			g.Commands[1].Accesses = []p.Access{
+				p.Access{Resource: ms, Stages: vk.StageResolve, Access: vk.AccessTransferRead, Layout: vk.LayoutTransferSrcOptimal}.WithLayers(1, 1),
+				p.Access{Resource: vol, Stages: vk.StageResolve, Access: vk.AccessTransferWrite, Layout: vk.LayoutTransferDstOptimal}.WithMips(1, 1)}
+		}, "VUID-vkCmdResolveImage-srcImage-04446"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := blitChain()

@@ -33,6 +33,16 @@ func sameExtent(a, b *p.ImageDesc) bool {
 	return a.Width == b.Width && a.Height == b.Height && a.Depth == b.Depth && a.ArrayLayers == b.ArrayLayers
 }
 
+// tiledPair says whether a whole-image transfer between a and b is tiled:
+// different extents or layers, different mip counts (every destination
+// level is written, from source level min(l, levels - 1); since session
+// 8, before which more source than destination levels were refused and
+// fewer left the destination's other levels unwritten), or another block
+// grid (blocks.go).
+func tiledPair(a, b *p.ImageDesc) bool {
+	return !sameExtent(a, b) || a.MipLevels != b.MipLevels || isMixed(a, b)
+}
+
 // tside is one side of a tiled transfer: a range of an image.
 type tside struct {
 	im             *p.ImageDesc
@@ -60,16 +70,14 @@ func (s tside) ext(i uint32) vkg.Extent3D {
 // tiledCopyProblem says why the images of op cannot be tiled onto each
 // other ("" when they can).
 func tiledCopyProblem(s, d *p.Resource, op *copyOp, src, dst tside) string {
-	si, di := &s.Image, &d.Image
-	for _, f := range []*p.ImageDesc{si, di} {
-		if bw, bh := f.Format.BlockExtent(); bw != 1 || bh != 1 {
-			return fmt.Sprintf("copy from %s: format %s is block-compressed: images of different extents tile in texels, not blocks", s.Name, f.Format)
-		}
+	si := &s.Image
+	if why := blockTiledProblem(s, d, op, src, dst); why != "" { // blocks.go
+		return why
 	}
 	if src.is3D != dst.is3D {
 		switch {
-		case op.resolve && si.Samples > 1:
-			return fmt.Sprintf("resolve from %s into the 3D image %s: the replay has no resolve into a 3D image", s.Name, d.Name)
+		case op.resolve && si.Samples > 1 && (src.layer0 != 0 || src.layers > 1):
+			return fmt.Sprintf("resolve from %s into the 3D image %s: Vulkan resolves into a 3D image from layer 0 alone (VUID-vkCmdResolveImage-srcImage-04446: srcSubresource.baseArrayLayer 0, layerCount 1), and the source range names other layers", s.Name, d.Name)
 		case op.blit && (!src.is3D && (src.layer0 != 0 || src.layers > 1) || !dst.is3D && (dst.layer0 != 0 || dst.layers > 1)):
 			return fmt.Sprintf("blit between %s and %s: a blit that touches a 3D image moves layer 0 of the 2D one alone (VUID-vkCmdBlitImage-srcImage-00240), and the range names other layers", s.Name, d.Name)
 		}
@@ -86,12 +94,21 @@ func tiledCopyProblem(s, d *p.Resource, op *copyOp, src, dst tside) string {
 // levels' own extents (blits take the whole of both).
 type tile struct {
 	slevel, dlevel uint32
+	soff           vkg.Offset3D // the source offset: zero but for block-compressed tiles (blocks.go)
 	off            vkg.Offset3D
 	ext            vkg.Extent3D
 	sext, dext     vkg.Extent3D
 }
 
 func tiles(src, dst tside, blit bool) []tile {
+	if !blit && isMixed(src.im, dst.im) {
+		ts, _ := mixedTiles(src, dst) // blocks.go
+		return ts
+	}
+	if !blit && isBlocked(src.im.Format) && isBlocked(dst.im.Format) {
+		ts, _ := blockTiles(src, dst) // blocks.go
+		return ts
+	}
 	var out []tile
 	for i := uint32(0); i < dst.mips; i++ {
 		si := min(i, src.mips-1)
@@ -183,15 +200,24 @@ func (m *mode) recordTiles(cb vkg.CommandBuffer, op copyOp, src, dst tside, asp 
 	case op.resolve:
 		var regions []vkg.ImageResolve
 		for _, t := range ts {
+			if dst.is3D { // slice by slice from layer 0 (tiledCopyProblem), VUID-vkCmdResolveImage-srcImage-04446
+				for z := uint32(0); z < t.ext.Depth; z++ {
+					o := t.off
+					o.Z += int32(z)
+					regions = append(regions, vkg.ImageResolve{SrcSubresource: sub(src, t.slevel, 0, 1), DstSubresource: sub(dst, t.dlevel, 0, 1),
+						SrcOffset: t.soff, DstOffset: o, Extent: vkg.Extent3D{Width: t.ext.Width, Height: t.ext.Height, Depth: 1}})
+				}
+				continue
+			}
 			regions = append(regions, vkg.ImageResolve{SrcSubresource: sub(src, t.slevel, 0, t.ext.Depth), DstSubresource: sub(dst, t.dlevel, uint32(t.off.Z), t.ext.Depth),
-				DstOffset: dstOff(t), Extent: vkg.Extent3D{Width: t.ext.Width, Height: t.ext.Height, Depth: 1}})
+				SrcOffset: t.soff, DstOffset: dstOff(t), Extent: vkg.Extent3D{Width: t.ext.Width, Height: t.ext.Height, Depth: 1}})
 		}
 		vkg.CmdResolveImage(cb, si, sl, di, dl, uint32(len(regions)), regions)
 	default:
 		var regions []vkg.ImageCopy
 		for _, t := range ts {
 			regions = append(regions, vkg.ImageCopy{SrcSubresource: sub(src, t.slevel, 0, t.ext.Depth), DstSubresource: sub(dst, t.dlevel, uint32(t.off.Z), t.ext.Depth),
-				DstOffset: dstOff(t), Extent: vkg.Extent3D{Width: t.ext.Width, Height: t.ext.Height, Depth: depth(t)}})
+				SrcOffset: t.soff, DstOffset: dstOff(t), Extent: vkg.Extent3D{Width: t.ext.Width, Height: t.ext.Height, Depth: depth(t)}})
 		}
 		vkg.CmdCopyImage(cb, si, sl, di, dl, uint32(len(regions)), regions)
 	}

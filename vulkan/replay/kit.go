@@ -371,6 +371,12 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 	if err := k.uniformRangeDevice(g, ws); err != nil { // bigubo.go
 		return err
 	}
+	if err := k.blockCopyDevice(g, ws); err != nil { // blocks.go
+		return err
+	}
+	if err := k.loneDevice(g, ws); err != nil { // standin.go
+		return err
+	}
 	feats := map[avk.Format]vk.FormatFeatureFlags{}
 	get := func(f avk.Format) vk.FormatFeatureFlags {
 		if v, ok := feats[f]; ok {

@@ -28,9 +28,10 @@ import (
 //     hashed after every run and compared like a digest.
 //
 // Both are COPY-stage transfers, the stage the access declares.
-// Multisampled images have no buffer copies in Vulkan and the replay no
-// stand-in image for them: a lone side of one is refused, as is a lone
-// side declared only in BLIT or RESOLVE (those take two images).
+// Block-compressed images are copied in whole blocks (blocks.go).
+// Multisampled images have no buffer copies in Vulkan, and BLIT and
+// RESOLVE take two images: those lone sides get a stand-in image instead
+// (standin.go).
 
 type loneOp struct {
 	res    p.ResourceID
@@ -38,11 +39,17 @@ type loneOp struct {
 	read   bool   // into the sink; else from the source buffer
 	off    uint64 // a read's region in the sink (setupLone)
 	bytes  uint64
+	// via: a buffer, or a stand-in image (standin.go) described by sdesc
+	// (hdesc: a multisampled read stand-in's resolve target), r.lone.stands[stand].
+	via          loneVia
+	sdesc, hdesc p.ImageDesc
+	stand        int
 }
 
 type loneBuffers struct {
 	src, sink ownBuffer
 	regions   []loneRegion // the sink's regions, in work order
+	stands    []standIn    // standin.go
 }
 
 type loneRegion struct{ off, bytes uint64 }
@@ -65,21 +72,20 @@ func addLone(g *p.Graph, w *work, id p.ResourceID, layout vk.Layout, read bool) 
 	if read {
 		side, other = "source", "destination (TRANSFER_WRITE)"
 	}
-	if st&(vk.StageCopy|vk.StageAllTransfer) == 0 {
-		return bad("a copy %s without a %s in the same command is replayed as a copy from or to a buffer of the replay's own: declare COPY or ALL_TRANSFER (BLIT and RESOLVE take two images)", side, other)
-	}
 	op := loneOp{res: id, layout: layout, read: read}
 	if r.Kind == p.KindBuffer {
+		if st&(vk.StageCopy|vk.StageAllTransfer) == 0 {
+			return bad("a buffer copy %s without a %s in the same command is replayed as a copy from or to a buffer of the replay's own: declare COPY or ALL_TRANSFER (BLIT and RESOLVE take images)", side, other)
+		}
 		op.bytes = r.Buffer.Size
 	} else {
 		im := &r.Image
-		if im.Samples > 1 {
-			return bad("a copy %s without a %s: Vulkan has no buffer copies of multisampled images, and the replay has no stand-in image for one (not built)", side, other)
+		via, why := addStandIn(r, st, read) // standin.go: multisampled images, BLIT and RESOLVE
+		if why != "" {
+			return bad("a copy %s without a %s: %s", side, other, why)
 		}
-		if bw, bh := im.Format.BlockExtent(); bw != 1 || bh != 1 {
-			return bad("a copy %s without a %s: block-compressed format %s (not built)", side, other, im.Format)
-		}
-		op.bytes = copyBufferBytes(im)
+		op.via = via
+		op.bytes = copyBufferBytes(im) // blocks.go: whole blocks of a block-compressed format
 		if n := stencilBytes(im); n > 0 {
 			op.bytes = (op.bytes+15)&^15 + n
 		}
@@ -119,6 +125,12 @@ func (r *Replayer) setupLone() error {
 	for i := range r.works {
 		for j := range r.works[i].lone {
 			op := &r.works[i].lone[j]
+			if op.via != viaBuffer {
+				if err := r.setupStandIn(op, &src, &sink); err != nil { // standin.go
+					return err
+				}
+				continue
+			}
 			if !op.read {
 				src = max(src, op.bytes)
 				continue
@@ -171,32 +183,16 @@ func (m *mode) recordLone(cb vkg.CommandBuffer, w *work) {
 			}
 			continue
 		}
-		im := &res.Image
-		var regions []vkg.BufferImageCopy
-		aspects := []uint32{colorOrDepth(im.Format)}
-		if im.Format.HasDepth() && im.Format.HasStencil() {
-			aspects = []uint32{aspectDepth, aspectStencil}
+		if op.via != viaBuffer {
+			m.recordStandIn(cb, op) // standin.go
+			continue
 		}
+		im := &res.Image
 		off := op.off
 		if !op.read {
 			off = 0
 		}
-		for _, asp := range aspects {
-			bpt := copyBytes(im.Format)
-			if asp == aspectStencil {
-				bpt = 1
-			}
-			o := off
-			for l := uint32(0); l < im.MipLevels; l++ {
-				regions = append(regions, vkg.BufferImageCopy{BufferOffset: vkg.DeviceSize(o),
-					ImageSubresource: vkg.ImageSubresourceLayers{AspectMask: vkg.ImageAspectFlags(asp), MipLevel: l, LayerCount: im.ArrayLayers},
-					ImageExtent:      mipExtent(im, l)})
-				o += texels(im, l) * uint64(im.ArrayLayers) * bpt
-			}
-			if op.read {
-				off = (o + 15) &^ 15
-			}
-		}
+		regions := imageSinkRegions(im, off) // standin.go
 		if op.read {
 			vkg.CmdCopyImageToBuffer(cb, img, vkg.ImageLayout(op.layout), r.lone.sink.buf, uint32(len(regions)), regions)
 		} else {

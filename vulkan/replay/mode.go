@@ -372,8 +372,10 @@ func (r *Replayer) recordInit(cb vk.CommandBuffer) error {
 			post = append(post, imageBarrier(o.img, asp, avk.StageAllTransfer, avk.AccessTransferWrite, avk.StageAllCommands, avk.AccessMemoryRead|avk.AccessMemoryWrite, avk.LayoutTransferDstOptimal, im.InitialLayout))
 		}
 	}
+	pre, post, fillStandIns := r.standInInit(pre, post) // standin.go
 	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(avk.StageAllCommands), SrcAccess: uint64(avk.AccessMemoryWrite),
 		DstStages: uint64(avk.StageAllTransfer), DstAccess: uint64(avk.AccessTransferWrite | avk.AccessTransferRead)}}, Image: pre})
+	fillStandIns(cb)
 	for _, o := range r.imports {
 		res := &r.g.Resources[o.id]
 		if o.buf != vk.NullBuffer {
@@ -399,7 +401,7 @@ func (r *Replayer) recordInit(cb vk.CommandBuffer) error {
 			vk.CmdCopyBufferToImage(cb, r.staging.buf, o.img, vk.ImageLayoutTransferDstOptimal, 1, []vk.BufferImageCopy{{BufferOffset: vk.DeviceSize(off),
 				ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(aspectColor), MipLevel: l, LayerCount: im.ArrayLayers},
 				ImageExtent:      mipExtent(im, l)}})
-			off += texels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
+			off += copyTexels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
 		}
 	}
 	vk.CmdFillBuffer(cb, r.lanes.buf, 0, vk.DeviceSize(vk.WholeSize), 0)
@@ -424,6 +426,7 @@ func (r *Replayer) recordReadback(cb vk.CommandBuffer, order []p.CommandID) erro
 	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(avk.StageAllCommands), SrcAccess: uint64(avk.AccessMemoryWrite),
 		DstStages: uint64(avk.StageAllTransfer | avk.StageHost), DstAccess: uint64(avk.AccessTransferRead | avk.AccessHostRead)}}, Image: toSrc})
 	vk.CmdCopyBuffer(cb, r.lanes.buf, r.readback.buf, 1, []vk.BufferCopy{{Size: vk.DeviceSize(r.nparts * laneBytes)}})
+	r.recordStandInReadback(cb) // standin.go
 	for _, o := range r.imports {
 		if o.buf != vk.NullBuffer {
 			vk.CmdCopyBuffer(cb, o.buf, r.readback.buf, 1, []vk.BufferCopy{{DstOffset: vk.DeviceSize(o.offset), Size: vk.DeviceSize(o.bytes)}})
@@ -439,7 +442,7 @@ func (r *Replayer) recordReadback(cb vk.CommandBuffer, order []p.CommandID) erro
 				BufferOffset:     vk.DeviceSize(off),
 				ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(readbackAspect(im.Format)), MipLevel: l, LayerCount: im.ArrayLayers},
 				ImageExtent:      mipExtent(im, l)}})
-			off += texels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
+			off += copyTexels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
 		}
 	}
 	k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(avk.StageAllTransfer), SrcAccess: uint64(avk.AccessTransferWrite),
@@ -694,14 +697,12 @@ func (m *mode) recordCopy(cb vk.CommandBuffer, op copyOp) {
 		vk.CmdCopyBuffer(cb, sb, db, uint32(len(regions)), regions)
 	case s.Kind == p.KindImage && op.src == op.dst:
 		m.recordSelfImage(cb, op) // selfimage.go
-	case s.Kind == p.KindImage && d.Kind == p.KindImage && !sameExtent(&s.Image, &d.Image):
+	case s.Kind == p.KindImage && d.Kind == p.KindImage && tiledPair(&s.Image, &d.Image): // extents.go
 		m.recordTiled(cb, op) // extents.go
 	case s.Kind == p.KindImage && d.Kind == p.KindImage:
 		asp := vk.ImageAspectFlags(colorOrDepth(s.Image.Format))
 		im := &s.Image
-		// Every mip level of the source (the destination has at least
-		// as many), every layer; a destination with more levels keeps
-		// the others as they were.
+		// Every mip level, every layer (equal mip counts: tiledPair).
 		switch {
 		case op.resolve:
 			var regions []vk.ImageResolve
@@ -738,7 +739,7 @@ func (m *mode) recordCopy(cb vk.CommandBuffer, op copyOp) {
 			regions = append(regions, vk.BufferImageCopy{BufferOffset: vk.DeviceSize(off),
 				ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(colorOrDepth(im.Format)), MipLevel: l, LayerCount: im.ArrayLayers},
 				ImageExtent:      mipExtent(im, l)})
-			off += texels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
+			off += copyTexels(im, l) * uint64(im.ArrayLayers) * copyBytes(im.Format)
 		}
 		if s.Kind == p.KindBuffer {
 			vk.CmdCopyBufferToImage(cb, sb, di, vk.ImageLayout(op.dstLyot), uint32(len(regions)), regions)

@@ -38,10 +38,7 @@ func addSelfImage(w *work, r *p.Resource, a *p.Access, st vk.Stage) string {
 	case blit && (im.Samples > 1 || im.Format.IsDepthStencil()):
 		return "vkCmdBlitImage needs a single-sampled colour image to blit onto itself (Vulkan: depth/stencil blits need two images of one format)"
 	case len(selfImageHalves(im)) == 0:
-		return fmt.Sprintf("a %dx%dx%d image of one layer and one texel per level has no two disjoint regions (Vulkan forbids overlapping copy regions)", im.Width, im.Height, im.Depth)
-	}
-	if bw, bh := im.Format.BlockExtent(); bw != 1 || bh != 1 {
-		return fmt.Sprintf("format %s is block-compressed: the replay halves images in texels, not blocks", im.Format)
+		return fmt.Sprintf("a %dx%dx%d image of one layer and one texel (texel block) per level has no two disjoint regions (Vulkan forbids overlapping copy regions)", im.Width, im.Height, im.Depth)
 	}
 	w.copies = append(w.copies, copyOp{src: a.Resource, dst: a.Resource, srcLayout: a.Layout, dstLyot: a.Layout, blit: blit})
 	return ""
@@ -61,16 +58,17 @@ type half struct {
 // selfImageHalves are the regions of an image's copy onto itself.
 func selfImageHalves(im *p.ImageDesc) []half {
 	var out []half
+	bw, bh := im.Format.BlockExtent() // blocks.go: whole blocks of a block-compressed format
 	for l := uint32(0); l < im.MipLevels; l++ {
 		e := mipExtent(im, l)
 		h := half{level: l, ext: e, layers: im.ArrayLayers}
 		switch {
-		case e.Width >= 2:
-			h.ext.Width = e.Width / 2
-			h.off.X = int32(e.Width / 2)
-		case e.Height >= 2:
-			h.ext.Height = e.Height / 2
-			h.off.Y = int32(e.Height / 2)
+		case e.Width/bw >= 2:
+			h.ext.Width = e.Width / bw / 2 * bw
+			h.off.X = int32(h.ext.Width)
+		case e.Height/bh >= 2:
+			h.ext.Height = e.Height / bh / 2 * bh
+			h.off.Y = int32(h.ext.Height)
 		case im.ArrayLayers >= 2:
 			h.layers = im.ArrayLayers / 2
 			h.dbase = im.ArrayLayers / 2

@@ -1,0 +1,274 @@
+package replay
+
+import (
+	"fmt"
+	"strings"
+
+	vkg "github.com/goki/vulkan"
+
+	"github.com/aliasplan/aliasplan/vk"
+
+	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vulkan"
+)
+
+// Block-compressed formats (BC, ETC2, EAC, ASTC: texel blocks of more than
+// one texel) in transfers. Vulkan copies them in whole blocks: offsets are
+// multiples of the block extent, and an extent is one too unless the
+// region ends at the subresource's edge, on each side of a copy
+// (VUID-vkCmdCopyImage-srcImage-01728..01735); a buffer holds rows of
+// blocks (BytesPerBlock each, bufferRowLength 0: tightly packed). So:
+//
+//   - buffer<->image copies and lone sides (lonecopy.go) hold
+//     ceil(w/bw) × ceil(h/bh) blocks per layer and level (copyTexels);
+//   - an image copied onto itself (selfimage.go) halves the first
+//     dimension with at least two whole blocks, in whole blocks;
+//   - copies between images of different extents (extents.go) tile in
+//     whole blocks, per dimension: the source's whole blocks repeated,
+//     and a destination whose edge block is partial takes it from the
+//     source's own partial edge block of the same width (the only region
+//     Vulkan allows there). A pair with no such region at some level is
+//     refused naming that rule;
+//   - a copy between a block-compressed and an uncompressed image of one
+//     block size (size-compatible in Vulkan: a region's extent is in the
+//     source's texels, and one block of the compressed side is one texel
+//     of the other) tiles in that grid, always (equal texel extents are
+//     different grids); levels of the compressed side with partial edge
+//     blocks are refused as not built. Two block extents are not built.
+//
+// Format support is queried (TRANSFER_SRC / TRANSFER_DST format features
+// with optimal tiling); a format the device cannot transfer is refused
+// naming it.
+
+func isBlocked(f vk.Format) bool {
+	bw, bh := f.BlockExtent()
+	return bw != 1 || bh != 1
+}
+
+// copyTexels is the texel blocks of level l of im per layer (texels for
+// uncompressed formats): what a tightly packed buffer copy holds.
+func copyTexels(im *p.ImageDesc, l uint32) uint64 {
+	e := mipExtent(im, l)
+	bw, bh := im.Format.BlockExtent()
+	return uint64((e.Width+bw-1)/bw) * uint64((e.Height+bh-1)/bh) * uint64(e.Depth)
+}
+
+const (
+	formatFeatureTransferSrc = 0x4000 // VK_FORMAT_FEATURE_TRANSFER_SRC_BIT (Vulkan 1.1)
+	formatFeatureTransferDst = 0x8000 // VK_FORMAT_FEATURE_TRANSFER_DST_BIT
+)
+
+// blockTransferSupport refuses a block-compressed format the device
+// cannot use as a transfer source (read) or destination.
+func (k *kit) blockTransferSupport(f vk.Format, read bool, bad func(string, ...any) error) error {
+	if !isBlocked(f) {
+		return nil
+	}
+	bit, what := vkg.FormatFeatureFlags(formatFeatureTransferDst), "transfer-destination (TRANSFER_DST)"
+	if read {
+		bit, what = formatFeatureTransferSrc, "transfer-source (TRANSFER_SRC)"
+	}
+	if k.optimalFeatures(f)&bit == 0 {
+		return bad("%s has no %s support for block-compressed format %s with optimal tiling (queried)", k.dev.Info().Name, what, f)
+	}
+	return nil
+}
+
+// blockCopyDevice checks the block-compressed images of every copy.
+func (k *kit) blockCopyDevice(g *p.Graph, ws []work) error {
+	for i := range ws {
+		w := &ws[i]
+		for _, op := range w.copies {
+			for _, side := range []struct {
+				id   p.ResourceID
+				read bool
+			}{{op.src, true}, {op.dst, false}} {
+				res := &g.Resources[side.id]
+				if res.Kind != p.KindImage {
+					continue
+				}
+				bad := func(format string, args ...any) error {
+					cmd := &g.Commands[w.cmd]
+					return &UnsupportedError{Command: cmd.Name, Resource: res.Name, Access: describe(g, findAccess(cmd, side.id)), Reason: fmt.Sprintf(format, args...)}
+				}
+				if err := k.blockTransferSupport(res.Image.Format, side.read, bad); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// seg is one piece of a tiled copy in one dimension: source offset,
+// destination offset, extent (texels).
+type seg struct{ soff, doff, n uint32 }
+
+// blockSegs tiles a source dimension of s texels over a destination of d
+// texels in blocks of b, or returns nil when Vulkan allows no tiling: the
+// source's whole blocks repeat, and a partial destination edge block
+// (d%b != 0) is copied from the source's partial edge block of the same
+// width. b == 1 is the texel tiling of uncompressed formats.
+func blockSegs(s, d, b uint32) []seg {
+	if b == 1 {
+		var out []seg
+		for x := uint32(0); x < d; x += s {
+			out = append(out, seg{0, x, min(s, d-x)})
+		}
+		return out
+	}
+	if s == d {
+		return []seg{{0, 0, d}} // both edges
+	}
+	full := s / b * b // the source's whole blocks
+	dr, sr := d%b, s%b
+	body := d - dr
+	if dr != 0 && dr != sr || body > 0 && full == 0 {
+		return nil
+	}
+	var out []seg
+	for x := uint32(0); x < body; x += full {
+		out = append(out, seg{0, x, min(full, body-x)})
+	}
+	if dr != 0 {
+		out = append(out, seg{s - sr, body, dr}) // both regions end at their edges
+	}
+	return out
+}
+
+// blockTiles is tiles (extents.go) for images of block-compressed
+// formats (one block extent on both sides): per destination level, the
+// first source level from min(l, source levels - 1) down to 0 whose
+// extents tile in Vulkan's block rules; ok false when none does.
+func blockTiles(src, dst tside) ([]tile, bool) {
+	bw, bh := src.im.Format.BlockExtent()
+	var out []tile
+	for i := uint32(0); i < dst.mips; i++ {
+		de := dst.ext(i)
+		var xs, ys []seg
+		si := min(i, src.mips-1)
+		for ; ; si-- {
+			se := src.ext(si)
+			xs, ys = blockSegs(se.Width, de.Width, bw), blockSegs(se.Height, de.Height, bh)
+			if xs != nil && ys != nil || si == 0 {
+				break
+			}
+		}
+		if xs == nil || ys == nil {
+			return nil, false
+		}
+		se := src.ext(si)
+		t0 := tile{slevel: src.mip0 + si, dlevel: dst.mip0 + i, sext: mipExtent(src.im, src.mip0+si), dext: mipExtent(dst.im, dst.mip0+i)}
+		for z := uint32(0); z < de.Depth; z += se.Depth {
+			for _, y := range ys {
+				for _, x := range xs {
+					t := t0
+					t.soff = vkg.Offset3D{X: int32(x.soff), Y: int32(y.soff)}
+					t.off = vkg.Offset3D{X: int32(x.doff), Y: int32(y.doff), Z: int32(z)}
+					t.ext = vkg.Extent3D{Width: x.n, Height: y.n, Depth: min(se.Depth, de.Depth-z)}
+					out = append(out, t)
+					if len(out) > maxTiles {
+						return out, true
+					}
+				}
+			}
+		}
+	}
+	return out, true
+}
+
+// blockTiledProblem says why images s and d of op cannot tile in blocks
+// ("" when they can, or when neither is block-compressed).
+func blockTiledProblem(s, d *p.Resource, op *copyOp, src, dst tside) string {
+	switch {
+	case !isBlocked(s.Image.Format) && !isBlocked(d.Image.Format):
+		return ""
+	case op.blit:
+		return "" // blits take texels; BLIT_SRC / BLIT_DST support is queried (kit.formatFeatures)
+	case isBlocked(s.Image.Format) != isBlocked(d.Image.Format):
+		if _, ok := mixedTiles(src, dst); !ok {
+			return fmt.Sprintf("a copy between block-compressed and uncompressed images (%s, %s) where a level of the compressed one has partial edge blocks (not built: the replay maps one texel to one block of whole-block levels)", s.Image.Format, d.Image.Format)
+		}
+		return ""
+	}
+	if why := blockPairProblem(op, &s.Image, &d.Image); why != "" {
+		return why
+	}
+	sw, sh := s.Image.Format.BlockExtent()
+	if _, ok := blockTiles(src, dst); !ok {
+		return fmt.Sprintf("copy from %s: no source level tiles over some level of %s in whole %dx%d blocks (Vulkan: a region's extent is a multiple of the block unless it ends at the edge of both images, VUID-vkCmdCopyImage-srcImage-01729, -dstImage-01733)", s.Name, d.Name, sw, sh)
+	}
+	return ""
+}
+
+// blockPairProblem says why a copy between block-compressed images cannot
+// be made: two block extents ("" otherwise and for blits).
+func blockPairProblem(op *copyOp, si, di *p.ImageDesc) string {
+	if op.blit || !isBlocked(si.Format) || !isBlocked(di.Format) {
+		return ""
+	}
+	sw, sh := si.Format.BlockExtent()
+	dw, dh := di.Format.BlockExtent()
+	if sw != dw || sh != dh {
+		return fmt.Sprintf("a copy between formats of block extents %dx%d (%s) and %dx%d (%s): Vulkan scales the region's extent by the block, which the replay does not (not built)", sw, sh, si.Format, dw, dh, di.Format)
+	}
+	return ""
+}
+
+// generalLayoutAdvice matches layer 1.3.239's performance warning on a
+// vkCmdCopyImage in GENERAL of an image without STORAGE usage ("For
+// optimal performance ... should be TRANSFER_SRC_OPTIMAL instead of
+// GENERAL"): a copy of an image onto itself is GENERAL by Vulkan's rule
+// (the graph declares it so), and a block-compressed image cannot have
+// STORAGE usage. Advice, not an error: counted apart as a quirk.
+func generalLayoutAdvice(m vulkan.Message) bool {
+	return m.ID == "UNASSIGNED-CoreValidation-DrawState-InvalidImageLayout" && strings.Contains(m.Text, "Validation Performance Warning") &&
+		strings.Contains(m.Text, "vkCmdCopyImage: For optimal performance") && strings.Contains(m.Text, "instead of GENERAL")
+}
+
+// gridExt is level i of side s in blocks (texels of an uncompressed
+// format), and whether the level is whole blocks.
+func gridExt(s tside, i uint32) (vkg.Extent3D, bool) {
+	e := s.ext(i)
+	bw, bh := s.im.Format.BlockExtent()
+	return vkg.Extent3D{Width: (e.Width + bw - 1) / bw, Height: (e.Height + bh - 1) / bh, Depth: e.Depth}, e.Width%bw == 0 && e.Height%bh == 0
+}
+
+// isMixed says whether exactly one side of a copy is block-compressed.
+func isMixed(a, b *p.ImageDesc) bool { return isBlocked(a.Format) != isBlocked(b.Format) }
+
+// mixedTiles is tiles for a copy between a block-compressed and an
+// uncompressed image: the source's grid repeated over the destination's,
+// each region's extent in source texels, its destination offset in
+// destination texels; ok false when a level needed has partial blocks.
+func mixedTiles(src, dst tside) ([]tile, bool) {
+	sbw, sbh := src.im.Format.BlockExtent()
+	dbw, dbh := dst.im.Format.BlockExtent()
+	var out []tile
+	for i := uint32(0); i < dst.mips; i++ {
+		dg, dok := gridExt(dst, i)
+		si := min(i, src.mips-1)
+		sg, sok := gridExt(src, si)
+		for ; !sok && si > 0; sg, sok = gridExt(src, si) {
+			si--
+		}
+		if !dok || !sok {
+			return nil, false
+		}
+		t0 := tile{slevel: src.mip0 + si, dlevel: dst.mip0 + i, sext: mipExtent(src.im, src.mip0+si), dext: mipExtent(dst.im, dst.mip0+i)}
+		for z := uint32(0); z < dg.Depth; z += sg.Depth {
+			for y := uint32(0); y < dg.Height; y += sg.Height {
+				for x := uint32(0); x < dg.Width; x += sg.Width {
+					t := t0
+					t.off = vkg.Offset3D{X: int32(x * dbw), Y: int32(y * dbh), Z: int32(z)}
+					t.ext = vkg.Extent3D{Width: min(sg.Width, dg.Width-x) * sbw, Height: min(sg.Height, dg.Height-y) * sbh, Depth: min(sg.Depth, dg.Depth-z)}
+					out = append(out, t)
+					if len(out) > maxTiles {
+						return out, true
+					}
+				}
+			}
+		}
+	}
+	return out, true
+}

@@ -1,0 +1,362 @@
+package replay
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vk"
+)
+
+// transferFrames are the transfers issue 21's last round refused as not
+// built: lone sides of multisampled images (copies from and into a
+// stand-in image), lone sides declared only BLIT or RESOLVE, resolves
+// into 3D images, and block-compressed images in lone sides, self-copies
+// and tiled copies. Every destination is read afterwards (a sampled read,
+// or the stand-in's hash), so the digests see what each wrote.
+var transferFrames = map[string]func() *p.Graph{
+	"ms-lone": func() *p.Graph {
+		g := &p.Graph{}
+		ms := g.AddImage("ms", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 2, Samples: 4,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst})
+		msu := g.AddImage("msu", p.ImageDesc{Format: vk.FormatR32Uint, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 4,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled | vk.ImageUsageTransferSrc})
+		msd := g.AddImage("msd", p.ImageDesc{Format: vk.FormatD32Sfloat, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 4,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageDepthStencilAttachment | vk.ImageUsageSampled | vk.ImageUsageTransferDst | vk.ImageUsageTransferSrc})
+		msds := g.AddImage("msds", p.ImageDesc{Format: vk.FormatD32SfloatS8Uint, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 2, Samples: 4,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageDepthStencilAttachment | vk.ImageUsageTransferDst | vk.ImageUsageTransferSrc})
+		out := g.AddImage("out", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled})
+		// A lone copy destination (multisampled colour and depth), read
+		// by texelFetch of every sample; then drawn into and copied out
+		// alone (a lone source: the stand-in resolved and hashed).
+		g.AddCommand("upload", tdst(ms, vk.StageCopy), tdst(msd, vk.StageCopy))
+		g.AddCommand("fetch", fsampled(ms, vk.LayoutShaderReadOnlyOptimal), fsampled(msd, vk.LayoutDepthReadOnlyOptimal), colour(out))
+		g.AddCommand("draw", colour(ms), colour(msu))
+		g.AddCommand("download", tsrc(ms, vk.StageCopy), tsrc(msu, vk.StageAllTransfer))
+		g.AddCommand("read", csampled(out))
+		// Multisampled depth/stencil lone sources: the stand-in resolved
+		// (sample 0) in a render pass, then hashed.
+		g.AddCommand("ds.upload", tdst(msds, vk.StageCopy))
+		g.AddCommand("ds.download", tsrc(msd, vk.StageCopy), tsrc(msds, vk.StageCopy))
+		return g
+	},
+	"blit-resolve-lone": func() *p.Graph {
+		g := &p.Graph{}
+		all := vk.ImageUsageStorage | vk.ImageUsageSampled | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst
+		img := g.AddImage("img", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 20, Height: 12, Depth: 1, MipLevels: 3, ArrayLayers: 2, Samples: 1, Tiling: vk.TilingOptimal, Usage: all})
+		dep := g.AddImage("dep", p.ImageDesc{Format: vk.FormatD32Sfloat, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageDepthStencilAttachment | vk.ImageUsageSampled | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst})
+		res := g.AddImage("res", p.ImageDesc{Format: vk.FormatR16G16B16A16Sfloat, Width: 16, Height: 8, Depth: 1, MipLevels: 2, ArrayLayers: 3, Samples: 1, Tiling: vk.TilingOptimal, Usage: all})
+		vol := g.AddImage("vol", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 8, Height: 8, Depth: 4, MipLevels: 2, ArrayLayers: 1, Samples: 1, Tiling: vk.TilingOptimal,
+			Usage: vk.ImageUsageSampled | vk.ImageUsageTransferDst})
+		ms := g.AddImage("ms", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 4,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageTransferSrc})
+		g.AddCommand("blit.in", tdst(img, vk.StageBlit), tdst(dep, vk.StageBlit))
+		g.AddCommand("resolve.in", tdst(res, vk.StageResolve), tdst(vol, vk.StageResolve))
+		g.AddCommand("read", csampled(img), csampled(res), csampled(vol), p.Access{Resource: dep, Stages: vk.StageComputeShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutDepthReadOnlyOptimal})
+		g.AddCommand("write", p.Access{Resource: img, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
+		g.AddCommand("draw", colour(ms))
+		g.AddCommand("blit.out", tsrc(img, vk.StageBlit), tsrc(dep, vk.StageBlit))
+		g.AddCommand("resolve.out", tsrc(ms, vk.StageResolve))
+		return g
+	},
+	"resolve-3d": func() *p.Graph {
+		g := &p.Graph{}
+		ms := g.AddImage("ms", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 4,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageTransferSrc})
+		vol := g.AddImage("vol", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 24, Height: 16, Depth: 4, MipLevels: 2, ArrayLayers: 1, Samples: 1, Tiling: vk.TilingOptimal,
+			Usage: vk.ImageUsageSampled | vk.ImageUsageTransferDst})
+		g.AddCommand("draw", colour(ms))
+		g.AddCommand("resolve", tsrc(ms, vk.StageResolve), tdst(vol, vk.StageResolve))
+		g.AddCommand("read", csampled(vol))
+		return g
+	},
+	"mip-counts": func() *p.Graph {
+		// Whole-image transfers between equal extents and different mip
+		// counts: every destination level written (tiledPair).
+		g := &p.Graph{}
+		all := vk.ImageUsageStorage | vk.ImageUsageSampled | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst
+		img := func(name string, mips uint32) p.ResourceID {
+			return g.AddImage(name, p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: mips, ArrayLayers: 2, Samples: 1, Tiling: vk.TilingOptimal, Usage: all})
+		}
+		a, b, c := img("a", 3), img("b", 2), img("c", 4)
+		ms := g.AddImage("ms", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 2, Samples: 4,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageTransferSrc})
+		r := img("r", 3)
+		g.AddCommand("write", p.Access{Resource: a, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
+		g.AddCommand("down", tsrc(a, vk.StageCopy), tdst(b, vk.StageCopy)) // 3 levels into 2
+		g.AddCommand("up", tsrc(b, vk.StageBlit), tdst(c, vk.StageBlit))   // 2 levels blitted into 4
+		g.AddCommand("draw", colour(ms))
+		g.AddCommand("resolve", tsrc(ms, vk.StageResolve), tdst(r, vk.StageResolve)) // into 3 levels
+		g.AddCommand("read", csampled(b), csampled(c), csampled(r))
+		return g
+	},
+	"block-compressed": func() *p.Graph {
+		g := &p.Graph{}
+		bc := func(name string, f vk.Format, w, h, mips, layers uint32, usage vk.ImageUsage) p.ResourceID {
+			return g.AddImage(name, p.ImageDesc{Format: f, Width: w, Height: h, Depth: 1, MipLevels: mips, ArrayLayers: layers, Samples: 1, Tiling: vk.TilingOptimal,
+				Usage: usage | vk.ImageUsageSampled | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst})
+		}
+		// 20x12 with 3 mips: levels 20x12, 10x6, 5x3, partial edge
+		// blocks everywhere.
+		a := bc("a", vk.FormatBc1RgbaUnormBlock, 20, 12, 3, 2, 0)
+		b := bc("b", vk.FormatBc1RgbaUnormBlock, 36, 28, 2, 3, 0)
+		c := bc("c", vk.FormatBc7UnormBlock, 16, 16, 2, 1, 0)
+		d := bc("d", vk.FormatBc7UnormBlock, 16, 16, 2, 1, 0)
+		up := g.AddBuffer("up", p.BufferDesc{Size: bytesOf(p.ImageDesc{Format: vk.FormatBc7UnormBlock, Width: 16, Height: 16, Depth: 1, MipLevels: 2, ArrayLayers: 1}),
+			Usage: vk.BufferUsageTransferSrc | vk.BufferUsageStorageBuffer})
+		g.AddCommand("up.write", p.Access{Resource: up, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
+		g.AddCommand("upload", tdst(a, vk.StageCopy))                                                                                                       // lone: from the replay's pattern, in blocks
+		g.AddCommand("self", p.Access{Resource: a, Stages: vk.StageCopy, Access: vk.AccessTransferRead | vk.AccessTransferWrite, Layout: vk.LayoutGeneral}) // one half of each level onto the other
+		g.AddCommand("tile", tsrc(a, vk.StageCopy), tdst(b, vk.StageCopy))                                                                                  // tiled in whole blocks
+		g.AddCommand("buf.in", p.Access{Resource: up, Stages: vk.StageCopy, Access: vk.AccessTransferRead}, tdst(c, vk.StageCopy))
+		g.AddCommand("copy", tsrc(c, vk.StageCopy), tdst(d, vk.StageCopy))
+		g.AddCommand("read", csampled(a), csampled(b), csampled(d))
+		g.AddCommand("download", tsrc(b, vk.StageCopy)) // lone read into the sink
+		// A compute pass writes blocks as R32G32_UINT texels, copied into a
+		// BC1 image (one texel per block), and back out tiled over a
+		// larger R32G32_UINT image.
+		enc := g.AddImage("enc", p.ImageDesc{Format: vk.FormatR32G32Uint, Width: 4, Height: 3, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1, Tiling: vk.TilingOptimal,
+			Usage: vk.ImageUsageStorage | vk.ImageUsageTransferSrc})
+		e := bc("e", vk.FormatBc1RgbaUnormBlock, 16, 12, 1, 1, 0)
+		raw := g.AddImage("raw", p.ImageDesc{Format: vk.FormatR32G32Uint, Width: 8, Height: 6, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1, Tiling: vk.TilingOptimal,
+			Usage: vk.ImageUsageSampled | vk.ImageUsageTransferDst})
+		g.AddCommand("encode.write", p.Access{Resource: enc, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
+		g.AddCommand("encode", tsrc(enc, vk.StageCopy), tdst(e, vk.StageCopy))
+		g.AddCommand("decode", tsrc(e, vk.StageCopy), tdst(raw, vk.StageCopy))
+		g.AddCommand("read.raw", csampled(e), csampled(raw))
+		return g
+	},
+}
+
+func bytesOf(im p.ImageDesc) uint64 { return copyBufferBytes(&im) }
+
+func tsrc(id p.ResourceID, st vk.Stage) p.Access {
+	return p.Access{Resource: id, Stages: st, Access: vk.AccessTransferRead, Layout: vk.LayoutTransferSrcOptimal}
+}
+
+func tdst(id p.ResourceID, st vk.Stage) p.Access {
+	return p.Access{Resource: id, Stages: st, Access: vk.AccessTransferWrite, Layout: vk.LayoutTransferDstOptimal}
+}
+
+func colour(id p.ResourceID) p.Access {
+	return p.Access{Resource: id, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal}
+}
+
+func fsampled(id p.ResourceID, l vk.Layout) p.Access {
+	return p.Access{Resource: id, Stages: vk.StageFragmentShader, Access: vk.AccessShaderSampledRead, Layout: l}
+}
+
+func csampled(id p.ResourceID) p.Access {
+	return p.Access{Resource: id, Stages: vk.StageComputeShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal}
+}
+
+// TestTransferStandIns replays each frame of transferFrames aliased and
+// unaliased: 0 validation messages (the layer checks every region, layout
+// and format), equal digests. Then, for every barrier before a command
+// with a stand-in or block-compressed transfer on the resource, the plan
+// with that barrier's destination stage moved to the wrong transfer stage
+// (CLEAR) must raise a synchronization hazard: the work is in the
+// declared stage. On the base commit New refused every frame ("not
+// built").
+func TestTransferStandIns(t *testing.T) {
+	for _, name := range mapsKeys(transferFrames) {
+		t.Run(name, func(t *testing.T) {
+			g := transferFrames[name]()
+			if _, err := p.Compile(g); err != nil {
+				t.Fatal(err)
+			}
+			d := sharedDevice(t)
+			r, plan := prepare(t, d, g)
+			rep, err := r.Compare(plan, Config{Runs: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range rep.Mismatches {
+				t.Errorf("mismatch: %s", m)
+			}
+			if len(rep.Messages) != 0 || rep.ValidationMessages != 0 {
+				t.Fatalf("the intact plan has %d messages: %v", rep.ValidationMessages, rep.Messages)
+			}
+			// Every stand-in a lone read landed in reached the sink: its
+			// region, zeroed before a run, holds what the transfer read
+			// after it (not all zero).
+			clear(r.lone.sink.bytes())
+			if _, _, err := r.RunPlan(plan, 1, false); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range r.works {
+				for _, op := range w.lone {
+					if op.via == viaBuffer || !op.read {
+						continue
+					}
+					s := &r.lone.stands[op.stand]
+					n := copyBufferBytes(&s.desc)
+					if s.hashDesc.Format != vk.FormatUndefined {
+						n = copyBufferBytes(&s.hashDesc)
+					}
+					if b := r.lone.sink.bytes()[s.off : s.off+n]; !slices.ContainsFunc(b, func(x byte) bool { return x != 0 }) {
+						t.Errorf("%s: the stand-in of %s left its sink region zero", w.name, g.Resources[op.res].Name)
+					}
+				}
+			}
+			controls := 0
+			for k, b := range plan.Barriers {
+				if b.Kind != p.Hazard || b.DstStages&(vk.StageCopy|vk.StageBlit|vk.StageResolve|vk.StageAllTransfer) == 0 {
+					continue
+				}
+				broken := *plan
+				broken.Barriers = slices.Clone(plan.Barriers)
+				broken.Barriers[k].DstStages = vk.StageClear
+				_, msgs, err := r.RunPlan(&broken, 1, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rest, _ := SplitQuirks(msgs)
+				hazards := 0
+				for _, m := range rest {
+					if strings.HasPrefix(m.ID, "SYNC-HAZARD-") {
+						hazards++
+					}
+				}
+				controls++
+				what := g.Commands[b.Before].Name + "/" + g.Resources[b.Resource].Name
+				t.Logf("%s: barrier to CLEAR instead of %s: %d hazards", what, b.DstStages, hazards)
+				if hazards == 0 {
+					t.Errorf("%s: a barrier to the wrong stage raised no hazard: the transfer is not in %s", what, b.DstStages)
+				}
+			}
+			if controls == 0 {
+				t.Errorf("no transfer barrier to break")
+			}
+		})
+	}
+}
+
+func mapsKeys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestTransferRefusals: what stays refused names Vulkan's rule or the
+// device, never "not built" where the replay has the work.
+func TestTransferRefusals(t *testing.T) {
+	for _, c := range []struct {
+		name, want string
+		build      func(g *p.Graph)
+	}{
+		{"lone blit of a multisampled image", "vkCmdBlitImage needs a single-sampled image (Vulkan)", func(g *p.Graph) {
+			ms := g.AddImage("x", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 4,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageTransferSrc})
+			g.AddCommand("draw", colour(ms))
+			g.AddCommand("x", tsrc(ms, vk.StageBlit))
+		}},
+		{"lone resolve of a depth image", "resolves colour images only (Vulkan", func(g *p.Graph) {
+			d := g.AddImage("x", p.ImageDesc{Format: vk.FormatD32Sfloat, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageSampled | vk.ImageUsageTransferDst})
+			g.AddCommand("x", tdst(d, vk.StageResolve))
+		}},
+		{"resolve of layer 1 into a 3D image", "VUID-vkCmdResolveImage-srcImage-04446", func(g *p.Graph) {
+			ms := g.AddImage("ms", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 2, Samples: 4,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageTransferSrc})
+			vol := g.AddImage("x", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 8, Height: 8, Depth: 4, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageSampled | vk.ImageUsageTransferDst})
+			g.AddCommand("draw", colour(ms))
+			g.AddCommand("x", tsrc(ms, vk.StageResolve), tdst(vol, vk.StageResolve))
+		}},
+		{"block tiling Vulkan cannot express", "VUID-vkCmdCopyImage-srcImage-01729", func(g *p.Graph) {
+			// 6 texels (one whole block and 2) over 9 (two and 1): the
+			// destination's 1-texel edge block has no source edge of 1.
+			a := g.AddImage("a", p.ImageDesc{Format: vk.FormatBc1RgbaUnormBlock, Width: 6, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageSampled | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst})
+			b := g.AddImage("x", p.ImageDesc{Format: vk.FormatBc1RgbaUnormBlock, Width: 9, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageSampled | vk.ImageUsageTransferDst})
+			g.AddCommand("up", tdst(a, vk.StageCopy))
+			g.AddCommand("x", tsrc(a, vk.StageCopy), tdst(b, vk.StageCopy))
+		}},
+	} {
+		g := &p.Graph{}
+		c.build(g)
+		var err error
+		for i := range g.Commands {
+			if _, err = analyzeCommand(g, p.CommandID(i)); err != nil {
+				break
+			}
+		}
+		var ue *UnsupportedError
+		if !errors.As(err, &ue) || ue.Command != "x" || !strings.Contains(ue.Reason, c.want) {
+			t.Errorf("%s: got %v, want a refusal of x saying %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestBlockSegs: the block tiling per dimension writes every destination
+// texel once, with offsets on block boundaries and extents of whole
+// blocks unless the region ends at both edges (Vulkan's rule).
+func TestBlockSegs(t *testing.T) {
+	for _, c := range []struct {
+		s, d, b uint32
+		ok      bool
+	}{{20, 36, 4, true}, {10, 14, 4, true}, {5, 7, 4, false}, {9, 13, 4, true}, {5, 5, 4, true}, {2, 8, 4, false}, {6, 9, 4, false}, {16, 10, 4, false}, {16, 12, 4, true}, {3, 17, 1, true}} {
+		segs := blockSegs(c.s, c.d, c.b)
+		if (segs != nil) != c.ok {
+			t.Errorf("%d over %d in %d: ok %v, want %v", c.s, c.d, c.b, segs != nil, c.ok)
+			continue
+		}
+		seen := make([]int, c.d)
+		for _, sg := range segs {
+			if sg.soff%c.b != 0 || sg.doff%c.b != 0 || sg.soff+sg.n > c.s || sg.doff+sg.n > c.d ||
+				sg.n%c.b != 0 && (sg.soff+sg.n != c.s || sg.doff+sg.n != c.d) {
+				t.Errorf("%d over %d in %d: bad region %+v", c.s, c.d, c.b, sg)
+			}
+			for x := sg.doff; x < sg.doff+sg.n && x < c.d; x++ {
+				seen[x]++
+			}
+		}
+		for x, n := range seen {
+			if segs != nil && n != 1 {
+				t.Errorf("%d over %d in %d: texel %d written %d times", c.s, c.d, c.b, x, n)
+				break
+			}
+		}
+	}
+}
+
+// TestMipCountTilesCover: the whole-image transfers between different mip
+// counts write every destination texel of every level once (coverCheck,
+// blitCoverCheck of tiled_test.go); before session 8 the copy of 3 levels
+// into 2 was refused and the resolve into 3 levels wrote level 0 alone.
+func TestMipCountTilesCover(t *testing.T) {
+	g := transferFrames["mip-counts"]()
+	n := 0
+	for c := range g.Commands {
+		w, err := analyzeCommand(g, p.CommandID(c))
+		if err != nil {
+			t.Fatalf("%s: %v", g.Commands[c].Name, err)
+		}
+		for _, op := range w.copies {
+			if !tiledPair(&g.Resources[op.src].Image, &g.Resources[op.dst].Image) {
+				t.Errorf("%s: not tiled", g.Commands[c].Name)
+			}
+			n++
+			src, dst := tsideOf(g, op.src, op.srcSpan), tsideOf(g, op.dst, op.dstSpan)
+			check := coverCheck
+			if op.blit {
+				check = blitCoverCheck
+			}
+			if why := check(src, dst, tiles(src, dst, op.blit)); why != "" {
+				t.Errorf("%s: %s", g.Commands[c].Name, why)
+			}
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d transfers, want 3", n)
+	}
+}
