@@ -157,10 +157,12 @@ func shapeXfb(w *work) {
 // xfbState is the replay's transform feedback kit: the pipeline and the
 // sink.
 type xfbState struct {
-	pipe   vkg.Pipeline
-	sink   ownBuffer
-	size   uint64
-	stride uint32 // vkCmdDrawIndirectByteCountEXT's vertex stride
+	pipe      vkg.Pipeline
+	sink      ownBuffer
+	size      uint64
+	stride    uint32    // vkCmdDrawIndirectByteCountEXT's vertex stride
+	reset     ownBuffer // a zero VkDrawIndirectCommand (xfbquirk.go)
+	resetting bool      // reset is in use
 }
 
 // setupXfb places every sink capture in the sink and makes the pipeline.
@@ -189,8 +191,10 @@ func (r *Replayer) setupXfb() error {
 	if r.xfb.sink, err = k.newBuffer(max(n, 16), vkg.BufferUsageFlags(0x800|vkg.BufferUsageTransferDstBit), true); err != nil { // TRANSFORM_FEEDBACK_BUFFER_BIT_EXT
 		return err
 	}
-	r.xfb.pipe, err = k.xfbPipeline()
-	return err
+	if r.xfb.pipe, err = k.xfbPipeline(); err != nil {
+		return err
+	}
+	return r.setupByteCountReset()
 }
 
 // xfbKey is the key of the transform feedback pipeline among the
@@ -276,6 +280,7 @@ func (m *mode) recordXfb(cb vkg.CommandBuffer, w *work) {
 		}
 		x.Begin(c, handle(begin), 0)
 		if op.byteCount {
+			m.recordByteCountReset(cb)
 			x.DrawByteCount(c, handle(op.counterRead), 0, r.xfb.stride)
 		} else {
 			vkg.CmdDraw(cb, uint32(size/4), 1, 0, w.seed)
