@@ -2,36 +2,10 @@ package proptest
 
 import (
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/vk"
 )
-
-// SlotReplayKinds are kinds kept out of ReplayKinds' rotation: adding a
-// kind there changes which kinds every seed draws, and the new seed 41
-// (indirect-vertex, generic-buffers, transform-feedback) hangs lavapipe
-// in the aliased run (docs/replay.md, what is left). SlotReplayFrame
-// draws them instead.
-var SlotReplayKinds = []string{
-	"graphics-slots", // a draw with more vertex and fragment slots of one kind than the shaders declare (vulkan/replay/gfxsplit.go)
-}
-
-// SlotReplayFrame is ReplayFrame with kind seed mod len(SlotReplayKinds),
-// then ReplayKinds[seed mod len(ReplayKinds)].
-func SlotReplayFrame(seed uint64) *planner.Graph {
-	rng := rand.New(rand.NewPCG(seed, 0x3c6ef372fe94f82b))
-	b := &rgen{g: &planner.Graph{}, rng: rng}
-	b.sink = b.g.AddBuffer("sink", planner.BufferDesc{Size: 1024, Usage: vk.BufferUsageStorageBuffer})
-	b.cmd("sink.clear", b.storageWrite(b.sink))
-	for i, k := range []string{SlotReplayKinds[seed%uint64(len(SlotReplayKinds))], ReplayKinds[seed%uint64(len(ReplayKinds))]} {
-		b.prefix = fmt.Sprintf("k%d.", i)
-		b.first = true
-		b.kind(k)
-	}
-	b.cmd("sink.read", planner.Access{Resource: b.sink, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
-	return b.g
-}
 
 // graphicsSlots adds a draw with more vertex and fragment slots of one
 // kind than the replay's shaders declare (vulkan/replay/gfxsplit.go:
