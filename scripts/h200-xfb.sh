@@ -12,7 +12,8 @@
 # conditional-rendering use removed, XFB_RACE runs (default 20) each,
 # digests compared with the intact plan's (layer 1.3.239 records neither
 # access, so only the digests can catch them). Output in
-# $OUT/xfb-h200.log; the rates are its "digests differ in N of M runs".
+# $OUT/xfb-h200.log; the rates are its "xfb-control ..." lines (one per
+# control, at the end of TestXfbCondControls' output).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-.}"
