@@ -383,7 +383,7 @@ func (b *rgen) kind(k string) {
 	case "generic-buffers", "generic-images":
 		b.generic(k == "generic-images", s)
 	case "graphics-slots":
-		b.graphicsSlots(s) // replay_slots.go (SlotReplayFrame)
+		b.graphicsSlots(s) // replay_slots.go
 	default:
 		panic("proptest: unknown replay kind " + k)
 	}
