@@ -30,6 +30,9 @@ func replayFeatures(physical vk.PhysicalDevice) []vk.PhysicalDeviceFeatures {
 		FragmentStoresAndAtomics:       vk.True,
 		// Storage images are written without a format qualifier.
 		ShaderStorageImageWriteWithoutFormat: vk.True,
+		// Storage images of formats without a format-qualified array
+		// are read without one, where the device can (replay/fmtless.go).
+		ShaderStorageImageReadWithoutFormat: have.ShaderStorageImageReadWithoutFormat,
 		// Index buffers hold whatever the frame wrote there: any 32-bit
 		// index must be valid.
 		FullDrawIndexUint32: vk.True,

@@ -61,6 +61,17 @@ const (
 	catRGBA16
 	catRGB10A2
 	catRG8
+	// Format-less storage-image reads (fmtless.go): compute only, where
+	// the device has shaderStorageImageReadWithoutFormat.
+	catNF2
+	catNF2U
+	catNF2I
+	catNF3
+	catNF3U
+	catNF3I
+	catNFMS
+	catNFMSU
+	catNFMSI
 	numCategories
 )
 
@@ -113,10 +124,19 @@ var cats = [numCategories]catInfo{
 	catRGBA16:     {"storage image rgba16", 37, 126, 2, 2, vk.FormatR16G16B16A16Unorm},
 	catRGB10A2:    {"storage image rgb10_a2", 38, 128, 2, 2, vk.FormatA2B10G10R10UnormPack32},
 	catRG8:        {"storage image rg8", 39, 130, 2, 2, vk.FormatR8G8Unorm},
+	catNF2:        {"format-less storage image (float)", 40, 132, 2, 0, 0},
+	catNF2U:       {"format-less storage image (uint)", 41, 134, 2, 0, 0},
+	catNF2I:       {"format-less storage image (sint)", 42, 136, 2, 0, 0},
+	catNF3:        {"format-less storage 3D image (float)", 43, 138, 1, 0, 0},
+	catNF3U:       {"format-less storage 3D image (uint)", 44, 139, 1, 0, 0},
+	catNF3I:       {"format-less storage 3D image (sint)", 45, 140, 1, 0, 0},
+	catNFMS:       {"format-less multisampled storage image (float)", 46, 141, 2, 0, 0},
+	catNFMSU:      {"format-less multisampled storage image (uint)", 47, 143, 2, 0, 0},
+	catNFMSI:      {"format-less multisampled storage image (sint)", 48, 145, 2, 0, 0},
 }
 
 const (
-	numSlots    = 132
+	numSlots    = 147 // 132 in the shaders without NOFMT (fmtless.go)
 	slotBytes   = 16
 	paramsBytes = 32 + numSlots*slotBytes // seed, width, stride, spin, z[4], slots
 	lanesPerCmd = 256
@@ -1010,6 +1030,9 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 			c, ok := storageCategory(im.Format, is3D)
 			if is3D && im.Format == vk.FormatR32Uint {
 				c, ok = catR32UI3D, true // texel.go
+			}
+			if !ok {
+				c, ok = fmtlessCategory(im.Format, is3D, false, st) // fmtless.go
 			}
 			if !ok {
 				return bad("storage-image reads of format %s (3D: %v) have no replay shader (lavapipe reads storage images only with a format qualifier; see docs/replay.md)", im.Format, is3D)

@@ -24,6 +24,7 @@ type kit struct {
 	types []p.MemoryType
 
 	limits vk.PhysicalDeviceLimits
+	nofmt  bool // shaderStorageImageReadWithoutFormat, enabled by Config.Replay where present (fmtless.go)
 
 	modules   map[string]vk.ShaderModule
 	setsLay   [numStages]vk.DescriptorSetLayout
@@ -72,6 +73,7 @@ func newKit(dev *vulkan.Device) (*kit, error) {
 	props.Deref()
 	props.Limits.Deref()
 	k.limits = props.Limits
+	k.nofmt = readWithoutFormat(dev) // fmtless.go
 	if err := k.init(); err != nil {
 		k.close()
 		return nil, err
@@ -89,7 +91,7 @@ func (k *kit) initStatic() error {
 	for _, e := range names {
 		name := e.Name()
 		if name == "comp_ms.spv" && k.noMSCompute() || k.skipModule(name) || name == "xfb.spv" && !k.hooks.XfbCond().TransformFeedback() || // msaacompute.go, prerast.go, xfb.go
-			k.skipMeshModule(name) || k.skipRTModule(name) { // mesh.go, raytrace.go
+			k.skipMeshModule(name) || k.skipRTModule(name) || k.skipFmtlessModule(name) { // mesh.go, raytrace.go, fmtless.go
 			continue
 		}
 		code, err := spirvWords(name)
@@ -350,6 +352,9 @@ func (k *kit) newImage(im *p.ImageDesc, usage vk.ImageUsageFlags) (ownImage, err
 // with each image of g, naming the command, resource and access if not.
 func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 	if err := k.texelFeatures(g, ws); err != nil { // texel.go
+		return err
+	}
+	if err := k.fmtlessDevice(g, ws); err != nil { // fmtless.go
 		return err
 	}
 	if err := k.msStorageFeatures(g, ws); err != nil { // msstorage.go

@@ -31,6 +31,9 @@ func usesMS(m specMasks) bool {
 
 // compModule names the compute module for a part with masks m.
 func compModule(m specMasks) string {
+	if usesFmtless(m) { // fmtless.go
+		return fmtlessModule(m)
+	}
 	if usesMS(m) {
 		return "comp_ms.spv"
 	}
@@ -75,6 +78,9 @@ func (k *kit) noMSCompute() bool {
 // size is c.size(st) on k's device: no multisampled compute slots where
 // noMSCompute.
 func (k *kit) size(c category, st stage) int {
+	if c >= catNF2 && !k.fmtlessOn() { // fmtless.go
+		return 0
+	}
 	if st == stCompute && (c == catS2MS || c == catS2MSU || c.isMSStorage()) && k.noMSCompute() {
 		return 0
 	}

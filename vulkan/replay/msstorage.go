@@ -21,7 +21,9 @@ import (
 // have arrays. The device must have the feature, STORAGE_IMAGE support
 // for the format, and the sample count in storageImageSampleCounts.
 
-func (c category) isMSStorage() bool { return c >= catIMSRGBA8 && c <= catIWMSU }
+func (c category) isMSStorage() bool {
+	return c >= catIMSRGBA8 && c <= catIWMSU || c >= catNFMS && c <= catNFMSI // fmtless.go
+}
 
 // msStorageRead is the read array for a format.
 func msStorageRead(f vk.Format) (category, bool) {
@@ -39,6 +41,9 @@ func addMSStorage(w *work, st stage, im *p.ImageDesc, acc vk.AccessFlags, add fu
 		s.layer = int32(l)
 		if acc&vk.AccessShaderStorageRead != 0 {
 			c, ok := msStorageRead(im.Format)
+			if !ok {
+				c, ok = fmtlessCategory(im.Format, false, true, st) // fmtless.go
+			}
 			if !ok {
 				return bad("multisampled storage-image reads of format %s have no shader array (RGBA8, RGBA16F, R32F and R32UI do: lavapipe reads storage images only with a format qualifier)", im.Format)
 			}

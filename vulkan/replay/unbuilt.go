@@ -42,14 +42,14 @@ func refineUnbuilt(dev *vulkan.Device, g *p.Graph, c p.CommandID, err error) err
 	if !errors.As(err, &ue) {
 		return err
 	}
-	if strings.HasPrefix(ue.Reason, "storage-image reads of format") {
+	if strings.HasPrefix(ue.Reason, "storage-image reads of format") || strings.HasPrefix(ue.Reason, "multisampled storage-image reads of format") {
 		var f vkg.PhysicalDeviceFeatures
 		vkg.GetPhysicalDeviceFeatures(dev.Physical(), &f)
 		f.Deref()
 		if f.ShaderStorageImageReadWithoutFormat != vkg.True {
 			ue.Reason += fmt.Sprintf("; %s lacks shaderStorageImageReadWithoutFormat (queried), which format-less reads would need", dev.Info().Name)
 		} else {
-			ue.Reason += fmt.Sprintf("; %s has shaderStorageImageReadWithoutFormat, but the replay has no format-less read path (not built)", dev.Info().Name)
+			ue.Reason += fmt.Sprintf("; %s has shaderStorageImageReadWithoutFormat, but the replay's format-less read path is in the compute stage only (fmtless.go; other stages not built)", dev.Info().Name)
 		}
 		return ue
 	}

@@ -61,7 +61,21 @@
 #define OFF_RGBA16 126
 #define OFF_RGB10A2 128
 #define OFF_RG8 130
+#ifdef NOFMT
+// Format-less reads (fmtless.go): compute variants comp_nf / comp_ms_nf only.
+#define OFF_NF2 132
+#define OFF_NF2U 134
+#define OFF_NF2I 136
+#define OFF_NF3 138
+#define OFF_NF3U 139
+#define OFF_NF3I 140
+#define OFF_NFMS 141
+#define OFF_NFMSU 143
+#define OFF_NFMSI 145
+#define N_SLOTS 147
+#else
 #define N_SLOTS 132
+#endif
 
 #define F_READ 1u
 #define F_WRITE 2u
@@ -116,6 +130,17 @@ layout(constant_id = 34) const uint M_RGBA32UI = 0xffffffffu;
 layout(constant_id = 35) const uint M_RGBA16 = 0xffffffffu;
 layout(constant_id = 36) const uint M_RGB10A2 = 0xffffffffu;
 layout(constant_id = 37) const uint M_RG8 = 0xffffffffu;
+#ifdef NOFMT
+layout(constant_id = 38) const uint M_NF2 = 0xffffffffu;
+layout(constant_id = 39) const uint M_NF2U = 0xffffffffu;
+layout(constant_id = 40) const uint M_NF2I = 0xffffffffu;
+layout(constant_id = 41) const uint M_NF3 = 0xffffffffu;
+layout(constant_id = 42) const uint M_NF3U = 0xffffffffu;
+layout(constant_id = 43) const uint M_NF3I = 0xffffffffu;
+layout(constant_id = 44) const uint M_NFMS = 0xffffffffu;
+layout(constant_id = 45) const uint M_NFMSU = 0xffffffffu;
+layout(constant_id = 46) const uint M_NFMSI = 0xffffffffu;
+#endif
 
 struct Slot {
 	uint w, h, d; // extent in elements (a buffer: words, 1, 1; a uniform buffer: uvec4s; a 2D image: layers; multisampled: samples, one layer per slot)
@@ -190,6 +215,21 @@ layout(set = SET, binding = 33) writeonly uniform image2DMS iwms[2];
 layout(set = SET, binding = 34) writeonly uniform uimage2DMS iwmsu[2];
 #endif
 #endif
+#ifdef NOFMT
+// Storage-image reads without a format qualifier (the device's
+// shaderStorageImageReadWithoutFormat; fmtless.go).
+layout(set = SET, binding = 40) uniform readonly image2DArray i_nf2[2];
+layout(set = SET, binding = 41) uniform readonly uimage2DArray i_nf2u[2];
+layout(set = SET, binding = 42) uniform readonly iimage2DArray i_nf2i[2];
+layout(set = SET, binding = 43) uniform readonly image3D i_nf3[1];
+layout(set = SET, binding = 44) uniform readonly uimage3D i_nf3u[1];
+layout(set = SET, binding = 45) uniform readonly iimage3D i_nf3i[1];
+#if N_MS > 0
+layout(set = SET, binding = 46) uniform readonly image2DMS i_nfms[2];
+layout(set = SET, binding = 47) uniform readonly uimage2DMS i_nfmsu[2];
+layout(set = SET, binding = 48) uniform readonly iimage2DMS i_nfmsi[2];
+#endif
+#endif
 
 uint hash(uint x) {
 	x ^= x >> 16;
@@ -252,6 +292,8 @@ uint D; // this invocation's digest contribution
 #define R_IMSU(i) READ(M_IMS_R32UI, i, OFF_IMS_R32UI + i, imageLoad(i_ms_r32ui[i], mscoord(OFF_IMS_R32UI + i, e), mssample(OFF_IMS_R32UI + i, e)))
 
 #define R2(M, m, off, arr) M(m, off, arr, 0) M(m, off, arr, 1)
+#define R_NFU(m, off, arr, i) READ(m, i, off + i, uvec4(imageLoad(arr[i], coord(off + i, e))))
+#define R_NFMSU(m, off, arr, i) READ(m, i, off + i, uvec4(imageLoad(arr[i], mscoord(off + i, e), mssample(off + i, e))))
 
 void readAll() {
 	R_SB(0) R_SB(1) R_SB(2) R_SB(3) R_SB(4) R_SB(5) R_SB(6) R_SB(7)
@@ -299,6 +341,19 @@ void readAll() {
 	R2(R_IMS, M_IMS_RGBA16F, OFF_IMS_RGBA16F, i_ms_rgba16f)
 	R2(R_IMS, M_IMS_R32F, OFF_IMS_R32F, i_ms_r32f)
 	R_IMSU(0) R_IMSU(1)
+#endif
+#endif
+#ifdef NOFMT
+	R2(R_IMG, M_NF2, OFF_NF2, i_nf2)
+	R2(R_NFU, M_NF2U, OFF_NF2U, i_nf2u)
+	R2(R_NFU, M_NF2I, OFF_NF2I, i_nf2i)
+	R_IMG(M_NF3, OFF_NF3, i_nf3, 0)
+	R_NFU(M_NF3U, OFF_NF3U, i_nf3u, 0)
+	R_NFU(M_NF3I, OFF_NF3I, i_nf3i, 0)
+#if N_MS > 0
+	R2(R_IMS, M_NFMS, OFF_NFMS, i_nfms)
+	R2(R_NFMSU, M_NFMSU, OFF_NFMSU, i_nfmsu)
+	R2(R_NFMSU, M_NFMSI, OFF_NFMSI, i_nfmsi)
 #endif
 #endif
 }

@@ -1,5 +1,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#ifdef NOFMT
+#extension GL_EXT_shader_image_load_formatted : require // comp_nf.spv, comp_ms_nf.spv (fmtless.go)
+#endif
 // replay.comp: one command's compute-shader accesses. One invocation per
 // element index (the dispatch covers the largest slot); it reads element e
 // of every read slot, then writes element e of every write slot with a

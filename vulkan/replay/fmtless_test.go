@@ -1,0 +1,181 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	vkg "github.com/goki/vulkan"
+
+	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vk"
+	"github.com/aliasplan/aliasplan/vulkan"
+)
+
+// fmtlessFormats: storage formats with no format-qualified array
+// (2D, 3D), float, unorm, snorm and unsigned.
+var fmtlessFormats = []struct {
+	f    vk.Format
+	is3D bool
+}{
+	{vk.FormatR8G8B8A8Snorm, false}, {vk.FormatR16G16Unorm, false}, {vk.FormatR32G32Uint, false}, {vk.FormatR8Uint, false},
+	{vk.FormatR16G16B16A16Snorm, false}, {vk.FormatR16Unorm, false},
+	{vk.FormatR16Sfloat, true}, {vk.FormatR8Unorm, true}, {vk.FormatB10G11R11UfloatPack32, true}, {vk.FormatR32G32Uint, true},
+}
+
+func storageSupported(d *vulkan.Device, f vk.Format) bool {
+	var fp vkg.FormatProperties
+	vkg.GetPhysicalDeviceFormatProperties(d.Physical(), vkg.Format(f), &fp)
+	fp.Deref()
+	return fp.OptimalTilingFeatures&vkg.FormatFeatureFlags(vkg.FormatFeatureStorageImageBit) != 0
+}
+
+// fmtlessGraph: "write" writes one storage image per format (and 2D ones
+// with two layers), "read" reads them all in the compute stage (stage
+// st) and "after" samples nothing: the reads feed read's digest.
+func fmtlessGraph(d *vulkan.Device, st vk.Stage) (*p.Graph, []string) {
+	g := &p.Graph{}
+	var w, r []p.Access
+	var names []string
+	for i, c := range fmtlessFormats {
+		if !storageSupported(d, c.f) {
+			continue
+		}
+		desc := p.ImageDesc{Format: c.f, Width: 8, Height: 4, Depth: 1, MipLevels: 1, ArrayLayers: 2, Samples: 1, Tiling: vk.TilingOptimal, Usage: vk.ImageUsageStorage}
+		if c.is3D {
+			desc.Depth, desc.ArrayLayers = 3, 1
+		}
+		name := fmt.Sprintf("img%d_%s", i, c.f)
+		img := g.AddImage(name, desc)
+		names = append(names, name)
+		w = append(w, p.Access{Resource: img, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
+		r = append(r, p.Access{Resource: img, Stages: st, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral})
+	}
+	if st != vk.StageComputeShader {
+		out := g.AddImage("out", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment})
+		r = append(r, p.Access{Resource: out, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal})
+	}
+	g.AddCommand("write", w...)
+	g.AddCommand("read", r...)
+	return g, names
+}
+
+// TestFormatlessCategories: reads of formats without a format-qualified
+// array go to the format-less arrays in compute (float, uint, sint; 2D,
+// 3D, multisampled) and stay refused in the other stages.
+func TestFormatlessCategories(t *testing.T) {
+	for _, c := range []struct {
+		f      vk.Format
+		is3D   bool
+		ms     bool
+		st     stage
+		want   category
+		wantOK bool
+	}{
+		{vk.FormatR8G8B8A8Snorm, false, false, stCompute, catNF2, true},
+		{vk.FormatR32G32Uint, false, false, stCompute, catNF2U, true},
+		{vk.FormatR32Sint, false, false, stCompute, catNF2I, true},
+		{vk.FormatR16Sfloat, true, false, stCompute, catNF3, true},
+		{vk.FormatR8Uint, true, false, stCompute, catNF3U, true},
+		{vk.FormatR16G16Unorm, false, true, stCompute, catNFMS, true},
+		{vk.FormatR16Uint, false, true, stCompute, catNFMSU, true},
+		{vk.FormatR8Sint, false, true, stCompute, catNFMSI, true},
+		{vk.FormatR8G8B8A8Snorm, false, false, stFragment, 0, false},
+		{vk.FormatD32Sfloat, false, false, stCompute, 0, false},
+	} {
+		got, ok := fmtlessCategory(c.f, c.is3D, c.ms, c.st)
+		if ok != c.wantOK || ok && got != c.want {
+			t.Errorf("%s 3D %v ms %v %s: got %v %v, want %v %v", c.f, c.is3D, c.ms, stageNames[c.st], got, ok, c.want, c.wantOK)
+		}
+	}
+	for c := catNF2; c <= catNFMSI; c++ {
+		if cats[c].offset+cats[c].compute > numSlots || cats[c].graphic != 0 {
+			t.Errorf("%s: offset %d size %d graphic %d (numSlots %d)", cats[c].name, cats[c].offset, cats[c].compute, cats[c].graphic, numSlots)
+		}
+	}
+}
+
+// fmtlessRequired: ALIASPLAN_REQUIRE_FMTLESS=1 (scripts/h200-cover.sh:
+// the H200 has the feature) fails where the device lacks it.
+func fmtlessRequired(t *testing.T, d *vulkan.Device) {
+	t.Helper()
+	if os.Getenv("ALIASPLAN_REQUIRE_FMTLESS") == "1" && !readWithoutFormat(d) {
+		t.Fatalf("ALIASPLAN_REQUIRE_FMTLESS=1 and %s lacks shaderStorageImageReadWithoutFormat", d.Info().Name)
+	}
+}
+
+// TestFormatlessReads: compute-stage storage reads of formats without a
+// format-qualified array replay with equal digests and no message where
+// the device has shaderStorageImageReadWithoutFormat (lavapipe 25, the
+// H200), and a barrier before the reads with the wrong destination stage
+// raises a hazard on each image (the reads happen); a device without the
+// feature (lavapipe 22.3) refuses the frame naming it.
+func TestFormatlessReads(t *testing.T) {
+	d := sharedDevice(t)
+	fmtlessRequired(t, d)
+	g, names := fmtlessGraph(d, vk.StageComputeShader)
+	if len(names) < 4 {
+		t.Fatalf("%s: only %d of the formats have STORAGE_IMAGE support: %v", d.Info().Name, len(names), names)
+	}
+	t.Logf("%s: images %v", d.Info().Name, names)
+	if !readWithoutFormat(d) {
+		_, err := New(d, g)
+		var ue *UnsupportedError
+		if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "lacks shaderStorageImageReadWithoutFormat (queried)") {
+			t.Fatalf("got %v, want a refusal naming shaderStorageImageReadWithoutFormat", err)
+		}
+		t.Logf("refused on %s: %v", d.Info().Name, err)
+		return
+	}
+	rep := extCompare(t, d, g, 2) // lavapipe 25's driver warning on the EXTRA texel buffers is logged
+	t.Logf("%s: %d commands, digests equal %v, %d validation messages (driver warnings included)", d.Info().Name, rep.Commands, rep.DigestsEqual, rep.ValidationMessages)
+	r, plan := prepare(t, d, g)
+	read := p.CommandID(slices.IndexFunc(g.Commands, func(c p.Command) bool { return c.Name == "read" }))
+	for _, name := range names {
+		res := p.ResourceID(slices.IndexFunc(g.Resources, func(r p.Resource) bool { return r.Name == name }))
+		k := slices.IndexFunc(plan.Barriers, func(b p.Barrier) bool { return b.Before == read && b.Resource == res && b.Kind == p.Hazard })
+		if k < 0 {
+			t.Fatalf("no hazard barrier on %s before read: %+v", name, plan.Barriers)
+		}
+		broken := *plan
+		broken.Barriers = slices.Clone(plan.Barriers)
+		broken.Barriers[k].DstStages = vk.StageFragmentShader
+		_, msgs, err := r.RunPlan(&broken, 1, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rest, _ := SplitQuirks(msgs)
+		hazards := 0
+		for _, m := range rest {
+			if strings.HasPrefix(m.ID, "SYNC-HAZARD-") {
+				hazards++
+			}
+		}
+		t.Logf("%s: wrong-stage barrier: %d hazards", name, hazards)
+		if hazards == 0 {
+			t.Errorf("%s: a barrier to FRAGMENT_SHADER before the read raised no hazard on it: the format-less read did not happen", name)
+		}
+	}
+}
+
+// TestFormatlessOtherStages: a fragment-stage read of such a format is
+// refused, naming the feature as queried: lacking (a device limit) or
+// present (compute only, the other stages not built).
+func TestFormatlessOtherStages(t *testing.T) {
+	d := sharedDevice(t)
+	g, _ := fmtlessGraph(d, vk.StageFragmentShader)
+	_, err := New(d, g)
+	want := "lacks shaderStorageImageReadWithoutFormat (queried)"
+	if readWithoutFormat(d) {
+		want = "format-less read path is in the compute stage only"
+	}
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) || !strings.Contains(ue.Reason, want) {
+		t.Fatalf("got %v, want a refusal saying %q", err, want)
+	}
+	t.Logf("%s: %v", d.Info().Name, err)
+}
