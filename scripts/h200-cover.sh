@@ -12,7 +12,9 @@
 # ray tracing: "has ..., but"), and the transfer frames of session 8
 # (TestTransferStandIns: stand-in images for lone multisampled, BLIT and
 # RESOLVE sides, resolves into 3D images, block-compressed copies; each
-# with its wrong-stage controls). Output in $OUT/cover-h200.log.
+# with its wrong-stage controls), and session 9's format-less storage
+# reads (TestFormatless*). Output in $OUT/cover-h200.log and
+# $OUT/fmtless-h200.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-.}"
@@ -28,5 +30,10 @@ export ALIASPLAN_SHARE_DEVICE=1 ALIASPLAN_REQUIRE_VULKAN=1
 export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
 log="$out/cover-h200.log"
 (cd vulkan/replay && ../../.vk/replay.test -test.run 'TestCoverStageControls|TestBigUniformRanges|TestUnbuiltStagesNamed|TestTransferStandIns|TestTransferRefusals' -test.v -test.count=1 2>&1) | tee "$log"
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+# Format-less storage-image reads (replay/fmtless.go): the H200 has
+# shaderStorageImageReadWithoutFormat, so ALIASPLAN_REQUIRE_FMTLESS=1
+# fails the tests where it is missing. Output in $OUT/fmtless-h200.log.
+(cd vulkan/replay && ALIASPLAN_REQUIRE_FMTLESS=1 ../../.vk/replay.test -test.run 'TestFormatless' -test.v -test.count=1 2>&1) | tee "$out/fmtless-h200.log"
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 exit "$status"
