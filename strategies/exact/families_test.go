@@ -115,7 +115,12 @@ func TestFamiliesReport(t *testing.T) {
 					continue
 				}
 			}
-			_, res, err := New(Options{TimeLimit: lim}).Solve(f.p)
+			opts := Options{TimeLimit: lim}
+			if os.Getenv("ALIASPLAN_FAMILIES_CAPACITY") != "" {
+				// Capacity mode: does it fit in the capacity it was cut from?
+				opts.Capacity = f.c
+			}
+			_, res, err := New(opts).Solve(f.p)
 			if err != nil {
 				t.Fatal(err)
 			}
