@@ -84,9 +84,25 @@ func TestFamiliesReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	sizes := []int{500, 1000, 2000, 3000}
-	seeds := 2
+	seeds, err := familySeeds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ALIASPLAN_FAMILIES_SHARD=j/k solves only the problems whose index in
+	// the list (sizes ascending, slack before perfect, seeds ascending) is
+	// j modulo k: scripts/exact-families.sh runs k shards side by side,
+	// each pinned to its own cores.
+	shard, shards, err := parseShard(os.Getenv("ALIASPLAN_FAMILIES_SHARD"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := -1
 	for _, n := range sizes {
 		for _, f := range families(n, seeds) {
+			index++
+			if index%shards != shard {
+				continue
+			}
 			if pats := os.Getenv("ALIASPLAN_FAMILY"); pats != "" {
 				// Comma-separated patterns: any may match.
 				hit := false
@@ -99,12 +115,63 @@ func TestFamiliesReport(t *testing.T) {
 					continue
 				}
 			}
-			_, res, err := New(Options{TimeLimit: lim}).Solve(f.p)
+			opts := Options{TimeLimit: lim}
+			if os.Getenv("ALIASPLAN_FAMILIES_CAPACITY") != "" {
+				// Capacity mode: does it fit in the capacity it was cut from?
+				opts.Capacity = f.c
+			}
+			_, res, err := New(opts).Solve(f.p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%-26s n=%d peak %d target %d (%+.2f%%) bound %d %v", f.name, len(f.p.Items), res.Peak, f.c,
+			t.Logf("#%02d %-26s n=%d peak %d target %d (%+.2f%%) bound %d %v", index, f.name, len(f.p.Items), res.Peak, f.c,
 				100*(float64(res.Peak)/float64(f.c)-1), res.Bound, res)
+		}
+	}
+}
+
+// familySeeds reads ALIASPLAN_FAMILIES_SEEDS: how many seeds of each
+// family and size (seeds first … first+seeds−1; default 2).
+func familySeeds() (int, error) {
+	v := os.Getenv("ALIASPLAN_FAMILIES_SEEDS")
+	if v == "" {
+		return 2, nil
+	}
+	var seeds int
+	var rest string
+	if n, _ := fmt.Sscanf(v, "%d%s", &seeds, &rest); n != 1 || seeds < 1 {
+		return 0, fmt.Errorf("ALIASPLAN_FAMILIES_SEEDS=%q: want a count ≥ 1", v)
+	}
+	return seeds, nil
+}
+
+// parseShard reads ALIASPLAN_FAMILIES_SHARD ("j/k", 0 ≤ j < k; empty: the
+// whole list, 0/1).
+func parseShard(v string) (j, k int, err error) {
+	if v == "" {
+		return 0, 1, nil
+	}
+	var rest string
+	if n, _ := fmt.Sscanf(v, "%d/%d%s", &j, &k, &rest); n != 2 || k < 1 || j < 0 || j >= k {
+		return 0, 0, fmt.Errorf("ALIASPLAN_FAMILIES_SHARD=%q: want j/k with 0 ≤ j < k", v)
+	}
+	return j, k, nil
+}
+
+// TestParseShard: the shard selector accepts j/k and names the rule otherwise.
+func TestParseShard(t *testing.T) {
+	for _, c := range []struct {
+		v    string
+		j, k int
+		ok   bool
+	}{{"", 0, 1, true}, {"0/1", 0, 1, true}, {"3/8", 3, 8, true}, {"8/8", 0, 0, false}, {"-1/4", 0, 0, false},
+		{"1/0", 0, 0, false}, {"x", 0, 0, false}, {"1/4x", 0, 0, false}, {"1", 0, 0, false}} {
+		j, k, err := parseShard(c.v)
+		if (err == nil) != c.ok || (c.ok && (j != c.j || k != c.k)) {
+			t.Errorf("parseShard(%q) = %d, %d, %v; want %d, %d, ok %v", c.v, j, k, err, c.j, c.k, c.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "ALIASPLAN_FAMILIES_SHARD") {
+			t.Errorf("parseShard(%q): error %q does not name the variable", c.v, err)
 		}
 	}
 }
@@ -135,7 +202,8 @@ func TestFamiliesNodes(t *testing.T) {
 // the same work) and reports how many reach the capacity they were cut
 // from (solved) and the mean gap to the lower bound (gap-%).
 // ALIASPLAN_FAMILIES_LIMIT (a duration) replaces the node limit by a time
-// limit: docs/exact.md's tables come from it.
+// limit: docs/exact.md's tables come from it (ALIASPLAN_FAMILIES_SEEDS=4
+// for seeds 1–4, as there).
 func BenchmarkFamilies(b *testing.B) {
 	opts := Options{NodeLimit: 20_000}
 	if v := os.Getenv("ALIASPLAN_FAMILIES_LIMIT"); v != "" {
@@ -145,8 +213,12 @@ func BenchmarkFamilies(b *testing.B) {
 		}
 		opts = Options{TimeLimit: d}
 	}
+	seeds, err := familySeeds()
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, n := range []int{500, 1000, 2000, 3000} {
-		fs := families(n, 2)
+		fs := families(n, seeds)
 		for _, kind := range []string{"slack", "perfect"} {
 			b.Run(fmt.Sprintf("%s/n=%d", kind, n), func(b *testing.B) {
 				var solved, runs int

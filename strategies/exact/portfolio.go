@@ -50,11 +50,12 @@ func mirrored(p *planner.Problem) *planner.Problem {
 
 // startMirror is called by the driver when its improvement phase begins
 // and no tiler runs beside it (that goroutine has the second core then):
-// under a time limit, minimising, on an interval problem, it solves the
-// mirror until the driver's deadline. halt ends both: the one that
-// proves its peak optimal sets it.
+// under a time limit, on an interval problem, it solves the mirror until
+// the driver's deadline, minimising or asking the same capacity. halt
+// ends both: the one that proves its peak optimal, or answers the
+// capacity question, sets it.
 func (d *driver) startMirror() {
-	if d.mirror != nil || d.noMirror || !d.timed() || d.capa > 0 || !d.p.Intervals() {
+	if d.mirror != nil || d.noMirror || !d.timed() || !d.p.Intervals() {
 		return
 	}
 	left := d.dead.Sub(d.now())
@@ -74,7 +75,7 @@ func (d *driver) startMirror() {
 	go func() {
 		defer close(mr.done)
 		mr.sol, mr.res, mr.err = md.solve()
-		if mr.err == nil && mr.res.Optimal {
+		if mr.err == nil && (mr.res.Optimal || mr.res.Verdict == Fits || mr.res.Verdict == DoesNotFit) {
 			d.halt.Store(true)
 		}
 	}()
@@ -82,13 +83,14 @@ func (d *driver) startMirror() {
 
 // joinMirror waits for the mirror and returns the better of the two
 // answers: the lower peak (its solution checked against p), the larger
-// bound, nodes added.
+// bound, nodes added; under a capacity, the verdict of the two (fits
+// when the peak is within it, does not fit when either bound exceeds it).
 func (d *driver) joinMirror(sol *planner.Solution, res Result) (*planner.Solution, Result) {
 	mr := d.mirror
 	if mr == nil {
 		return sol, res
 	}
-	if res.Optimal {
+	if res.Optimal || res.Verdict == Fits || res.Verdict == DoesNotFit {
 		d.halt.Store(true)
 	}
 	<-mr.done
@@ -99,9 +101,25 @@ func (d *driver) joinMirror(sol *planner.Solution, res Result) (*planner.Solutio
 	if mr.res.Peak < res.Peak && planner.CheckSolution(d.p, mr.sol) == nil {
 		sol, res.Peak = mr.sol, mr.res.Peak
 	}
+	lower := max(d.lower(), mr.res.Bound)
+	if mr.res.Verdict == DoesNotFit {
+		// The mirror's bound is capped by its peak; its verdict says
+		// its uncapped bound exceeds the capacity.
+		lower = max(lower, d.capa+1)
+	}
 	res.Bound = min(max(res.Bound, mr.res.Bound), res.Peak)
 	res.Optimal = res.Peak == res.Bound
-	if res.Optimal {
+	if d.capa > 0 {
+		switch {
+		case res.Peak <= d.capa:
+			res.Verdict = Fits
+		case lower > d.capa:
+			res.Verdict = DoesNotFit
+		default:
+			res.Verdict = Unknown
+		}
+	}
+	if res.Optimal || res.Verdict == Fits || res.Verdict == DoesNotFit {
 		res.Stopped = ""
 	}
 	res.Elapsed = d.now().Sub(d.start)
