@@ -243,7 +243,7 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 	first := func() (*work, p.ResourceID) {
 		for i := range ws {
 			if rt := ws[i].rt; rt != nil {
-				for _, l := range [][]p.ResourceID{rt.builds, rt.traces, rt.rtTraces, rt.copySrc, rt.copyDst, rt.inputs} {
+				for _, l := range [][]p.ResourceID{rt.builds, rt.traces, rt.rtTraces, rt.copySrc, rt.copyDst, rt.inputs, rt.geom} {
 					if len(l) > 0 {
 						return &ws[i], l[0]
 					}
