@@ -14,7 +14,8 @@ import (
 // A buffer the frame reads in ACCELERATION_STRUCTURE_BUILD with
 // SHADER_READ (Vulkan's access for build inputs), or with
 // ACCELERATION_STRUCTURE_READ when it is no acceleration structure (it
-// lacks ACCELERATION_STRUCTURE_STORAGE usage), is vertex data of the
+// lacks ACCELERATION_STRUCTURE_STORAGE usage; with _WRITE too it would be
+// scratch: refused, the builds' scratch is the replay's), is vertex data of the
 // command's builds: R16G16B16A16_SNORM triangles (a format every device
 // with acceleration structures builds from; its vertices are finite and
 // in [-1,1]^3 whatever the bits), 24 bytes each, not indexed, no
@@ -55,7 +56,8 @@ func isBuildInput(r *p.Resource, a *p.Access, st vk.Stage) bool {
 	if a.Access&vk.AccessShaderRead != 0 {
 		return true
 	}
-	return a.Access&vk.AccessAccelerationStructureRead != 0 && r.Kind == p.KindBuffer && r.Buffer.Usage&vk.BufferUsageAccelerationStructureStorage == 0
+	asFlags := vk.AccessAccelerationStructureRead | vk.AccessAccelerationStructureWrite
+	return a.Access&asFlags != 0 && r.Kind == p.KindBuffer && r.Buffer.Usage&vk.BufferUsageAccelerationStructureStorage == 0
 }
 
 // addBuildInput takes a build input access (isBuildInput).
@@ -66,6 +68,9 @@ func addBuildInput(g *p.Graph, w *work, a *p.Access, left *vk.AccessFlags, bad f
 	}
 	if r.Buffer.Usage&vk.BufferUsageAccelerationStructureStorage != 0 {
 		return bad("a build reads an acceleration structure with ACCELERATION_STRUCTURE_READ (SHADER_READ in the build stage is for vertex, index, transform and instance data, which do not live in structure storage)")
+	}
+	if a.Access&vk.AccessAccelerationStructureWrite != 0 {
+		return bad("a graph buffer as build scratch (ACCELERATION_STRUCTURE_WRITE of a buffer without ACCELERATION_STRUCTURE_STORAGE usage): the replay's builds use scratch of their own (not built; docs/replay.md, what is left)")
 	}
 	const need = vk.BufferUsageShaderDeviceAddress | vk.BufferUsageAccelerationStructureBuildInputReadOnly
 	if r.Buffer.Usage&need != need {

@@ -174,6 +174,13 @@ func TestASInputRefused(t *testing.T) {
 			g.AddCommand("trace", asTrace(t))
 			return g
 		}},
+		{"scratch", "build scratch", func() *p.Graph {
+			g := &p.Graph{}
+			x, t := asInputBuffer(g, "x", 4096), asBuffer(g, "tlas")
+			g.AddCommand("build", asBuild(t), asInputRead(x, vk.AccessAccelerationStructureRead|vk.AccessAccelerationStructureWrite))
+			g.AddCommand("trace", asTrace(t))
+			return g
+		}},
 	}
 	d := sharedDevice(t)
 	for _, c := range cases {

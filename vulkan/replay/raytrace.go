@@ -51,11 +51,12 @@ import (
 // digests what tracing them returns. A structure whose bytes another
 // resource clobbered traces differently (TestAccelClobber). Refused, by
 // name: other accesses in RAY_TRACING_SHADER stages (storage, sampled,
-// uniform: not built, the unbuilt.go refusal), ray queries in other shader stages, builds whose
-// inputs are graph buffers (vertex, index or instance data read in the
-// build stage: they would need device addresses the planner's pools do
-// not allocate), tracing a bottom-level structure or one the frame does
+// uniform: not built, the unbuilt.go refusal), ray queries in other shader stages,
+// tracing a bottom-level structure or one the frame does
 // not build, a command that builds or copies a structure it also traces.
+// Builds whose inputs are graph buffers (SHADER_READ in the build stage)
+// build from those buffers' words as vertices instead of their own
+// triangles (asinput.go).
 // Devices without the extensions and features are refused naming what is
 // missing; the device must be opened with vulkan.Config.ReplayStages
 // naming ACCELERATION_STRUCTURE_BUILD (Stages(g) does).
