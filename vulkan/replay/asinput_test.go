@@ -3,6 +3,8 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -207,4 +209,80 @@ func TestASInputRefused(t *testing.T) {
 		}
 		t.Logf("%v", err)
 	})
+}
+
+// TestASInputWordsAsVertices models, on the CPU, why build inputs are read
+// as R16G16B16A16_SNORM: random words (the writers' hashes) as SNORM
+// vertices make triangles the trace's rays (the 16x16 cell centres of the
+// unit square, straight down from z = 2, t in (0.001, 4)) hit, at
+// distances the digest (1/4096 steps) tells apart; as R32G32B32_SFLOAT
+// most hits lie within 1/4096 of z = 0 (words of tiny exponent). It logs
+// both and fails if SNORM words stop being hit or bunch up at one depth.
+func TestASInputWordsAsVertices(t *testing.T) {
+	type v3 [3]float64
+	hitZ := func(x, y float64, a, b, c v3) (float64, bool) {
+		for _, v := range []v3{a, b, c} {
+			for _, f := range v {
+				if math.IsNaN(f) || math.IsInf(f, 0) {
+					return 0, false
+				}
+			}
+		}
+		d := (b[1]-c[1])*(a[0]-c[0]) + (c[0]-b[0])*(a[1]-c[1])
+		if d == 0 || math.IsNaN(d) || math.IsInf(d, 0) {
+			return 0, false
+		}
+		l1 := ((b[1]-c[1])*(x-c[0]) + (c[0]-b[0])*(y-c[1])) / d
+		l2 := ((c[1]-a[1])*(x-c[0]) + (a[0]-c[0])*(y-c[1])) / d
+		l3 := 1 - l1 - l2
+		if l1 < 0 || l2 < 0 || l3 < 0 {
+			return 0, false
+		}
+		z := l1*a[2] + l2*b[2] + l3*c[2]
+		return z, 2-z > 0.001 && 2-z < 4
+	}
+	model := func(snorm bool, n int) (hitFrac, flatFrac float64) {
+		rng := rand.New(rand.NewPCG(1, 2))
+		rays, hits, flat := 0, 0, 0
+		for trial := 0; trial < 20; trial++ {
+			tris := make([][3]v3, n)
+			for i := range tris {
+				for v := 0; v < 3; v++ {
+					for k := 0; k < 3; k++ {
+						w := rng.Uint32()
+						if snorm {
+							tris[i][v][k] = math.Max(-1, float64(int16(w))/32767)
+						} else {
+							tris[i][v][k] = float64(math.Float32frombits(w))
+						}
+					}
+				}
+			}
+			for cell := 0; cell < 256; cell++ {
+				x, y := (float64(cell&15)+0.5)/16, (float64(cell>>4)+0.5)/16
+				rays++
+				best, hit := math.Inf(-1), false
+				for _, tri := range tris {
+					if z, ok := hitZ(x, y, tri[0], tri[1], tri[2]); ok && z > best {
+						best, hit = z, true // the closest: the highest z
+					}
+				}
+				if hit {
+					hits++
+					if math.Abs(best) < 1.0/4096 {
+						flat++
+					}
+				}
+			}
+		}
+		return float64(hits) / float64(rays), float64(flat) / float64(max(hits, 1))
+	}
+	for _, n := range []int{16, 256} {
+		sh, sf := model(true, n)
+		fh, ff := model(false, n)
+		t.Logf("%d triangles: SNORM %.0f%% of rays hit, %.1f%% of hits within 1/4096 of z=0; float %.0f%% hit, %.1f%% within 1/4096 of z=0", n, 100*sh, 100*sf, 100*fh, 100*ff)
+		if sh < 0.4 || sf > 0.02 {
+			t.Errorf("%d SNORM triangles: %.2f of rays hit, %.3f of hits at z=0; want at least 0.4 and at most 0.02", n, sh, sf)
+		}
+	}
 }
