@@ -16,7 +16,8 @@
 # VK_KHR_draw_indirect_count), all taken by the pattern below. Session 10
 # (branch as10) adds TestASInput* (builds over compute-written graph
 # buffers as R16G16B16A16_SNORM vertices, their digest clobber control and
-# refusals). Output in $OUT/mesh-h200.log.
+# refusals) and vulkan.test's TestDeviceAddressMemory. Output in
+# $OUT/mesh-h200.log.
 #   device run: command "bash .vk/h200-mesh.sh", carry [".gl", ".vk"]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -39,5 +40,8 @@ export ALIASPLAN_MESH_FRAMES="${MESH_FRAMES:-40}" ALIASPLAN_RAY_FRAMES="${RAY_FR
 tests="${MESH_TESTS:-TestMesh|TestAccel|TestRay|TestASInput|TestUnbuiltStagesNamed}"
 (cd vulkan/replay && ../../.vk/replay.test -test.run "$tests" -test.v -test.count=1 2>&1) | tee -a "$log"
 status=${PIPESTATUS[0]}
+# Session 10: DEVICE_ADDRESS memory for build inputs (package vulkan).
+(cd vulkan && ../.vk/vulkan.test -test.run 'TestDeviceAddressMemory' -test.v -test.count=1 2>&1) | tee -a "$log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 grep -E "^(--- |ok|FAIL|PASS)|SKIP" "$log" | tail -60
 exit "$status"
