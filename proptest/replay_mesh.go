@@ -104,6 +104,7 @@ var RayReplayKinds = []string{
 	"tlas",      // a top-level build (over the replay's own triangles) traced by a compute pass that also writes a buffer
 	"blas-tlas", // bottom-level builds instanced by a top-level build, traced
 	"as-copy",   // a structure copied into another, both traced
+	"as-input",  // compute-written buffers a build reads as vertex data (SHADER_READ or ACCELERATION_STRUCTURE_READ), into a top level or a bottom level it instances, traced
 }
 
 // RayReplayFrame is MeshReplayFrame for RayReplayKinds; traces are in
@@ -153,6 +154,25 @@ func (b *rgen) rayKind(k string, cs vk.Stage) {
 		b.cmd("tlas.build", planner.Access{Resource: t, Stages: build, Access: asw})
 		b.cmd("tlas.copy", planner.Access{Resource: t, Stages: copyStage, Access: asr}, planner.Access{Resource: c, Stages: copyStage, Access: asw})
 		b.toSink("copies.trace", trace(t), trace(c))
+	case "as-input":
+		usage := vk.BufferUsageShaderDeviceAddress | vk.BufferUsageAccelerationStructureBuildInputReadOnly
+		var writes, reads []planner.Access
+		for i := 0; i < 1+b.rng.IntN(3); i++ {
+			in := b.buffer(fmt.Sprintf("verts%d", i), uint64(24*(1+b.rng.IntN(400))), usage)
+			writes = append(writes, b.storageWrite(in))
+			acc := []vk.AccessFlags{vk.AccessShaderRead, asr}[b.rng.IntN(2)]
+			reads = append(reads, planner.Access{Resource: in, Stages: build, Access: acc})
+		}
+		b.cmd("verts.write", writes...)
+		t := as("tlas")
+		if b.rng.IntN(2) == 0 {
+			// The inputs in a bottom level the top level instances.
+			bl := as("blas")
+			b.cmd("blas.build", append(reads, planner.Access{Resource: bl, Stages: build, Access: asw})...)
+			reads = []planner.Access{{Resource: bl, Stages: build, Access: asr}}
+		}
+		b.cmd("tlas.build", append(reads, planner.Access{Resource: t, Stages: build, Access: asw})...)
+		b.toSink("tlas.trace", trace(t))
 	default:
 		panic("proptest: unknown ray replay kind " + k)
 	}

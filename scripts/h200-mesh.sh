@@ -13,7 +13,10 @@
 # maintenance1 enabled, and the BUILD-stage fallback), TestMeshMixed*
 # (mesh and vertex-pipeline work in one command) and TestMeshIndirect
 # (mesh indirect reads as vkCmdDrawMeshTasksIndirectCountEXT; needs
-# VK_KHR_draw_indirect_count), all taken by the pattern below. Output in
+# VK_KHR_draw_indirect_count), all taken by the pattern below. Session 10
+# (branch as10) adds TestASInput* (builds over compute-written graph
+# buffers as R16G16B16A16_SNORM vertices, their digest clobber control and
+# refusals) and vulkan.test's TestDeviceAddressMemory. Output in
 # $OUT/mesh-h200.log.
 #   device run: command "bash .vk/h200-mesh.sh", carry [".gl", ".vk"]
 set -uo pipefail
@@ -34,8 +37,11 @@ export ALIASPLAN_SHARE_DEVICE=1 ALIASPLAN_REQUIRE_VULKAN=1 ALIASPLAN_REQUIRE_EXT
 export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
 export ALIASPLAN_MESH_FRAMES="${MESH_FRAMES:-40}" ALIASPLAN_RAY_FRAMES="${RAY_FRAMES:-40}"
 (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true) 2>&1 | tee "$log"
-tests="${MESH_TESTS:-TestMesh|TestAccel|TestRay|TestUnbuiltStagesNamed}"
+tests="${MESH_TESTS:-TestMesh|TestAccel|TestRay|TestASInput|TestUnbuiltStagesNamed}"
 (cd vulkan/replay && ../../.vk/replay.test -test.run "$tests" -test.v -test.count=1 2>&1) | tee -a "$log"
 status=${PIPESTATUS[0]}
+# Session 10: DEVICE_ADDRESS memory for build inputs (package vulkan).
+(cd vulkan && ../.vk/vulkan.test -test.run 'TestDeviceAddressMemory' -test.v -test.count=1 2>&1) | tee -a "$log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 grep -E "^(--- |ok|FAIL|PASS)|SKIP" "$log" | tail -60
 exit "$status"

@@ -41,10 +41,12 @@ func (h *Held) Allocate(id int, typeIndex uint32, size uint64) error {
 	if int(typeIndex) >= len(h.dev.types) {
 		return fmt.Errorf("vulkan: held allocation %d: memory type %d; the device has %d", id, typeIndex, len(h.dev.types))
 	}
-	info := vk.MemoryAllocateInfo{SType: vk.StructureTypeMemoryAllocateInfo, AllocationSize: vk.DeviceSize(size), MemoryTypeIndex: typeIndex}
+	head, free := addressChain(h.dev.deviceAddresses(), nil) // address.go
+	info := vk.MemoryAllocateInfo{SType: vk.StructureTypeMemoryAllocateInfo, PNext: head, AllocationSize: vk.DeviceSize(size), MemoryTypeIndex: typeIndex}
 	var m vk.DeviceMemory
 	ret := vk.AllocateMemory(h.dev.device, &info, nil, &m)
 	info.Free()
+	free()
 	if err := check("vkAllocateMemory", ret); err != nil {
 		return fmt.Errorf("vulkan: held allocation %d (%d bytes of memory type %d): %w", id, size, typeIndex, err)
 	}

@@ -400,7 +400,9 @@ func (r *Resources) Bind(plan *planner.Plan) (err error) {
 			}
 			continue
 		}
-		m, err := r.allocate(plan.Pools[i].Size, plan.Pools[i].MemoryTypeIndex, nil)
+		head, free := addressChain(r.poolAddressed(plan, i), nil) // address.go
+		m, err := r.allocate(plan.Pools[i].Size, plan.Pools[i].MemoryTypeIndex, head)
+		free()
 		if err != nil {
 			return &BindError{Step: step, Detail: fmt.Sprintf("%d bytes of memory type %d", plan.Pools[i].Size, plan.Pools[i].MemoryTypeIndex), Err: err}
 		}
@@ -432,7 +434,9 @@ func (r *Resources) Bind(plan *planner.Plan) (err error) {
 		if st == planner.StatusDedicated {
 			chain = vkext.DedicatedAllocateInfo(unsafe.Pointer(o.buffer), unsafe.Pointer(o.image))
 		}
-		m, err := r.allocate(o.req.Size, own[id], chain.Head())
+		head, free := addressChain(r.dev.deviceAddresses() && addressed(&r.g.Resources[id]), chain.Head()) // address.go
+		m, err := r.allocate(o.req.Size, own[id], head)
+		free()
 		chain.Free()
 		if err != nil {
 			return &BindError{Step: "allocate own", Resource: r.g.Resources[id].Name, Err: err}

@@ -51,11 +51,12 @@ import (
 // digests what tracing them returns. A structure whose bytes another
 // resource clobbered traces differently (TestAccelClobber). Refused, by
 // name: other accesses in RAY_TRACING_SHADER stages (storage, sampled,
-// uniform: not built, the unbuilt.go refusal), ray queries in other shader stages, builds whose
-// inputs are graph buffers (vertex, index or instance data read in the
-// build stage: they would need device addresses the planner's pools do
-// not allocate), tracing a bottom-level structure or one the frame does
+// uniform: not built, the unbuilt.go refusal), ray queries in other shader stages,
+// tracing a bottom-level structure or one the frame does
 // not build, a command that builds or copies a structure it also traces.
+// Builds whose inputs are graph buffers (SHADER_READ in the build stage)
+// build from those buffers' words as vertices instead of their own
+// triangles (asinput.go).
 // Devices without the extensions and features are refused naming what is
 // missing; the device must be opened with vulkan.Config.ReplayStages
 // naming ACCELERATION_STRUCTURE_BUILD (Stages(g) does).
@@ -93,6 +94,7 @@ type rtWork struct {
 	copySrc, copyDst []p.ResourceID
 	traces           []p.ResourceID // ray-query reads (compute)
 	rtTraces         []p.ResourceID // RAY_TRACING_SHADER reads: a ray tracing pipeline's trace
+	geom             []p.ResourceID // graph buffers its builds read as vertices (asinput.go)
 }
 
 // traced is what the command traces, by both paths.
@@ -122,8 +124,8 @@ func (rt *rtWork) paths() []tracePath {
 // addRTAccess performs the acceleration-structure flags of one access.
 func addRTAccess(g *p.Graph, w *work, a *p.Access, st vk.Stage, left *vk.AccessFlags, bad func(string, ...any) error) error {
 	asFlags := a.Access & (vk.AccessAccelerationStructureRead | vk.AccessAccelerationStructureWrite)
-	if st&vk.StageAccelerationStructureBuild != 0 && a.Access&(vk.AccessShaderRead|vk.AccessShaderStorageRead|vk.AccessShaderSampledRead) != 0 {
-		return bad("build inputs from graph buffers (vertex, index or instance data read in ACCELERATION_STRUCTURE_BUILD): the replay builds from its own inputs, since graph buffers have no device addresses in the planner's pools (not built; docs/replay.md, what is left)")
+	if isBuildInput(&g.Resources[a.Resource], a, st) {
+		return addBuildInput(g, w, a, left, bad) // asinput.go
 	}
 	if st&vk.StageRayTracingShader != 0 && a.Access&^asFlags != 0 || asFlags == 0 {
 		// Other accesses in RAY_TRACING_SHADER stages: the ray generation
@@ -188,6 +190,7 @@ type rtKit struct {
 	tris      map[p.ResourceID]uint32 // a bottom-level buffer's triangles
 	instances map[p.ResourceID]uint32 // a top-level one's instances (the most any build gives it)
 	own       map[ownKey]*ownBuild
+	geomTris  map[ownKey][]uint32 // a build's triangles per input (asinput.go)
 	setLay    vkg.DescriptorSetLayout
 	pipeLay   vkg.PipelineLayout
 	pipe      vkg.Pipeline // ray queries (compute)
@@ -241,7 +244,7 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 	first := func() (*work, p.ResourceID) {
 		for i := range ws {
 			if rt := ws[i].rt; rt != nil {
-				for _, l := range [][]p.ResourceID{rt.builds, rt.traces, rt.rtTraces, rt.copySrc, rt.copyDst, rt.inputs} {
+				for _, l := range [][]p.ResourceID{rt.builds, rt.traces, rt.rtTraces, rt.copySrc, rt.copyDst, rt.inputs, rt.geom} {
 					if len(l) > 0 {
 						return &ws[i], l[0]
 					}
@@ -335,7 +338,7 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 			}
 			level[r], built[r] = !bottom[r], true
 			if !bottom[r] {
-				rk.instances[r] = max(rk.instances[r], uint32(max(1, len(rt.inputs))))
+				rk.instances[r] = max(rk.instances[r], uint32(max(1, len(rt.inputs)+rt.geomInstance())))
 			}
 		}
 		for j, s := range rt.copySrc {
@@ -395,6 +398,13 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 			w, _ := first()
 			return refuse(w, r, "a bottom-level structure of one triangle needs %d bytes on %s; the buffer has %d", size, k.dev.Info().Name, res.Buffer.Size)
 		}
+	}
+	need, err := k.geomCheck(g, ws, refuse) // asinput.go
+	if err != nil {
+		return err
+	}
+	for r, s := range need {
+		rk.size[r] = max(rk.size[r], s)
 	}
 	if err := k.rtOwn(g, ws); err != nil {
 		return err
@@ -493,6 +503,12 @@ func (k *kit) rtOwn(g *p.Graph, ws []work) error {
 		for _, r := range w.rt.builds {
 			ob := &ownBuild{}
 			rk.own[ownKey{w.cmd, r}] = ob
+			if len(w.rt.geom) > 0 {
+				if err := k.geomOwn(w, r, ob); err != nil { // asinput.go
+					return err
+				}
+				continue
+			}
 			seed := w.seed ^ hashString(g.Resources[r].Name)
 			top := rk.top[r]
 			n := rk.tris[r]
@@ -671,6 +687,7 @@ func (k *kit) closeRT() {
 type rtMode struct {
 	as        map[p.ResourceID]unsafe.Pointer
 	instances map[ownKey]uint64
+	geom      map[p.ResourceID]uint64 // build inputs' device addresses (asinput.go)
 	bufs      []ownBuffer
 	pool      vkg.DescriptorPool
 	sets      map[ownKey]vkg.DescriptorSet // by command and trace part (ownKey.res: the part's stage)
@@ -684,6 +701,7 @@ func (m *mode) prepareRT() error {
 	}
 	rm := &rtMode{as: map[p.ResourceID]unsafe.Pointer{}, instances: map[ownKey]uint64{}, sets: map[ownKey]vkg.DescriptorSet{}}
 	m.rt = rm
+	rm.geom = m.geomAddresses()
 	for r, top := range rk.top {
 		buf, _ := m.handle(r)
 		as, res := rk.fns.CreateAS(unsafe.Pointer(buf), 0, rk.size[r], top)
@@ -706,8 +724,12 @@ func (m *mode) prepareRT() error {
 		for _, in := range w.rt.inputs {
 			addrs = append(addrs, rk.fns.ASAddress(rm.as[in]))
 		}
-		inst := instanceBytes(addrs)
 		for _, r := range w.rt.builds {
+			inst := instanceBytes(addrs)
+			if ob := rk.own[ownKey{w.cmd, r}]; ob.blas != nil {
+				// The bottom-level structure over the build's inputs, last.
+				inst = instanceBytes(append(addrs[:len(addrs):len(addrs)], rk.fns.ASAddress(ob.blas)))
+			}
 			ib, addr, err := k.addrBuffer(uint64(len(inst)), usageASInput, true, 16)
 			if err != nil {
 				return err
@@ -802,6 +824,8 @@ func (m *mode) recordRT(cb vkg.CommandBuffer, w *work) {
 	for _, r := range w.rt.builds {
 		ob := rk.own[ownKey{w.cmd, r}]
 		switch {
+		case len(w.rt.geom) > 0:
+			m.recordGeomBuild(cb, w, r, ob) // asinput.go
 		case !rk.top[r]:
 			rk.fns.CmdBuildAS(c, rm.as[r], false, ob.verts, ob.ntris, ob.scratch)
 		case len(w.rt.inputs) == 0:
