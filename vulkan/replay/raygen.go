@@ -123,7 +123,7 @@ func (k *kit) rayGenPipeline(m specMasks) (rgPipeline, error) {
 	}
 	consts := make([]uint32, len(m))
 	copy(consts, m[:])
-	pl, sbt, err := k.rtPipelineSBT(rk.rgLay, k.modules["rgen_slots.spv"], consts)
+	pl, sbt, err := k.rtPipelineSBT(rk.rgLay, k.modules[variant("rgen_slots.spv", needsExtra(m, true))], consts)
 	if pl == vkg.NullPipeline {
 		return rgPipeline{}, err
 	}
