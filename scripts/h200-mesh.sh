@@ -13,7 +13,11 @@
 # maintenance1 enabled, and the BUILD-stage fallback), TestMeshMixed*
 # (mesh and vertex-pipeline work in one command) and TestMeshIndirect
 # (mesh indirect reads as vkCmdDrawMeshTasksIndirectCountEXT; needs
-# VK_KHR_draw_indirect_count), all taken by the pattern below. Output in
+# VK_KHR_draw_indirect_count), all taken by the pattern below. Session 10
+# (branch rt10) adds the ray generation stage's storage, uniform and
+# sampled accesses (raygen.go): TestRayGenSlots, TestRayGenClobber,
+# TestRayGenUnordered, TestRayGenNotEnabled and TestRayGenGeneratedFrames
+# (RAYGEN_FRAMES seeds of proptest.RayShaderReplayFrame). Output in
 # $OUT/mesh-h200.log.
 #   device run: command "bash .vk/h200-mesh.sh", carry [".gl", ".vk"]
 set -uo pipefail
@@ -32,9 +36,9 @@ export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/xdg-runtime-$(id -u)}"
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 export ALIASPLAN_SHARE_DEVICE=1 ALIASPLAN_REQUIRE_VULKAN=1 ALIASPLAN_REQUIRE_EXT=1
 export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
-export ALIASPLAN_MESH_FRAMES="${MESH_FRAMES:-40}" ALIASPLAN_RAY_FRAMES="${RAY_FRAMES:-40}"
+export ALIASPLAN_MESH_FRAMES="${MESH_FRAMES:-40}" ALIASPLAN_RAY_FRAMES="${RAY_FRAMES:-40}" ALIASPLAN_RAYGEN_FRAMES="${RAYGEN_FRAMES:-40}"
 (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true) 2>&1 | tee "$log"
-tests="${MESH_TESTS:-TestMesh|TestAccel|TestRay|TestUnbuiltStagesNamed}"
+tests="${MESH_TESTS:-TestMesh|TestAccel|TestRay|TestRayGenSlots|TestRayGenClobber|TestRayGenUnordered|TestRayGenNotEnabled|TestRayGenGeneratedFrames|TestUnbuiltStagesNamed}"
 (cd vulkan/replay && ../../.vk/replay.test -test.run "$tests" -test.v -test.count=1 2>&1) | tee -a "$log"
 status=${PIPESTATUS[0]}
 grep -E "^(--- |ok|FAIL|PASS)|SKIP" "$log" | tail -60

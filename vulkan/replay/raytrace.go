@@ -49,9 +49,10 @@ import (
 // The digests never see the structures' bytes: their layout is opaque
 // and need not be the same from one build to the next, so the replay
 // digests what tracing them returns. A structure whose bytes another
-// resource clobbered traces differently (TestAccelClobber). Refused, by
-// name: other accesses in RAY_TRACING_SHADER stages (storage, sampled,
-// uniform: not built, the unbuilt.go refusal), ray queries in other shader stages, builds whose
+// resource clobbered traces differently (TestAccelClobber). Storage,
+// sampled and uniform accesses in RAY_TRACING_SHADER stages are
+// raygen.go's ray generation part (a pipeline of its own, sharing
+// rtPipelineSBT). Refused, by name: ray queries in other shader stages, builds whose
 // inputs are graph buffers (vertex, index or instance data read in the
 // build stage: they would need device addresses the planner's pools do
 // not allocate), tracing a bottom-level structure or one the frame does
