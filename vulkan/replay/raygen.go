@@ -15,16 +15,19 @@ import (
 // Storage, uniform and sampled accesses in the RAY_TRACING_SHADER stage
 // (VK_KHR_ray_tracing_pipeline). A command's such accesses are its ray
 // generation part (stRayGen): a ray tracing pipeline whose ray generation
-// shader (replay_slots.rgen, rgen_slots.spv) performs them with the slot
+// shader (replay_slots.rgen: rgen_slots.spv) performs them with the slot
 // machinery every other stage uses (common.glsl: the same descriptor
 // arrays as the mesh stage, plus the storage-format reads; every read
 // hashed into the digest, every written word a hash of what the element's
 // invocation read). vkCmdTraceRaysKHR launches one invocation per element
 // of the part's largest slot (at most rayGenMaxLaunch; invocation i then
-// covers elements i, i+launches, ...), after the command's compute
-// acceleration-structure work and before its compute dispatch and draws, in the command's place in the frame: the
-// plan's barriers naming RAY_TRACING_SHADER order it like any other
-// work. Its lanes are its own (a part), its descriptor set the kit's
+// covers elements i, i+launches, ...), after the command's
+// acceleration-structure work and before its compute dispatch and draws
+// (with no barrier between: selfrace.go refuses one writing what another
+// touches), in the command's place in the frame: the plan's barriers
+// naming RAY_TRACING_SHADER order it like any other work. The variant
+// with the write arrays and rarer reads is rgen_slots_x.spv (EXTRA, as
+// for the graphics stages). Its lanes are its own (a part), its descriptor set the kit's
 // stRayGen layout (set 0 of a one-set pipeline layout), specialised by
 // its masks like a compute pipeline; the pipeline's miss and hit groups
 // and its shader binding table come from raytrace.go (rtPipelineSBT),
