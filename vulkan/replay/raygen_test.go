@@ -196,13 +196,68 @@ func TestRayGenClobber(t *testing.T) {
 	}
 }
 
-// TestRayGenUnordered: one command's ray generation trace and compute
+// TestRayGenUnordered: uses with no order between them. Across
+// commands: two ray tracing commands the graph leaves unordered read one
+// buffer and one image (sampled, so one transition to a read-only layout
+// serves both readers) and write resources of their own; a compute
+// reader of the image is unordered with them too: no message, digests
+// equal. Inside one command: its ray generation trace and compute
 // dispatch follow each other with no barrier between them. Each on
 // resources of its own (and both reading one) replays, no message,
 // digests equal; one writing what the other touches is refused naming
 // both pieces (selfrace.go), never as not built.
 func TestRayGenUnordered(t *testing.T) {
 	d := rayGenDevice8(t)
+	t.Run("unordered-readers", func(t *testing.T) {
+		g := &p.Graph{}
+		buf := g.AddBuffer("buf", p.BufferDesc{Size: 16384, Usage: vk.BufferUsageStorageBuffer})
+		img := g.AddImage("img", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 32, Height: 32, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageStorage | vk.ImageUsageSampled})
+		a := g.AddBuffer("a", p.BufferDesc{Size: 8192, Usage: vk.BufferUsageStorageBuffer})
+		b := g.AddBuffer("b", p.BufferDesc{Size: 8192, Usage: vk.BufferUsageStorageBuffer})
+		c := g.AddBuffer("c", p.BufferDesc{Size: 8192, Usage: vk.BufferUsageStorageBuffer})
+		g.AddCommand("write", p.Access{Resource: buf, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite},
+			p.Access{Resource: img, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
+		for i, r := range []p.ResourceID{a, b} {
+			g.AddCommand(fmt.Sprintf("trace%d", i), p.Access{Resource: buf, Stages: rts, Access: vk.AccessShaderStorageRead},
+				p.Access{Resource: img, Stages: rts, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal},
+				p.Access{Resource: r, Stages: rts, Access: vk.AccessShaderStorageWrite})
+		}
+		g.AddCommand("compute", p.Access{Resource: img, Stages: vk.StageComputeShader, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal},
+			p.Access{Resource: c, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
+		g.AddCommand("read", p.Access{Resource: a, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead},
+			p.Access{Resource: b, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead},
+			p.Access{Resource: c, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+		rep := extCompare(t, d, g, 2)
+		r, plan := prepare(t, d, g)
+		transitions := 0
+		broken := *plan
+		broken.Barriers = slices.DeleteFunc(slices.Clone(plan.Barriers), func(br p.Barrier) bool {
+			if g.Resources[br.Resource].Name == "img" && br.NewLayout == vk.LayoutShaderReadOnlyOptimal {
+				transitions++
+				return true
+			}
+			return false
+		})
+		if transitions == 0 {
+			t.Fatalf("no transition of img to SHADER_READ_ONLY_OPTIMAL: %+v", plan.Barriers)
+		}
+		// The control: without the readers' transition the traces sample
+		// img in the wrong layout, which core validation reports at the
+		// trace (VUID-VkDescriptorImageInfo-imageLayout-00344).
+		_, msgs, err := r.RunPlan(&broken, 1, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		layout := slices.ContainsFunc(msgs, func(m vulkan.Message) bool {
+			return strings.Contains(m.ID, "VUID-VkDescriptorImageInfo-imageLayout-00344") && strings.Contains(m.Text, "vkCmdTraceRaysKHR")
+		})
+		if !layout {
+			t.Errorf("img's transition removed: no layout error at vkCmdTraceRaysKHR (%d messages): the traces do not sample img in its layout", len(msgs))
+		}
+		t.Logf("digests equal %v, %d messages, %d transition(s) of img to SHADER_READ_ONLY_OPTIMAL for its three unordered readers; removed: layout error %v",
+			rep.DigestsEqual, rep.ValidationMessages, transitions, layout)
+	})
 	t.Run("apart", func(t *testing.T) {
 		g := rayGenGraph(func(g *p.Graph, buf, img, out p.ResourceID) []p.Access {
 			return []p.Access{{Resource: buf, Stages: rts | vk.StageComputeShader, Access: vk.AccessShaderStorageRead},
