@@ -16,7 +16,11 @@
 # VK_KHR_draw_indirect_count), all taken by the pattern below. Session 10
 # (branch as10) adds TestASInput* (builds over compute-written graph
 # buffers as R16G16B16A16_SNORM vertices, their digest clobber control and
-# refusals) and vulkan.test's TestDeviceAddressMemory. Output in
+# refusals) and vulkan.test's TestDeviceAddressMemory; branch rt10 adds
+# the ray generation stage's storage, uniform and sampled accesses
+# (raygen.go): TestRayGenSlots, TestRayGenClobber, TestRayGenUnordered,
+# TestRayGenNotEnabled and TestRayGenGeneratedFrames (RAYGEN_FRAMES seeds
+# of proptest.RayShaderReplayFrame). Output in
 # $OUT/mesh-h200.log.
 #   device run: command "bash .vk/h200-mesh.sh", carry [".gl", ".vk"]
 set -uo pipefail
@@ -35,7 +39,7 @@ export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/xdg-runtime-$(id -u)}"
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 export ALIASPLAN_SHARE_DEVICE=1 ALIASPLAN_REQUIRE_VULKAN=1 ALIASPLAN_REQUIRE_EXT=1
 export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
-export ALIASPLAN_MESH_FRAMES="${MESH_FRAMES:-40}" ALIASPLAN_RAY_FRAMES="${RAY_FRAMES:-40}"
+export ALIASPLAN_MESH_FRAMES="${MESH_FRAMES:-40}" ALIASPLAN_RAY_FRAMES="${RAY_FRAMES:-40}" ALIASPLAN_RAYGEN_FRAMES="${RAYGEN_FRAMES:-40}"
 (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true) 2>&1 | tee "$log"
 tests="${MESH_TESTS:-TestMesh|TestAccel|TestRay|TestASInput|TestUnbuiltStagesNamed}"
 (cd vulkan/replay && ../../.vk/replay.test -test.run "$tests" -test.v -test.count=1 2>&1) | tee -a "$log"

@@ -163,7 +163,7 @@ const (
 	stVertex
 	stFragment
 	numBaseStages
-	numStages = numBaseStages + 7 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh; raytrace.go: ray query, ray trace
+	numStages = numBaseStages + 8 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh; raytrace.go: ray query, ray trace; raygen.go: ray generation
 )
 
 var stageNames = [numStages]string{"compute", "vertex", "fragment"}
@@ -532,7 +532,8 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			st  stage
 		}{{vk.StageComputeShader, stCompute}, {vk.StageVertexShader, stVertex}, {vk.StageFragmentShader, stFragment},
 			{vk.StageTessellationControlShader, stTessControl}, {vk.StageTessellationEvaluationShader, stTessEval}, {vk.StageGeometryShader, stGeometry}, // prerast.go
-			{vk.StageTaskShaderEXT, stTask}, {vk.StageMeshShaderEXT, stMesh}} { // mesh.go
+			{vk.StageTaskShaderEXT, stTask}, {vk.StageMeshShaderEXT, stMesh}, // mesh.go
+			{vk.StageRayTracingShader, stRayGen}} { // raygen.go
 			if st&sh.bit == 0 {
 				continue
 			}

@@ -109,7 +109,7 @@ func (k *kit) initStatic() error {
 	}
 	tess, geom := k.preRasterFeatures() // prerast.go
 	for st := stCompute; st < numStages; st++ {
-		if st == stTessControl && !tess || st == stTessEval && !tess || st == stGeometry && !geom || !k.meshStageOn(st) || ownSetStage(st) { // mesh.go, raytrace.go (a set of its own)
+		if st == stTessControl && !tess || st == stTessEval && !tess || st == stGeometry && !geom || !k.meshStageOn(st) || ownSetStage(st) || !k.rayGenStageOn(st) { // mesh.go, raytrace.go (a set of its own), raygen.go
 			continue
 		}
 		flags := stageFlags(st)
@@ -221,7 +221,7 @@ func (c category) size(st stage) int {
 	if st == stCompute {
 		return cats[c].compute
 	}
-	if st >= stTessControl && c >= catRG32F {
+	if st >= stTessControl && st != stRayGen && c >= catRG32F { // raygen.go: its own one-set layout has them
 		return 0 // storageformats.go: not in the tessellation and geometry stages
 	}
 	return cats[c].graphic

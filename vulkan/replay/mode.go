@@ -495,8 +495,11 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
 	for _, op := range w.copies {
 		m.recordCopy(cb, op)
 	}
-	m.recordLone(cb, w) // lonecopy.go
-	m.recordRT(cb, w)   // raytrace.go
+	m.recordLone(cb, w)                           // lonecopy.go
+	m.recordRT(cb, w)                             // raytrace.go
+	if err := m.recordRayGen(cb, w); err != nil { // raygen.go
+		return err
+	}
 	if pt := w.parts[stCompute]; pt != nil {
 		pl, err := k.compPipeline(pt.masks())
 		if err != nil {

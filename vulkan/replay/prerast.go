@@ -114,6 +114,9 @@ func stageFlags(st stage) vkg.ShaderStageFlags {
 	if f, ok := meshStageFlags(st); ok { // mesh.go
 		return f
 	}
+	if st == stRayGen { // raygen.go
+		return shaderStageRaygen
+	}
 	return vkg.ShaderStageFlags(vkg.ShaderStageComputeBit)
 }
 

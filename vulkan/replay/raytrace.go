@@ -49,9 +49,10 @@ import (
 // The digests never see the structures' bytes: their layout is opaque
 // and need not be the same from one build to the next, so the replay
 // digests what tracing them returns. A structure whose bytes another
-// resource clobbered traces differently (TestAccelClobber). Refused, by
-// name: other accesses in RAY_TRACING_SHADER stages (storage, sampled,
-// uniform: not built, the unbuilt.go refusal), ray queries in other shader stages,
+// resource clobbered traces differently (TestAccelClobber). Storage,
+// sampled and uniform accesses in RAY_TRACING_SHADER stages are
+// raygen.go's ray generation part (a pipeline of its own, sharing
+// rtPipelineSBT). Refused, by name: ray queries in other shader stages,
 // tracing a bottom-level structure or one the frame does
 // not build, a command that builds or copies a structure it also traces.
 // Builds whose inputs are graph buffers (SHADER_READ in the build stage)
@@ -127,9 +128,9 @@ func addRTAccess(g *p.Graph, w *work, a *p.Access, st vk.Stage, left *vk.AccessF
 	if isBuildInput(&g.Resources[a.Resource], a, st) {
 		return addBuildInput(g, w, a, left, bad) // asinput.go
 	}
-	if st&vk.StageRayTracingShader != 0 && a.Access&^asFlags != 0 || asFlags == 0 {
-		// Other accesses in RAY_TRACING_SHADER stages: the ray generation
-		// shader only traces; refused as not built (unbuilt.go).
+	if asFlags == 0 {
+		// Storage, uniform and sampled accesses in RAY_TRACING_SHADER
+		// stages are the ray generation part's (raygen.go).
 		return nil
 	}
 	r := &g.Resources[a.Resource]
@@ -196,7 +197,9 @@ type rtKit struct {
 	pipe      vkg.Pipeline // ray queries (compute)
 	rtPipe    vkg.Pipeline // the ray tracing pipeline
 	sbt       [3]vkext.Region
-	stages    vkg.ShaderStageFlags // of the set and push constants
+	rgLay     vkg.PipelineLayout       // raygen.go: the ray generation part's (its one set)
+	rgPipes   map[specMasks]rgPipeline // raygen.go: by the part's masks
+	stages    vkg.ShaderStageFlags     // of the set and push constants
 	fns       *vkext.Extras
 }
 
@@ -227,15 +230,18 @@ func hasRT(ws []work) bool {
 // skipRTModule says whether the device cannot take the shader module.
 func (k *kit) skipRTModule(name string) bool {
 	_, rq, rtp := k.hooks.RayQueries()
-	return name == "rq.spv" && !rq || (name == "rgen.spv" || name == "rmiss.spv" || name == "rchit.spv") && !rtp
+	return name == "rq.spv" && !rq || (name == "rgen.spv" || name == "rgen_slots.spv" || name == "rgen_slots_x.spv" || name == "rmiss.spv" || name == "rchit.spv") && !rtp
 }
 
 // rtDevice checks every acceleration-structure use of g against the
 // device and the rules above, decides levels and sizes, and makes the
 // replay's own build inputs and the ray-query pipeline.
 func (k *kit) rtDevice(g *p.Graph, ws []work) error {
-	if !hasRT(ws) {
+	if !hasRT(ws) && !hasRayGen(ws) {
 		return nil
+	}
+	if err := k.rayGenDevice(g, ws); err != nil { // raygen.go
+		return err
 	}
 	refuse := func(w *work, r p.ResourceID, format string, args ...any) error {
 		cmd := &g.Commands[w.cmd]
@@ -608,6 +614,10 @@ func (k *kit) rtPipeline() error {
 		if err := k.rtTracingPipeline(); err != nil {
 			return err
 		}
+		var err error
+		if rk.rgLay, err = k.pipelineLayout(k.setsLay[stRayGen]); err != nil { // raygen.go
+			return err
+		}
 	}
 	if !rq {
 		return nil
@@ -629,29 +639,40 @@ func (k *kit) rtPipeline() error {
 // closest hit) and its shader binding table, a replay-owned buffer.
 func (k *kit) rtTracingPipeline() error {
 	rk := k.rt
-	pl, res := rk.fns.CreateRTPipeline(unsafe.Pointer(rk.pipeLay), unsafe.Pointer(k.modules["rgen.spv"]), unsafe.Pointer(k.modules["rmiss.spv"]), unsafe.Pointer(k.modules["rchit.spv"]))
+	pl, sbt, err := k.rtPipelineSBT(rk.pipeLay, k.modules["rgen.spv"], nil)
+	rk.rtPipe, rk.sbt = pl, sbt
+	return err
+}
+
+// rtPipelineSBT makes a ray tracing pipeline of raygen module rgen (its
+// specialization constants consts), replay.rmiss and replay.rchit in
+// layout lay, and its shader binding table (a replay-owned buffer): one
+// region per group.
+func (k *kit) rtPipelineSBT(lay vkg.PipelineLayout, rgen vkg.ShaderModule, consts []uint32) (vkg.Pipeline, [3]vkext.Region, error) {
+	rk := k.rt
+	var regions [3]vkext.Region
+	pl, res := rk.fns.CreateRTPipeline(unsafe.Pointer(lay), unsafe.Pointer(rgen), unsafe.Pointer(k.modules["rmiss.spv"]), unsafe.Pointer(k.modules["rchit.spv"]), consts)
 	if err := vkCheck("vkCreateRayTracingPipelinesKHR", vkg.Result(res)); err != nil {
-		return err
+		return vkg.NullPipeline, regions, err
 	}
-	rk.rtPipe = vkg.Pipeline(pl)
 	size, align, base := k.hooks.RTProperties()
 	handles, res := rk.fns.GroupHandles(pl, 3, 3*size)
 	if err := vkCheck("vkGetRayTracingShaderGroupHandlesKHR", vkg.Result(res)); err != nil {
-		return err
+		return vkg.Pipeline(pl), regions, err
 	}
 	up := func(x, a uint64) uint64 { return (x + a - 1) / a * a }
 	rec := up(uint64(size), uint64(max(align, 1)))
 	region := up(rec, uint64(max(base, 1)))
 	sb, addr, err := k.addrBuffer(3*region, 0x400 /* SHADER_BINDING_TABLE */, true, uint64(max(base, 1)))
 	if err != nil {
-		return err
+		return vkg.Pipeline(pl), regions, err
 	}
 	off := addr - rk.fns.BufferAddress(unsafe.Pointer(sb.buf))
 	for g := uint64(0); g < 3; g++ {
 		copy(unsafe.Slice((*byte)(unsafe.Add(sb.mapped, off+g*region)), size), handles[g*uint64(size):(g+1)*uint64(size)])
-		rk.sbt[g] = vkext.Region{Address: addr + g*region, Stride: rec, Size: rec}
+		regions[g] = vkext.Region{Address: addr + g*region, Stride: rec, Size: rec}
 	}
-	return nil
+	return vkg.Pipeline(pl), regions, nil
 }
 
 // closeRT destroys the kit's structures and pipeline (before its buffers).
@@ -666,13 +687,19 @@ func (k *kit) closeRT() {
 			rk.fns.DestroyAS(ob.blas)
 		}
 	}
-	for _, pl := range []vkg.Pipeline{rk.pipe, rk.rtPipe} {
+	pls := []vkg.Pipeline{rk.pipe, rk.rtPipe}
+	for _, rp := range rk.rgPipes {
+		pls = append(pls, rp.pipe)
+	}
+	for _, pl := range pls {
 		if pl != vkg.NullPipeline {
 			vkg.DestroyPipeline(k.vd, pl, nil)
 		}
 	}
-	if rk.pipeLay != vkg.NullPipelineLayout {
-		vkg.DestroyPipelineLayout(k.vd, rk.pipeLay, nil)
+	for _, l := range []vkg.PipelineLayout{rk.pipeLay, rk.rgLay} {
+		if l != vkg.NullPipelineLayout {
+			vkg.DestroyPipelineLayout(k.vd, l, nil)
+		}
 	}
 	if rk.setLay != vkg.NullDescriptorSetLayout {
 		vkg.DestroyDescriptorSetLayout(k.vd, rk.setLay, nil)

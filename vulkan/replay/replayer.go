@@ -298,6 +298,8 @@ func (r *Replayer) writeParams(stride uint64) {
 				put(8, st)
 			case stTask, stMesh:
 				meshParams(w, pt.stage, put) // mesh.go
+			case stRayGen:
+				put(8, rayGenLaunches(pt)) // raygen.go
 			default:
 				put(8, 1)
 			}

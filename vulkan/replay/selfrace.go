@@ -254,6 +254,12 @@ func touches(g *p.Graph, w *work) (map[subKey][]touch, []subKey) {
 			shader(pc, -1, &pt.slots[i], 0, "the compute dispatch")
 		}
 	}
+	if pt := w.parts[stRayGen]; pt != nil { // raygen.go
+		pc := next()
+		for i := range pt.slots {
+			shader(pc, -1, &pt.slots[i], rayGenLaunches(pt), "the ray generation trace")
+		}
+	}
 	if !w.graphics {
 		return m, order
 	}

@@ -23,7 +23,6 @@ var unbuiltStages = []struct {
 	ext   []string // any of these provides the stage
 	what  string
 }{
-	{vk.StageRayTracingShader, []string{"VK_KHR_ray_tracing_pipeline", "VK_NV_ray_tracing"}, "ray tracing shader accesses other than ACCELERATION_STRUCTURE_READ"}, // raytrace.go traces
 	{vk.StageVideoDecode, []string{"VK_KHR_video_decode_queue"}, "video decode"},
 	{vk.StageFragmentShadingRateAttachment, []string{"VK_KHR_fragment_shading_rate", "VK_NV_shading_rate_image"}, "shading-rate attachments"},
 	{vk.StageFragmentDensityProcessEXT, []string{"VK_EXT_fragment_density_map"}, "fragment density maps"},

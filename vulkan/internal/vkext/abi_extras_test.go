@@ -34,6 +34,8 @@ func TestABIExtras(t *testing.T) {
 		{"apPhysicalDeviceRayTracingPipelineFeatures", "VkPhysicalDeviceRayTracingPipelineFeaturesKHR", fieldsSame("sType", "pNext", "rayTracingPipeline", "rayTraversalPrimitiveCulling")},
 		{"apPhysicalDeviceRayTracingPipelineProperties", "VkPhysicalDeviceRayTracingPipelinePropertiesKHR", fieldsSame("sType", "pNext", "shaderGroupHandleSize", "shaderGroupBaseAlignment", "shaderGroupHandleAlignment", "maxRayHitAttributeSize")},
 		{"apPipelineShaderStageCreateInfo", "VkPipelineShaderStageCreateInfo", fieldsSame("sType", "pNext", "flags", "stage", "module", "pName", "pSpecializationInfo")},
+		{"apSpecializationMapEntry", "VkSpecializationMapEntry", fieldsSame("constantID", "offset", "size")},
+		{"apSpecializationInfo", "VkSpecializationInfo", fieldsSame("mapEntryCount", "pMapEntries", "dataSize", "pData")},
 		{"apRayTracingShaderGroupCreateInfo", "VkRayTracingShaderGroupCreateInfoKHR", fieldsSame("sType", "pNext", "type", "generalShader", "closestHitShader", "anyHitShader", "intersectionShader", "pShaderGroupCaptureReplayHandle")},
 		{"apRayTracingPipelineCreateInfo", "VkRayTracingPipelineCreateInfoKHR", fieldsSame("sType", "pNext", "flags", "stageCount", "pStages", "groupCount", "pGroups", "maxPipelineRayRecursionDepth", "pLibraryInfo", "pLibraryInterface", "pDynamicState", "layout", "basePipelineHandle", "basePipelineIndex")},
 		{"apStridedDeviceAddressRegion", "VkStridedDeviceAddressRegionKHR", fieldsSame("deviceAddress", "stride", "size")},

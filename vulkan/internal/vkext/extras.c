@@ -79,7 +79,22 @@ void apRTProperties(const apInstanceFns *fns, apHandle physical, uint32_t *size,
 	*base = r.shaderGroupBaseAlignment;
 }
 
-apResult apCreateRTPipeline(const apExtrasFns *fns, apHandle device, apHandle layout, apHandle rgen, apHandle rmiss, apHandle rchit, apHandle *pipe) {
+apResult apCreateRTPipeline(const apExtrasFns *fns, apHandle device, apHandle layout, apHandle rgen, apHandle rmiss, apHandle rchit,
+	const uint32_t *consts, uint32_t nconsts, apHandle *pipe) {
+	apSpecializationMapEntry ents[apMaxSpecConsts];
+	apSpecializationInfo spec;
+	if (nconsts > apMaxSpecConsts) {
+		nconsts = apMaxSpecConsts;
+	}
+	for (uint32_t i = 0; i < nconsts; i++) {
+		ents[i].constantID = i;
+		ents[i].offset = 4 * i;
+		ents[i].size = 4;
+	}
+	spec.mapEntryCount = nconsts;
+	spec.pMapEntries = ents;
+	spec.dataSize = 4 * (size_t)nconsts;
+	spec.pData = consts;
 	apPipelineShaderStageCreateInfo st[3];
 	memset(st, 0, sizeof st);
 	apHandle mods[3] = {rgen, rmiss, rchit};
@@ -89,6 +104,9 @@ apResult apCreateRTPipeline(const apExtrasFns *fns, apHandle device, apHandle la
 		st[i].stage = stages[i];
 		st[i].module = mods[i];
 		st[i].pName = "main";
+	}
+	if (nconsts > 0) {
+		st[0].pSpecializationInfo = &spec;
 	}
 	apRayTracingShaderGroupCreateInfo gr[3];
 	memset(gr, 0, sizeof gr);

@@ -92,10 +92,18 @@ func (in *Instance) RTProperties(physical unsafe.Pointer) (size, align, base uin
 }
 
 // CreateRTPipeline is vkCreateRayTracingPipelinesKHR of a raygen, a miss
-// and a triangle closest-hit shader (groups 0, 1, 2).
-func (e *Extras) CreateRTPipeline(layout, rgen, rmiss, rchit unsafe.Pointer) (unsafe.Pointer, int32) {
+// and a triangle closest-hit shader (groups 0, 1, 2); the raygen shader's
+// specialization constants 0, 1, ... take the values of consts (none when
+// empty; at most 64).
+func (e *Extras) CreateRTPipeline(layout, rgen, rmiss, rchit unsafe.Pointer, consts []uint32) (unsafe.Pointer, int32) {
 	var pl C.apHandle
-	r := C.apCreateRTPipeline(&e.fns, e.device, C.apHandle(layout), C.apHandle(rgen), C.apHandle(rmiss), C.apHandle(rchit), &pl)
+	var cp *C.uint32_t
+	if len(consts) > 0 {
+		cp = (*C.uint32_t)(C.malloc(C.size_t(4 * len(consts))))
+		defer C.free(unsafe.Pointer(cp))
+		copy(unsafe.Slice((*uint32)(unsafe.Pointer(cp)), len(consts)), consts)
+	}
+	r := C.apCreateRTPipeline(&e.fns, e.device, C.apHandle(layout), C.apHandle(rgen), C.apHandle(rmiss), C.apHandle(rchit), cp, C.uint32_t(len(consts)), &pl)
 	return unsafe.Pointer(pl), int32(r)
 }
 

@@ -195,6 +195,19 @@ typedef struct apPipelineShaderStageCreateInfo {
 	const void *pSpecializationInfo;
 } apPipelineShaderStageCreateInfo;
 
+typedef struct apSpecializationMapEntry {
+	uint32_t constantID;
+	uint32_t offset;
+	size_t size;
+} apSpecializationMapEntry;
+
+typedef struct apSpecializationInfo {
+	uint32_t mapEntryCount;
+	const apSpecializationMapEntry *pMapEntries;
+	size_t dataSize;
+	const void *pData;
+} apSpecializationInfo;
+
 typedef struct apRayTracingShaderGroupCreateInfo {
 	int32_t sType;
 	const void *pNext;
@@ -275,8 +288,12 @@ void apRaySupport(const apInstanceFns *fns, apHandle physical, uint32_t flags, a
 apBool32 apRTMaintenance1Support(const apInstanceFns *fns, apHandle physical);
 // apRTProperties: shaderGroupHandleSize, shaderGroupHandleAlignment, shaderGroupBaseAlignment.
 void apRTProperties(const apInstanceFns *fns, apHandle physical, uint32_t *size, uint32_t *align, uint32_t *base);
-// apCreateRTPipeline: raygen, miss and triangle closest-hit, three groups.
-apResult apCreateRTPipeline(const apExtrasFns *fns, apHandle device, apHandle layout, apHandle rgen, apHandle rmiss, apHandle rchit, apHandle *pipe);
+// apCreateRTPipeline: raygen, miss and triangle closest-hit, three groups;
+// the raygen stage specialised with constants 0..nconsts-1 (none when
+// nconsts is 0; at most apMaxSpecConsts).
+#define apMaxSpecConsts 64
+apResult apCreateRTPipeline(const apExtrasFns *fns, apHandle device, apHandle layout, apHandle rgen, apHandle rmiss, apHandle rchit,
+	const uint32_t *consts, uint32_t nconsts, apHandle *pipe);
 apResult apGroupHandles(const apExtrasFns *fns, apHandle device, apHandle pipe, uint32_t n, size_t size, void *out);
 void apCmdTraceRays(const apExtrasFns *fns, apHandle cmd, const apStridedDeviceAddressRegion *rgen, const apStridedDeviceAddressRegion *miss,
 	const apStridedDeviceAddressRegion *hit, uint32_t w);
