@@ -28,9 +28,9 @@ import (
 // sliceProbe is one measurement of probeResolve3D.
 type sliceProbe struct {
 	Format avk.Format
-	Compat bool   // the 3D image made 2D_ARRAY_COMPATIBLE, as the replay's 3D images are (kit.newImage)
-	Via    string // "resolve": vkCmdResolveImage per slice; "scratch": resolve into a 2D image, vkCmdCopyImage into each slice
-	Slices int    // slices of every level written to
+	Compat bool     // the 3D image made 2D_ARRAY_COMPATIBLE, as the replay's 3D images are (kit.newImage)
+	Via    string   // "resolve": vkCmdResolveImage per slice; "scratch": resolve into a 2D image, vkCmdCopyImage into each slice
+	Slices int      // slices of every level written to
 	Kept   []string // "level L slice Z" still holding the 3D image's clear value
 	Other  []string // slices holding neither the clear nor the resolved value, with how many texels differ
 }
