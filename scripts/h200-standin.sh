@@ -6,8 +6,9 @@
 #   1. TestResolveInto3DSlices (vulkan/replay/resolve3d.go): a 4x 2D
 #      image resolved into every slice of a 3D image cleared to another
 #      value; it fails naming the slices that kept the clear, per format,
-#      create flags and way (per-slice vkCmdResolveImage; resolve into a
-#      2D scratch image copied into each slice).
+#      create flags and way (one vkCmdResolveImage with a region per
+#      slice, as the replay records it; one vkCmdResolveImage per slice;
+#      a resolve into a 2D scratch image copied into each slice).
 #   2. TestGeneratedFrames 35, 58 and 66 (issue 21's failing seeds) and
 #      every seed of 1..100 with the stand-in-transfers kind (on 6cd74ba:
 #      32, 35, 54, 56, 67, 69; ALIASPLAN_REPLAY_KIND), with

@@ -29,7 +29,7 @@ import (
 type sliceProbe struct {
 	Format avk.Format
 	Compat bool     // the 3D image made 2D_ARRAY_COMPATIBLE, as the replay's 3D images are (kit.newImage)
-	Via    string   // "resolve": vkCmdResolveImage per slice; "scratch": resolve into a 2D image, vkCmdCopyImage into each slice
+	Via    string   // "resolve": one vkCmdResolveImage, a region per slice; "calls": a vkCmdResolveImage per slice; "scratch": resolve into a 2D image, vkCmdCopyImage into each slice
 	Slices int      // slices of every level written to
 	Kept   []string // "level L slice Z" still holding the 3D image's clear value
 	Other  []string // slices holding neither the clear nor the resolved value, with how many texels differ
@@ -201,9 +201,14 @@ func probeResolve3D(dev *vulkan.Device, f avk.Format, compat bool, via string) (
 				cps = append(cps, vkg.ImageCopy{SrcSubresource: one, DstSubresource: dl, DstOffset: vkg.Offset3D{Z: int32(z)}, Extent: ext})
 			}
 		}
-		if via == "scratch" {
+		switch via {
+		case "scratch":
 			vkg.CmdCopyImage(cb, sc.img, vkg.ImageLayoutTransferSrcOptimal, vol.img, vkg.ImageLayoutTransferDstOptimal, uint32(len(cps)), cps)
-		} else {
+		case "calls":
+			for i := range res {
+				vkg.CmdResolveImage(cb, ms.img, vkg.ImageLayoutTransferSrcOptimal, vol.img, vkg.ImageLayoutTransferDstOptimal, 1, res[i:i+1])
+			}
+		default:
 			vkg.CmdResolveImage(cb, ms.img, vkg.ImageLayoutTransferSrcOptimal, vol.img, vkg.ImageLayoutTransferDstOptimal, uint32(len(res)), res)
 		}
 		bar(cb, imageBarrier(vol.img, aspectColor, xfer, tw, xfer, trd, dstL, srcL))
@@ -252,3 +257,6 @@ func probeResolve3D(dev *vulkan.Device, f avk.Format, compat bool, via string) (
 	}
 	return out, "", nil
 }
+
+// probeWays are the ways probeResolve3D writes the slices.
+var probeWays = []string{"resolve", "calls", "scratch"}
