@@ -30,6 +30,11 @@ type mode struct {
 	bufViews map[p.ResourceID]vk.BufferView // texel.go
 	rt       *rtMode                        // raytrace.go
 	cbs      []vk.CommandBuffer             // [timed, profiled]
+	// poison.go: buffers over the pools' memory (made at the first run),
+	// and the pool bytes they could not cover.
+	poison     []vk.Buffer
+	poisoned   bool
+	unpoisoned uint64
 }
 
 type viewKey struct {
@@ -82,7 +87,8 @@ func (m *mode) close() {
 		vk.DestroyImageView(k.vd, v, nil)
 	}
 	m.closeBufViews()
-	m.closeRT() // raytrace.go
+	m.closePoison() // poison.go
+	m.closeRT()     // raytrace.go
 	if m.pool != vk.NullDescriptorPool {
 		vk.DestroyDescriptorPool(k.vd, m.pool, nil)
 	}
