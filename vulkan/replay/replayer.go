@@ -44,6 +44,9 @@ type Replayer struct {
 	// (poison.go); poisonRun counts the fills.
 	poison    bool
 	poisonRun uint64
+	// scratch3D: the 2D array images of resolves into 3D images through
+	// scratch (resolve3d.go).
+	scratch3D map[scratchKey]vk.Image
 }
 
 type importObj struct {

@@ -3,6 +3,8 @@ package replay
 import (
 	"bytes"
 	"fmt"
+	"strings"
+	"sync"
 	"unsafe"
 
 	vkg "github.com/goki/vulkan"
@@ -203,13 +205,16 @@ func probeResolve3D(dev *vulkan.Device, f avk.Format, compat bool, via string) (
 		}
 		switch via {
 		case "scratch":
+			if simulatedDefect == defectScratch {
+				cps = cps[:1]
+			}
 			vkg.CmdCopyImage(cb, sc.img, vkg.ImageLayoutTransferSrcOptimal, vol.img, vkg.ImageLayoutTransferDstOptimal, uint32(len(cps)), cps)
 		case "calls":
 			for i := range res {
-				vkg.CmdResolveImage(cb, ms.img, vkg.ImageLayoutTransferSrcOptimal, vol.img, vkg.ImageLayoutTransferDstOptimal, 1, res[i:i+1])
+				resolveInto3D(cb, ms.img, vkg.ImageLayoutTransferSrcOptimal, vol.img, vkg.ImageLayoutTransferDstOptimal, res[i:i+1])
 			}
 		default:
-			vkg.CmdResolveImage(cb, ms.img, vkg.ImageLayoutTransferSrcOptimal, vol.img, vkg.ImageLayoutTransferDstOptimal, uint32(len(res)), res)
+			resolveInto3D(cb, ms.img, vkg.ImageLayoutTransferSrcOptimal, vol.img, vkg.ImageLayoutTransferDstOptimal, res)
 		}
 		bar(cb, imageBarrier(vol.img, aspectColor, xfer, tw, xfer, trd, dstL, srcL))
 		regions = imageSinkRegions(&vold, volBytes)
@@ -260,3 +265,260 @@ func probeResolve3D(dev *vulkan.Device, f avk.Format, compat bool, via string) (
 
 // probeWays are the ways probeResolve3D writes the slices.
 var probeWays = []string{"resolve", "calls", "scratch"}
+
+// The run-time check and the workaround. Before replaying a graph with a
+// resolve into a 3D image, New measures the device (probeResolve3D, once
+// per device and format, cached), the 3D image made as the replay makes
+// its images (2D_ARRAY_COMPATIBLE):
+//
+//   - "resolve": one vkCmdResolveImage with a region per slice, the way
+//     Vulkan allows and the replay records by default. Where it writes
+//     every slice, nothing changes.
+//   - "calls": one vkCmdResolveImage per slice. Where it writes every
+//     slice, the replay records resolves into 3D images of that format so
+//     (still vkCmdResolveImage: in the RESOLVE stage that the graph's
+//     access declares and the plan's barriers name).
+//   - "scratch": each slice resolved into a layer of a 2D array image of
+//     the replay's own, then copied into the slice (vkCmdCopyImage). The
+//     copy writes the 3D image in the COPY stage, which the plan's
+//     barriers (naming RESOLVE) do not cover, so the replay chains it
+//     through RESOLVE with barriers of its own on the 3D image, inside the
+//     command: RESOLVE to COPY / TRANSFER_WRITE before the copy (what the
+//     plan's barrier made visible to RESOLVE is visible to the copy), COPY
+//     / TRANSFER_WRITE to RESOLVE after it (the plan's next barrier, from
+//     RESOLVE / TRANSFER_WRITE, takes the copy's writes in its first
+//     scope). The ordering the plan's barriers give the resolve they give
+//     the copy, by execution and memory dependency chains.
+//
+// Where no way writes every slice, New refuses the command, naming the
+// defect measured. On the H200 (NVIDIA 580.159.04, session 10) "resolve"
+// writes slice 0 of each level only and "scratch" writes every slice.
+
+const (
+	wayRegions uint8 = iota // one call, a region per slice
+	wayCalls                // one call per slice
+	wayScratch              // through a 2D array image and a copy
+)
+
+// resolve3DVerdict is what the device does with resolves into 3D images
+// of one format: the ways measured, in order, up to the first right one.
+type resolve3DVerdict struct {
+	probes []sliceProbe
+}
+
+func sliceProbeOK(s sliceProbe) bool { return len(s.Kept) == 0 && len(s.Other) == 0 }
+
+// way is the first right way, or false.
+func (v resolve3DVerdict) way() (uint8, bool) {
+	for i, s := range v.probes {
+		if sliceProbeOK(s) {
+			return uint8(i), true
+		}
+	}
+	return 0, false
+}
+
+type verdictKey struct {
+	dev *vulkan.Device
+	f   avk.Format
+}
+
+var resolve3DVerdicts sync.Map // verdictKey -> resolve3DVerdict
+
+// resolve3DVerdictOf measures (or recalls) dev's verdict for format f;
+// ok false where the probe cannot resolve f (the format checks refuse
+// that, naming the feature).
+func resolve3DVerdictOf(dev *vulkan.Device, f avk.Format) (resolve3DVerdict, bool, error) {
+	key := verdictKey{dev, f}
+	if v, ok := resolve3DVerdicts.Load(key); ok {
+		return v.(resolve3DVerdict), true, nil
+	}
+	var v resolve3DVerdict
+	for _, via := range probeWays { // resolve, calls, scratch: wayRegions, wayCalls, wayScratch
+		s, why, err := probeResolve3D(dev, f, true, via)
+		if err != nil || why != "" {
+			return v, false, err
+		}
+		v.probes = append(v.probes, s)
+		if sliceProbeOK(s) {
+			break
+		}
+	}
+	resolve3DVerdicts.Store(key, v)
+	return v, true, nil
+}
+
+// resolve3DDevice checks every resolve into a 3D image of g against the
+// device's verdict for its format: it notes the way to record each
+// format in k.sliceWay, and refuses where no way writes every slice.
+func (k *kit) resolve3DDevice(g *p.Graph, ws []work) error {
+	check := func(w *work, dst p.ResourceID) error {
+		im := &g.Resources[dst].Image
+		if im.Depth == 1 {
+			return nil
+		}
+		v, ok, err := resolve3DVerdictOf(k.dev, im.Format)
+		if err != nil || !ok {
+			return err
+		}
+		if way, ok := v.way(); ok {
+			if way != wayRegions {
+				if k.sliceWay == nil {
+					k.sliceWay = map[avk.Format]uint8{}
+				}
+				k.sliceWay[im.Format] = way
+			}
+			return nil
+		}
+		cmd := &g.Commands[w.cmd]
+		var ms []string
+		for _, s := range v.probes {
+			ms = append(ms, fmt.Sprintf("%s: kept the clear in %v, neither value in %v", s.Via, s.Kept, s.Other))
+		}
+		return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[dst].Name, Access: describe(g, findAccess(cmd, dst)),
+			Reason: fmt.Sprintf("%s leaves slices of a 3D %s image unwritten by vkCmdResolveImage, and a resolve into a 2D image copied into each slice too (measured at run time on a 16x16x4 image of 2 levels; %s)",
+				k.dev.Info().Name, im.Format, strings.Join(ms, "; "))}
+	}
+	for i := range ws {
+		w := &ws[i]
+		for _, op := range w.copies {
+			if op.resolve {
+				if err := check(w, op.dst); err != nil {
+					return err
+				}
+			}
+		}
+		for _, op := range w.lone {
+			if op.via == viaResolve && !op.read {
+				if err := check(w, op.res); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// cmdResolve records the resolve of regions from src into dst (format
+// f, 3D or not) the way k.sliceWay says for f: one call, one per region,
+// or through scratch (a 2D array image of the replay's own with a layer
+// per region, made at the first use: r.scratch3D).
+func (m *mode) cmdResolve(cb vkg.CommandBuffer, src vkg.Image, sl vkg.ImageLayout, dst vkg.Image, dl vkg.ImageLayout, regions []vkg.ImageResolve, f avk.Format, is3D bool) {
+	r, k := m.r, m.r.k
+	way := k.sliceWay[f]
+	if noSliceCalls {
+		way = wayRegions
+	}
+	switch {
+	case !is3D:
+		vkg.CmdResolveImage(cb, src, sl, dst, dl, uint32(len(regions)), regions)
+	case way == wayRegions:
+		resolveInto3D(cb, src, sl, dst, dl, regions)
+	case way == wayCalls:
+		for i := range regions {
+			resolveInto3D(cb, src, sl, dst, dl, regions[i:i+1])
+		}
+	default:
+		if err := r.resolveViaScratch(cb, src, sl, dst, dl, regions, f); err != nil && m.recErr == nil {
+			m.recErr = err
+		}
+	}
+}
+
+// scratchKey names a scratch image: its description and the 3D image it
+// is copied into. Resolves into one 3D image in one frame share it, in
+// order (its first barrier waits for the earlier copy's reads).
+type scratchKey struct {
+	d   p.ImageDesc
+	dst vkg.Image
+}
+
+// resolveViaScratch records wayScratch (see above).
+func (r *Replayer) resolveViaScratch(cb vkg.CommandBuffer, src vkg.Image, sl vkg.ImageLayout, dst vkg.Image, dl vkg.ImageLayout, regions []vkg.ImageResolve, f avk.Format) error {
+	k := r.k
+	d := p.ImageDesc{Format: f, Depth: 1, MipLevels: 1, ArrayLayers: uint32(len(regions)), Samples: 1, Tiling: avk.TilingOptimal}
+	mip0, mip1 := ^uint32(0), uint32(0)
+	for _, rg := range regions {
+		d.Width, d.Height = max(d.Width, rg.Extent.Width), max(d.Height, rg.Extent.Height)
+		mip0, mip1 = min(mip0, rg.DstSubresource.MipLevel), max(mip1, rg.DstSubresource.MipLevel)
+	}
+	if r.scratch3D == nil {
+		r.scratch3D = map[scratchKey]vkg.Image{}
+	}
+	key := scratchKey{d, dst}
+	sc, ok := r.scratch3D[key]
+	if !ok {
+		img, err := k.newImage(&d, vkg.ImageUsageFlags(vkg.ImageUsageTransferSrcBit|vkg.ImageUsageTransferDstBit))
+		if err != nil {
+			return err
+		}
+		sc = img.img
+		r.scratch3D[key] = sc
+	}
+	var res []vkg.ImageResolve
+	var cps []vkg.ImageCopy
+	col := vkg.ImageAspectFlags(aspectColor)
+	for i, rg := range regions {
+		layer := vkg.ImageSubresourceLayers{AspectMask: col, BaseArrayLayer: uint32(i), LayerCount: 1}
+		res = append(res, vkg.ImageResolve{SrcSubresource: rg.SrcSubresource, SrcOffset: rg.SrcOffset, DstSubresource: layer, Extent: rg.Extent})
+		cps = append(cps, vkg.ImageCopy{SrcSubresource: layer, DstSubresource: rg.DstSubresource, DstOffset: rg.DstOffset, Extent: rg.Extent})
+	}
+	tw, trd := avk.AccessTransferWrite, avk.AccessTransferRead
+	rs, cp := avk.StageResolve, avk.StageCopy
+	dstBar := func(ss avk.Stage, sa avk.AccessFlags, ds avk.Stage, da avk.AccessFlags) vkext.ImageBarrier {
+		b := imageBarrier(dst, aspectColor, ss, sa, ds, da, avk.Layout(dl), avk.Layout(dl))
+		b.BaseMip, b.Mips = mip0, mip1-mip0+1
+		return b
+	}
+	// From COPY: an earlier resolve of the frame through this scratch image
+	// (into the same 3D image) read it there.
+	k.hooks.Barrier(cb, &vkext.Barriers{Image: []vkext.ImageBarrier{imageBarrier(sc, aspectColor, cp, avk.AccessNone, rs, tw, avk.LayoutUndefined, avk.LayoutTransferDstOptimal)}})
+	vkg.CmdResolveImage(cb, src, sl, sc, vkg.ImageLayoutTransferDstOptimal, uint32(len(res)), res)
+	k.hooks.Barrier(cb, &vkext.Barriers{Image: []vkext.ImageBarrier{
+		imageBarrier(sc, aspectColor, rs, tw, cp, trd, avk.LayoutTransferDstOptimal, avk.LayoutTransferSrcOptimal),
+		dstBar(rs, avk.AccessNone, cp, tw), // the plan's barrier to RESOLVE, chained on to the copy
+	}})
+	vkg.CmdCopyImage(cb, sc, vkg.ImageLayoutTransferSrcOptimal, dst, dl, uint32(len(cps)), cps)
+	k.hooks.Barrier(cb, &vkext.Barriers{Image: []vkext.ImageBarrier{dstBar(cp, tw, rs, tw)}}) // the copy's writes, back into RESOLVE for the plan's next barrier
+	return nil
+}
+
+// Test knobs (resolve3d_test.go): simulatedDefect makes every
+// vkCmdResolveImage into a 3D image record a driver's defect on any
+// device, so that the probe, the workaround and the refusal can be tested
+// on lavapipe: defectFirstRegion records only a call's first region (a
+// driver writing one slice per call), defectSlices drops every region
+// with dstOffset.z > 0 (a driver writing slice 0 only; the scratch way
+// resolves into 2D layers, untouched). noSliceCalls records the resolve
+// as one call whatever the verdict. defectScratch also fails the probe's
+// scratch way (its copies dropped), for the refusal.
+const (
+	defectNone = iota
+	defectFirstRegion
+	defectSlices
+	defectScratch
+)
+
+var (
+	simulatedDefect int
+	noSliceCalls    bool
+)
+
+// resolveInto3D is vkCmdResolveImage into a 3D image (or the probe's).
+func resolveInto3D(cb vkg.CommandBuffer, src vkg.Image, sl vkg.ImageLayout, dst vkg.Image, dl vkg.ImageLayout, regions []vkg.ImageResolve) {
+	switch simulatedDefect {
+	case defectFirstRegion:
+		regions = regions[:min(len(regions), 1)]
+	case defectSlices, defectScratch:
+		var keep []vkg.ImageResolve
+		for _, r := range regions {
+			if r.DstOffset.Z == 0 {
+				keep = append(keep, r)
+			}
+		}
+		regions = keep
+	}
+	if len(regions) > 0 {
+		vkg.CmdResolveImage(cb, src, sl, dst, dl, uint32(len(regions)), regions)
+	}
+}

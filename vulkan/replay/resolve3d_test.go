@@ -1,7 +1,14 @@
 package replay
 
 import (
+	"errors"
+	"slices"
+	"strings"
 	"testing"
+
+	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/proptest"
+	"github.com/aliasplan/aliasplan/vk"
 )
 
 // TestResolveInto3DSlices is the device probe of issue 21's H200 failure
@@ -41,5 +48,113 @@ func TestResolveInto3DSlices(t *testing.T) {
 	}
 	for _, m := range d.TakeMessages() {
 		t.Errorf("validation: %s", m)
+	}
+}
+
+// TestResolve3DWorkaround exercises the run-time check of New
+// (resolve3d.go) on any device by simulating a driver's defect in every
+// vkCmdResolveImage into a 3D image (the probe's included), on the frames
+// with resolves into 3D images (a resolve of two images of the graph; a
+// lone resolve into every level of a 3D image; generated seed 35, the
+// stand-in-transfers kind):
+//   - a call writes only its first region: the probe chooses one call per
+//     slice, and the frames replay with equal digests and no validation
+//     message;
+//   - the same with the workaround off (noSliceCalls): the unwritten
+//     slices differ between runs under the pool poison (poison.go): the
+//     H200's failure (standin.read, volume.read);
+//   - slices other than 0 never written (the H200's defect): the probe
+//     chooses the 2D scratch image and copies, chained through RESOLVE by
+//     the replay's own barriers: equal digests, no validation message, and
+//     the plan's barriers to RESOLVE moved to CLEAR still raise hazards;
+//   - the scratch way fails too: New refuses naming the defect.
+func TestResolve3DWorkaround(t *testing.T) {
+	d := sharedDevice(t)
+	forget := func() {
+		resolve3DVerdicts.Range(func(k, _ any) bool { resolve3DVerdicts.Delete(k); return true })
+	}
+	t.Cleanup(func() { simulatedDefect, noSliceCalls = defectNone, false; forget() })
+	frames := map[string]func() *p.Graph{
+		"resolve-3d":        transferFrames["resolve-3d"],
+		"blit-resolve-lone": transferFrames["blit-resolve-lone"],
+		"seed-35":           func() *p.Graph { return proptest.ReplayFrame(35) },
+	}
+	replay := func(t *testing.T, g *p.Graph) (*Replayer, *p.Plan, *Report) {
+		r, plan := prepare(t, d, g)
+		rep, err := r.Compare(plan, Config{Runs: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Messages) != 0 || rep.ValidationMessages != 0 {
+			t.Errorf("%d validation messages: %v", rep.ValidationMessages, rep.Messages)
+		}
+		return r, plan, rep
+	}
+	const f = vk.FormatR8G8B8A8Unorm
+	for _, name := range mapsKeys(frames) {
+		t.Run(name, func(t *testing.T) {
+			forget()
+			simulatedDefect, noSliceCalls = defectFirstRegion, false
+			r, _, rep := replay(t, frames[name]())
+			if r.k.sliceWay[f] != wayCalls {
+				t.Errorf("one call writing its first region only: sliceWay %v, want one call per slice (%d)", r.k.sliceWay, wayCalls)
+			}
+			for _, m := range rep.Mismatches {
+				t.Errorf("one call per slice: mismatch: %s", m)
+			}
+			noSliceCalls = true
+			r, _, rep = replay(t, frames[name]())
+			t.Logf("workaround off: %d mismatches (poison %v)", len(rep.Mismatches), r.poison)
+			if r.poison && rep.DigestsEqual {
+				t.Errorf("without the workaround the simulated defect leaves slices unwritten, yet the digests agree under the poison")
+			}
+			noSliceCalls = false
+
+			forget()
+			simulatedDefect = defectSlices
+			r, plan, rep := replay(t, frames[name]())
+			if r.k.sliceWay[f] != wayScratch {
+				t.Errorf("slices other than 0 never written: sliceWay %v, want the scratch way (%d)", r.k.sliceWay, wayScratch)
+			}
+			for _, m := range rep.Mismatches {
+				t.Errorf("through scratch: mismatch: %s", m)
+			}
+			controls := 0
+			for k, b := range plan.Barriers {
+				if b.Kind != p.Hazard || b.DstStages&vk.StageResolve == 0 || firstUse(r.g, plan, k) {
+					continue
+				}
+				broken := *plan
+				broken.Barriers = slices.Clone(plan.Barriers)
+				broken.Barriers[k].DstStages = vk.StageClear
+				_, msgs, err := r.RunPlan(&broken, 1, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rest, _ := SplitQuirks(msgs)
+				hazards := 0
+				for _, m := range rest {
+					if strings.HasPrefix(m.ID, "SYNC-HAZARD-") {
+						hazards++
+					}
+				}
+				controls++
+				what := r.g.Commands[b.Before].Name + "/" + r.g.Resources[b.Resource].Name
+				t.Logf("through scratch: %s: barrier to CLEAR instead of %s: %d hazards", what, b.DstStages, hazards)
+				if hazards == 0 {
+					t.Errorf("through scratch: %s: a barrier to the wrong stage raised no hazard: the replay's own barriers order what the plan's should", what)
+				}
+			}
+			t.Logf("through scratch: %d wrong-stage controls", controls)
+
+			forget()
+			simulatedDefect = defectScratch
+			_, err := New(d, frames[name]())
+			var ue *UnsupportedError
+			if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "leaves slices of a 3D") {
+				t.Fatalf("New with every way failing: %v, want a refusal naming the defect", err)
+			}
+			t.Logf("refused: %v", err)
+		})
 	}
 }
