@@ -2,6 +2,8 @@ package replay
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -14,18 +16,25 @@ import (
 // TestResolveInto3DSlices is the device probe of issue 21's H200 failure
 // (resolve3d.go): for each format of probeFormats, a multisampled 2D
 // image resolved into every slice of both levels of a 3D image that was
-// cleared to another value must leave no slice holding the clear. It
-// measures both create flags of the 3D image and both ways of writing a
-// slice (vkCmdResolveImage per slice, as the replay records it; a resolve
-// into a 2D scratch image copied into each slice, the workaround), logs
-// every measurement (also one vkCmdResolveImage per slice), and fails naming each format, way and slice that
-// kept the clear (or holds neither value). The probe's commands must
-// raise no validation message.
+// cleared to another value, with and without 2D_ARRAY_COMPATIBLE, by each
+// way of probeWays (one vkCmdResolveImage with a region per slice, as the
+// replay records it by default; one call per slice; a resolve into a 2D
+// scratch image copied into each slice). It logs every measurement and
+// names the slices that kept the clear (or hold neither value). It fails
+// where no way writes every slice of a format as the replay makes its 3D
+// images (2D_ARRAY_COMPATIBLE: New would refuse), and, with
+// ALIASPLAN_STRICT_3D_RESOLVE=1 (scripts/h200-standin.sh's first run),
+// for every way that leaves a slice unwritten: the driver's defect
+// itself. On the H200 (session 10) the default way writes slice 0 of each
+// level only. The probe's commands must raise no validation message.
 func TestResolveInto3DSlices(t *testing.T) {
 	d := sharedDevice(t)
-	t.Logf("device %s (%s)", d.Info().Name, d.Info().Driver)
+	strict := os.Getenv("ALIASPLAN_STRICT_3D_RESOLVE") == "1"
+	t.Logf("device %s (%s), strict %v", d.Info().Name, d.Info().Driver, strict)
 	for _, f := range probeFormats {
 		for _, compat := range []bool{true, false} {
+			right := ""
+			measured := false
 			for _, via := range probeWays {
 				s, why, err := probeResolve3D(d, f, compat, via)
 				if err != nil {
@@ -35,14 +44,32 @@ func TestResolveInto3DSlices(t *testing.T) {
 					t.Logf("%s: not measured: %s", f, why)
 					continue
 				}
+				measured = true
 				t.Logf("%s", s)
-				if len(s.Kept) > 0 || len(s.Other) > 0 {
-					t.Errorf("%s (2D_ARRAY_COMPATIBLE %v) by %s: slices that kept the 3D image's clear: %v; slices holding neither value: %v",
+				bad := len(s.Kept) > 0 || len(s.Other) > 0
+				if bad {
+					msg := fmt.Sprintf("%s (2D_ARRAY_COMPATIBLE %v) by %s: slices that kept the 3D image's clear: %v; slices holding neither value: %v",
 						s.Format, s.Compat, s.Via, s.Kept, s.Other)
+					if strict {
+						t.Error(msg)
+					} else {
+						t.Log("driver defect: " + msg)
+					}
+				} else if right == "" {
+					right = via
 				}
 				if s.Slices != 6 {
 					t.Errorf("%s: %d slices written to, want 6 (4 of level 0, 2 of level 1)", f, s.Slices)
 				}
+			}
+			switch {
+			case !measured:
+			case right == "" && compat:
+				t.Errorf("%s: no way writes every slice of a 3D image (2D_ARRAY_COMPATIBLE, as the replay makes them): New refuses its resolves", f)
+			case right == "":
+				t.Logf("%s without 2D_ARRAY_COMPATIBLE: no way writes every slice", f)
+			default:
+				t.Logf("%s (2D_ARRAY_COMPATIBLE %v): the first way writing every slice: %s", f, compat, right)
 			}
 		}
 	}
