@@ -1,10 +1,12 @@
 package replay
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/proptest"
 	"github.com/aliasplan/aliasplan/vk"
 )
 
@@ -78,4 +80,29 @@ func poisonEnv() string {
 		return "on"
 	}
 	return "0"
+}
+
+// BenchmarkPoison measures what the pool poison adds to a replay: one
+// Compare (a warm-up and one timed run per mode, as TestGeneratedFrames
+// does) of generated frames, poison on and off.
+//
+//	go test -run '^$' -bench BenchmarkPoison ./vulkan/replay
+func BenchmarkPoison(b *testing.B) {
+	d := sharedDevice(b)
+	for _, seed := range []uint64{3, 35} {
+		g := proptest.ReplayFrame(seed)
+		r, plan := prepare(b, d, g)
+		for _, on := range []bool{false, true} {
+			b.Run(fmt.Sprintf("seed-%d/poison-%v", seed, on), func(b *testing.B) {
+				r.poison = on
+				for i := 0; i < b.N; i++ {
+					if _, err := r.Compare(plan, Config{Runs: 1}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(r.poisonRun)/float64(b.N), "fills/op")
+				r.poisonRun = 0
+			})
+		}
+	}
 }
