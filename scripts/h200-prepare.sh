@@ -19,6 +19,8 @@
 #   device run: command "bash .vk/h200-ranges.sh", carry [".gl", ".vk"]
 #               (issue 23: ranged frames vs GENERAL twins, ranged tests)
 #   device run: command "bash .vk/h200-cover.sh", carry [".gl", ".vk"]
+#   device run: command "bash .vk/h200-standin.sh", carry [".gl", ".vk"]
+#               (session 10: resolves into 3D slices probe, frames 35/58/66)
 #   device run: command "bash .vk/h200-depthstencil.sh", carry [".gl", ".vk"]
 #               (issue 23: the depth-stencil frame's GPU time, variants)
 #               (issue 21's last kinds: tessellation/geometry, self-copies, ...)
@@ -54,7 +56,7 @@ cp "$src/scripts/h200-replay.sh" "$src/scripts/h200-race.sh" "$src/scripts/h200-
 # Issue 23's ranged frames and their GENERAL twins, made replayable
 # (scripts/replayable-frame.py), for h200-ranges.sh.
 cp "$src/scripts/h200-ranges.sh" .vk/
-cp "$src/scripts/h200-cover.sh" "$src/scripts/h200-mesh.sh" "$src/scripts/h200-xfb.sh" .vk/
+cp "$src/scripts/h200-cover.sh" "$src/scripts/h200-standin.sh" "$src/scripts/h200-mesh.sh" "$src/scripts/h200-xfb.sh" .vk/
 mkdir -p .vk/frames-ranges
 for f in "$src"/proptest/testdata/frames/*.json; do
 	python3 "$src/scripts/replayable-frame.py" "$f" ".vk/frames-ranges/$(basename "$f")"

@@ -188,6 +188,9 @@ func (r *Replayer) runOnce(m *mode, profiled bool) (result, error) {
 		cb = m.cbs[1]
 		nts = uint32(len(m.plan.Order) + 1)
 	}
+	if err := r.poisonPools(m); err != nil { // poison.go
+		return result{}, err
+	}
 	if err := r.hostWrite(m); err != nil { // host.go
 		return result{}, err
 	}

@@ -212,7 +212,7 @@ func (m *mode) recordTiles(cb vkg.CommandBuffer, op copyOp, src, dst tside, asp 
 			regions = append(regions, vkg.ImageResolve{SrcSubresource: sub(src, t.slevel, 0, t.ext.Depth), DstSubresource: sub(dst, t.dlevel, uint32(t.off.Z), t.ext.Depth),
 				SrcOffset: t.soff, DstOffset: dstOff(t), Extent: vkg.Extent3D{Width: t.ext.Width, Height: t.ext.Height, Depth: 1}})
 		}
-		vkg.CmdResolveImage(cb, si, sl, di, dl, uint32(len(regions)), regions)
+		m.cmdResolve(cb, si, sl, di, dl, regions, dst.im.Format, dst.is3D) // resolve3d.go
 	default:
 		var regions []vkg.ImageCopy
 		for _, t := range ts {

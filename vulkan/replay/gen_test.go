@@ -17,6 +17,14 @@ import (
 // attachments, read-only and sampled depth/stencil, several indirect,
 // vertex and index buffers, ordering-only uses, transfers of mips and
 // layers), zero validation messages, every digest equal.
+// logDigests (ALIASPLAN_REPLAY_DIGESTS=1, scripts/h200-standin.sh) logs
+// every command's digest of the aliased run and every mismatch.
+var logDigests = os.Getenv("ALIASPLAN_REPLAY_DIGESTS") == "1"
+
+// onlyKind (ALIASPLAN_REPLAY_KIND) keeps TestGeneratedFrames to the seeds
+// whose frame has that proptest.ReplayKinds kind.
+var onlyKind = os.Getenv("ALIASPLAN_REPLAY_KIND")
+
 func TestGeneratedFrames(t *testing.T) {
 	n := 50
 	if s := os.Getenv("ALIASPLAN_REPLAY_FRAMES"); s != "" {
@@ -28,12 +36,23 @@ func TestGeneratedFrames(t *testing.T) {
 	// sharedkit.go): a device per seed made 474 pipelines of 79 kinds.
 	d := sharedDevice(t)
 	for seed := uint64(1); seed <= uint64(n); seed++ {
+		if onlyKind != "" && !slices.Contains(proptest.ReplayFrameKinds(seed), onlyKind) {
+			continue
+		}
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			g := proptest.ReplayFrame(seed)
 			if slices.Contains(proptest.ReplayFrameKinds(seed), "graphics-slots") && !hasExtraDraw(g) {
 				t.Errorf("graphics-slots drawn, but no command of the frame has an extra draw (gfxsplit.go)")
 			}
 			rep := compare(t, d, g, 1)
+			if logDigests {
+				for _, c := range rep.Digests {
+					t.Logf("digest %016x %s", c.Digest, c.Command)
+				}
+				for _, m := range rep.Mismatches {
+					t.Logf("%s", m)
+				}
+			}
 			if !rep.DigestsEqual {
 				t.Errorf("digests differ (kinds %v)", proptest.ReplayFrameKinds(seed))
 			}

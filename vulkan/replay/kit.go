@@ -25,6 +25,10 @@ type kit struct {
 
 	limits vk.PhysicalDeviceLimits
 	nofmt  bool // shaderStorageImageReadWithoutFormat, enabled by Config.Replay where present (fmtless.go)
+	// sliceWay: how to record resolves into 3D images of a format where
+	// the device does not write every slice of one vkCmdResolveImage with
+	// a region per slice (resolve3d.go, measured); absent: that way.
+	sliceWay map[avk.Format]uint8
 
 	modules   map[string]vk.ShaderModule
 	setsLay   [numStages]vk.DescriptorSetLayout
@@ -380,6 +384,9 @@ func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
 		return err
 	}
 	if err := k.loneDevice(g, ws); err != nil { // standin.go
+		return err
+	}
+	if err := k.resolve3DDevice(g, ws); err != nil { // resolve3d.go
 		return err
 	}
 	feats := map[avk.Format]vk.FormatFeatureFlags{}

@@ -30,6 +30,12 @@ type mode struct {
 	bufViews map[p.ResourceID]vk.BufferView // texel.go
 	rt       *rtMode                        // raytrace.go
 	cbs      []vk.CommandBuffer             // [timed, profiled]
+	// poison.go: buffers over the pools' memory (made at the first run),
+	// and the pool bytes they could not cover.
+	poison     []vk.Buffer
+	poisoned   bool
+	unpoisoned uint64
+	recErr     error // a failure of recordWork's helpers that return none (resolve3d.go)
 }
 
 type viewKey struct {
@@ -82,7 +88,8 @@ func (m *mode) close() {
 		vk.DestroyImageView(k.vd, v, nil)
 	}
 	m.closeBufViews()
-	m.closeRT() // raytrace.go
+	m.closePoison() // poison.go
+	m.closeRT()     // raytrace.go
 	if m.pool != vk.NullDescriptorPool {
 		vk.DestroyDescriptorPool(k.vd, m.pool, nil)
 	}
@@ -464,8 +471,14 @@ func imageBarrier(img vk.Image, aspect uint32, ss avk.Stage, sa avk.AccessFlags,
 
 // recordWork records one command's work: clears, copies, the compute
 // dispatch, then the draw(s).
-func (m *mode) recordWork(cb vk.CommandBuffer, w *work) error {
+func (m *mode) recordWork(cb vk.CommandBuffer, w *work) (err error) {
 	k, g := m.r.k, m.r.g
+	defer func() { // a failure inside a transfer's recording (resolve3d.go)
+		if err == nil {
+			err = m.recErr
+		}
+		m.recErr = nil
+	}()
 	if end := m.beginConditional(cb, w); end != nil { // condrender.go
 		defer end()
 	}

@@ -263,6 +263,9 @@ func (q *qmode) run() (result, []uint64, error) {
 	if err := r.ensureReadback(q.m.plan.Order); err != nil {
 		return result{}, nil, err
 	}
+	if err := r.poisonPools(q.m); err != nil { // poison.go
+		return result{}, nil, err
+	}
 	all := avk.StageAllCommands
 	var initSig, doneWait []p.SemaphoreOp
 	for i := range q.init {

@@ -40,6 +40,13 @@ type Replayer struct {
 	// recorded for one order (readOrder).
 	initCB, readCB vk.CommandBuffer
 	readOrder      []p.CommandID
+	// poison: fill the pools with a per-run pattern before every run
+	// (poison.go); poisonRun counts the fills.
+	poison    bool
+	poisonRun uint64
+	// scratch3D: the 2D array images of resolves into 3D images through
+	// scratch (resolve3d.go).
+	scratch3D map[scratchKey]vk.Image
 }
 
 type importObj struct {
@@ -68,7 +75,7 @@ func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Replayer{k: k, g: g, works: ws}
+	r := &Replayer{k: k, g: g, works: ws, poison: poisonDefault}
 	if err := k.formatFeatures(g, ws); err != nil {
 		k.close()
 		return nil, err

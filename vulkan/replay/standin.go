@@ -377,7 +377,7 @@ func (m *mode) recordStandIn(cb vkg.CommandBuffer, op loneOp) {
 		vkg.CmdBlitImage(cb, src, sl, dst, dl, uint32(len(regions)), regions, vkg.FilterNearest)
 	case viaResolve:
 		regions := loneResolveRegions(im, op.read)
-		vkg.CmdResolveImage(cb, src, sl, dst, dl, uint32(len(regions)), regions)
+		m.cmdResolve(cb, src, sl, dst, dl, regions, im.Format, !op.read && im.Depth > 1) // resolve3d.go
 	}
 }
 

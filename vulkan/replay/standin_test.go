@@ -204,6 +204,8 @@ func TestTransferStandIns(t *testing.T) {
 				}
 			}
 			controls := 0
+			raised := map[p.CommandID]bool{} // commands with a control that raised
+			var quiet []int                  // first-use controls that raised nothing
 			for k, b := range plan.Barriers {
 				if b.Kind != p.Hazard || b.DstStages&(vk.StageCopy|vk.StageBlit|vk.StageResolve|vk.StageAllTransfer) == 0 {
 					continue
@@ -225,15 +227,60 @@ func TestTransferStandIns(t *testing.T) {
 				controls++
 				what := g.Commands[b.Before].Name + "/" + g.Resources[b.Resource].Name
 				t.Logf("%s: barrier to CLEAR instead of %s: %d hazards", what, b.DstStages, hazards)
+				if hazards > 0 {
+					raised[b.Before] = true
+				}
+				if hazards == 0 && firstUse(g, plan, k) {
+					quiet = append(quiet, k)
+					continue
+				}
 				if hazards == 0 {
 					t.Errorf("%s: a barrier to the wrong stage raised no hazard: the transfer is not in %s", what, b.DstStages)
 				}
+			}
+			// Issue 21 (H200, session 10): the block-compressed frame's
+			// decode/raw control raised nothing on the NVIDIA driver
+			// (layer 1.3.239), where lavapipe's raise. The barrier is
+			// raw's first use: nothing earlier in the order accesses the
+			// image, the barrier only moves it out of UNDEFINED, so the
+			// one thing a wrong destination stage leaves unordered is its
+			// layout transition, which that layer does not check there.
+			// Such a control is logged, not failed, where another control
+			// of the same command raised (the transfer is in the declared
+			// stage); every other control must raise.
+			for _, k := range quiet {
+				b := plan.Barriers[k]
+				what := g.Commands[b.Before].Name + "/" + g.Resources[b.Resource].Name
+				if !raised[b.Before] {
+					t.Errorf("%s: a barrier to the wrong stage raised no hazard, nor did any other control of %s: the transfer is not in %s", what, g.Commands[b.Before].Name, b.DstStages)
+					continue
+				}
+				t.Logf("%s: no hazard, but the barrier is %s's first use (%s to %s, nothing earlier in the order accesses it) and another control of %s raised: layer 1.3.239 does not check a first-use barrier's layout transition on every device; logged, not failed",
+					what, g.Resources[b.Resource].Name, b.OldLayout, b.NewLayout, g.Commands[b.Before].Name)
 			}
 			if controls == 0 {
 				t.Errorf("no transfer barrier to break")
 			}
 		})
 	}
+}
+
+// firstUse says whether plan's barrier k is its resource's first use:
+// no command before the barrier's command in the plan's order accesses
+// the resource.
+func firstUse(g *p.Graph, plan *p.Plan, k int) bool {
+	b := plan.Barriers[k]
+	for _, c := range plan.Order {
+		if c == b.Before {
+			return true
+		}
+		for _, a := range g.Commands[c].Accesses {
+			if a.Resource == b.Resource {
+				return false
+			}
+		}
+	}
+	return false
 }
 
 func mapsKeys[V any](m map[string]V) []string {
