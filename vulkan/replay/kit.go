@@ -25,6 +25,8 @@ type kit struct {
 
 	limits vk.PhysicalDeviceLimits
 	nofmt  bool // shaderStorageImageReadWithoutFormat, enabled by Config.Replay where present (fmtless.go)
+	// nofmtGfx: nofmt, and the vertex and fragment format-less arrays fit the device's storage-image limits (fmtless.go)
+	nofmtGfx bool
 
 	modules   map[string]vk.ShaderModule
 	setsLay   [numStages]vk.DescriptorSetLayout
@@ -74,6 +76,7 @@ func newKit(dev *vulkan.Device) (*kit, error) {
 	props.Limits.Deref()
 	k.limits = props.Limits
 	k.nofmt = readWithoutFormat(dev) // fmtless.go
+	k.nofmtGfx = k.nofmt && k.fmtlessGfxFits()
 	if err := k.init(); err != nil {
 		k.close()
 		return nil, err
@@ -221,8 +224,8 @@ func (c category) size(st stage) int {
 	if st == stCompute {
 		return cats[c].compute
 	}
-	if st >= stTessControl && c >= catRG32F {
-		return 0 // storageformats.go: not in the tessellation and geometry stages
+	if st >= stTessControl && c >= catRG32F && c != catIWI && c != catIW3I {
+		return 0 // storageformats.go, fmtless.go: not in the tessellation, geometry and mesh stages (sint.go: signed writes are)
 	}
 	return cats[c].graphic
 }
