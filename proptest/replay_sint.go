@@ -15,7 +15,7 @@ var sintFormats = []vk.Format{vk.FormatR32Sint, vk.FormatR8G8B8A8Sint, vk.Format
 // signedStorage ("signed-storage") writes signed-integer storage images
 // from the compute, vertex, fragment and geometry stages (the replay's
 // signed write arrays, vulkan/replay/sint.go), a 2D array and a 3D one,
-// then copies them into a buffer that compute reads: what the shaders
+// then copies them into buffers that compute reads: what the shaders
 // wrote reaches the digests on any device (a storage read of an SINT
 // image needs shaderStorageImageReadWithoutFormat).
 func (b *rgen) signedStorage(s uint32) {
@@ -33,12 +33,12 @@ func (b *rgen) signedStorage(s uint32) {
 	b.cmd("sint.vertex-write", w(a, vs), colorWrite(out))
 	b.cmd("sint.fragment-write", w(a, fs), w(v, fs))
 	b.cmd("sint.geometry-write", w(v, gs), colorWrite(out))
-	bytes := uint64(s*s*layers)*f.BytesPerBlock() + uint64(s/2*s/2*4)*4
-	buf := b.g.AddBuffer(b.prefix+"sint-staging", planner.BufferDesc{Size: bytes, Usage: vk.BufferUsageTransferDst | vk.BufferUsageStorageBuffer})
-	b.cmd("sint.to-buffer", copyAccess(a, vk.StageCopy, vk.AccessTransferRead, vk.LayoutTransferSrcOptimal),
-		copyAccess(v, vk.StageCopy, vk.AccessTransferRead, vk.LayoutTransferSrcOptimal),
-		copyAccess(buf, vk.StageCopy, vk.AccessTransferWrite, 0))
-	b.toSink("sint.read", planner.Access{Resource: buf, Stages: cs, Access: vk.AccessShaderStorageRead}, sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
+	buf := b.g.AddBuffer(b.prefix+"sint-staging", planner.BufferDesc{Size: uint64(s*s*layers) * f.BytesPerBlock(), Usage: vk.BufferUsageTransferDst | vk.BufferUsageStorageBuffer})
+	buf3 := b.g.AddBuffer(b.prefix+"sint3d-staging", planner.BufferDesc{Size: uint64(s/2*s/2*4) * 4, Usage: vk.BufferUsageTransferDst | vk.BufferUsageStorageBuffer})
+	b.cmd("sint.to-buffer", copyAccess(a, vk.StageCopy, vk.AccessTransferRead, vk.LayoutTransferSrcOptimal), copyAccess(buf, vk.StageCopy, vk.AccessTransferWrite, 0))
+	b.cmd("sint3d.to-buffer", copyAccess(v, vk.StageCopy, vk.AccessTransferRead, vk.LayoutTransferSrcOptimal), copyAccess(buf3, vk.StageCopy, vk.AccessTransferWrite, 0))
+	b.toSink("sint.read", planner.Access{Resource: buf, Stages: cs, Access: vk.AccessShaderStorageRead},
+		planner.Access{Resource: buf3, Stages: cs, Access: vk.AccessShaderStorageRead}, sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
 }
 
 // FormatlessKinds names the kinds FormatlessFrame adds: uses that only a
