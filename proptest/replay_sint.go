@@ -13,13 +13,14 @@ import (
 var sintFormats = []vk.Format{vk.FormatR32Sint, vk.FormatR8G8B8A8Sint, vk.FormatR16G16B16A16Sint, vk.FormatR32G32Sint, vk.FormatR32G32B32A32Sint}
 
 // signedStorage ("signed-storage") writes signed-integer storage images
-// from the compute, vertex, fragment and geometry stages (the replay's
-// signed write arrays, vulkan/replay/sint.go), a 2D array and a 3D one,
+// from the compute, vertex and fragment stages (the replay's signed
+// write arrays, vulkan/replay/sint.go; TestSignedWrites covers the
+// tessellation and geometry stages), a 2D array and a 3D one,
 // then copies them into buffers that compute reads: what the shaders
 // wrote reaches the digests on any device (a storage read of an SINT
 // image needs shaderStorageImageReadWithoutFormat).
 func (b *rgen) signedStorage(s uint32) {
-	cs, vs, fs, gs := vk.StageComputeShader, vk.StageVertexShader, vk.StageFragmentShader, vk.StageGeometryShader
+	cs, vs, fs := vk.StageComputeShader, vk.StageVertexShader, vk.StageFragmentShader
 	f := sintFormats[b.rng.IntN(len(sintFormats))]
 	layers := uint32(1 + b.rng.IntN(2))
 	use := vk.ImageUsageStorage | vk.ImageUsageTransferSrc
@@ -32,7 +33,6 @@ func (b *rgen) signedStorage(s uint32) {
 	b.cmd("sint.compute-write", w(a, cs), w(v, cs))
 	b.cmd("sint.vertex-write", w(a, vs), colorWrite(out))
 	b.cmd("sint.fragment-write", w(a, fs), w(v, fs))
-	b.cmd("sint.geometry-write", w(v, gs), colorWrite(out))
 	buf := b.g.AddBuffer(b.prefix+"sint-staging", planner.BufferDesc{Size: uint64(s*s*layers) * f.BytesPerBlock(), Usage: vk.BufferUsageTransferDst | vk.BufferUsageStorageBuffer})
 	buf3 := b.g.AddBuffer(b.prefix+"sint3d-staging", planner.BufferDesc{Size: uint64(s/2*s/2*4) * 4, Usage: vk.BufferUsageTransferDst | vk.BufferUsageStorageBuffer})
 	b.cmd("sint.to-buffer", copyAccess(a, vk.StageCopy, vk.AccessTransferRead, vk.LayoutTransferSrcOptimal), copyAccess(buf, vk.StageCopy, vk.AccessTransferWrite, 0))
