@@ -13,7 +13,9 @@
 # (TestTransferStandIns: stand-in images for lone multisampled, BLIT and
 # RESOLVE sides, resolves into 3D images, block-compressed copies; each
 # with its wrong-stage controls), and session 9's format-less storage
-# reads (TestFormatless*). Output in $OUT/cover-h200.log and
+# reads (TestFormatless*; session 10: vertex and fragment stages too,
+# TestFormatlessGraphicsFrames) and signed-integer storage writes
+# (TestSignedWrite*). Output in $OUT/cover-h200.log and
 # $OUT/fmtless-h200.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +36,6 @@ log="$out/cover-h200.log"
 # Format-less storage-image reads (replay/fmtless.go): the H200 has
 # shaderStorageImageReadWithoutFormat, so ALIASPLAN_REQUIRE_FMTLESS=1
 # fails the tests where it is missing. Output in $OUT/fmtless-h200.log.
-(cd vulkan/replay && ALIASPLAN_REQUIRE_FMTLESS=1 ../../.vk/replay.test -test.run 'TestFormatless' -test.v -test.count=1 2>&1) | tee "$out/fmtless-h200.log"
+(cd vulkan/replay && ALIASPLAN_REQUIRE_FMTLESS=1 ../../.vk/replay.test -test.run 'TestFormatless|TestSignedWrite' -test.v -test.count=1 2>&1) | tee "$out/fmtless-h200.log"
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 exit "$status"
