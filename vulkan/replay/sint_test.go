@@ -224,3 +224,43 @@ func TestFormatlessGraphicsFrames(t *testing.T) {
 		t.Logf("seed %d: %d commands, digests equal %v", seed, rep.Commands, rep.DigestsEqual)
 	}
 }
+
+// TestStorageImageBudget: on the device, every stage's set and the
+// largest graphics pipeline layout (vertex, tessellation, geometry and
+// fragment sets) stay within maxPerStageDescriptorStorageImages and
+// maxDescriptorSetStorageImages, the signed write arrays and (where
+// nofmtGfx) the graphics format-less arrays included; the compute set
+// with them too. sint.go's budget: on lavapipe 22.3 (64, 256) the
+// compute set holds 63 and the layout 255.
+func TestStorageImageBudget(t *testing.T) {
+	d := sharedDevice(t)
+	g := &p.Graph{}
+	b := g.AddBuffer("b", p.BufferDesc{Size: 256, Usage: vk.BufferUsageStorageBuffer})
+	g.AddCommand("w", p.Access{Resource: b, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})
+	r, err := New(d, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	k := r.k
+	per, total := int(k.limits.MaxPerStageDescriptorStorageImages), int(k.limits.MaxDescriptorSetStorageImages)
+	counts := map[string]int{}
+	sum := 0
+	for _, st := range []stage{stCompute, stVertex, stTessControl, stTessEval, stGeometry, stFragment} {
+		n := k.storageImages(st, k.nofmtGfx)
+		counts[stageNames[st]] = n
+		if n > per {
+			t.Errorf("%s set: %d storage images, the device allows %d a stage", stageNames[st], n, per)
+		}
+		if st != stCompute {
+			sum += n
+		}
+	}
+	t.Logf("%s: storage images per set %v, pre-raster layout %d (limits %d a stage, %d a layout; graphics format-less arrays %v)", d.Info().Name, counts, sum, per, total, k.nofmtGfx)
+	if sum > total {
+		t.Errorf("pre-raster layout: %d storage images, the device allows %d", sum, total)
+	}
+	if counts["compute"] > total {
+		t.Errorf("compute layout: %d storage images, the device allows %d", counts["compute"], total)
+	}
+}
