@@ -47,6 +47,7 @@ var ReplayKinds = []string{
 	"stand-in-transfers",   // lone copy sides of 4× images, lone BLIT and RESOLVE sides (a 3D destination too), a resolve into a 3D image
 	"block-compressed",     // BC1 / BC7 images: a lone upload, a copy onto itself, a tiled copy, a buffer upload, a lone download
 	"graphics-slots",       // a draw with more vertex and fragment slots of one kind than the shaders declare (vulkan/replay/gfxsplit.go)
+	"signed-storage",       // signed-integer storage images written by compute, vertex and fragment shaders, copied to buffers (replay_sint.go)
 }
 
 // ReplayFrame builds a small frame (extents 8 to 32) for the replay from
@@ -384,6 +385,8 @@ func (b *rgen) kind(k string) {
 		b.generic(k == "generic-images", s)
 	case "graphics-slots":
 		b.graphicsSlots(s) // replay_slots.go
+	case "signed-storage":
+		b.signedStorage(s) // replay_sint.go
 	default:
 		panic("proptest: unknown replay kind " + k)
 	}

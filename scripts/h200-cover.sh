@@ -13,7 +13,9 @@
 # (TestTransferStandIns: stand-in images for lone multisampled, BLIT and
 # RESOLVE sides, resolves into 3D images, block-compressed copies; each
 # with its wrong-stage controls), and session 9's format-less storage
-# reads (TestFormatless*). Output in $OUT/cover-h200.log and
+# reads (TestFormatless*; session 10: vertex and fragment stages too,
+# TestFormatlessGraphicsFrames) and signed-integer storage writes
+# (TestSignedWrite*). Output in $OUT/cover-h200.log and
 # $OUT/fmtless-h200.log. Then h200-standin.sh (session 10: the probe of
 # resolves into 3D-image slices, frames 35/58/66 with their digests),
 # output in $OUT/standin-h200.log.
@@ -36,7 +38,7 @@ log="$out/cover-h200.log"
 # Format-less storage-image reads (replay/fmtless.go): the H200 has
 # shaderStorageImageReadWithoutFormat, so ALIASPLAN_REQUIRE_FMTLESS=1
 # fails the tests where it is missing. Output in $OUT/fmtless-h200.log.
-(cd vulkan/replay && ALIASPLAN_REQUIRE_FMTLESS=1 ../../.vk/replay.test -test.run 'TestFormatless' -test.v -test.count=1 2>&1) | tee "$out/fmtless-h200.log"
+(cd vulkan/replay && ALIASPLAN_REQUIRE_FMTLESS=1 ../../.vk/replay.test -test.run 'TestFormatless|TestSignedWrite' -test.v -test.count=1 2>&1) | tee "$out/fmtless-h200.log"
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 bash "$(dirname "$0")/h200-standin.sh" || status=1
 exit "$status"

@@ -72,6 +72,11 @@ const (
 	catNFMS
 	catNFMSU
 	catNFMSI
+	// Signed-integer storage writes (sint.go), EXTRA variants only:
+	// 2D and 3D in every stage that writes, multisampled in compute.
+	catIWI
+	catIW3I
+	catIWMSI
 	numCategories
 )
 
@@ -124,19 +129,22 @@ var cats = [numCategories]catInfo{
 	catRGBA16:     {"storage image rgba16", 37, 126, 2, 2, vk.FormatR16G16B16A16Unorm},
 	catRGB10A2:    {"storage image rgb10_a2", 38, 128, 2, 2, vk.FormatA2B10G10R10UnormPack32},
 	catRG8:        {"storage image rg8", 39, 130, 2, 2, vk.FormatR8G8Unorm},
-	catNF2:        {"format-less storage image (float)", 40, 132, 2, 0, 0},
-	catNF2U:       {"format-less storage image (uint)", 41, 134, 2, 0, 0},
-	catNF2I:       {"format-less storage image (sint)", 42, 136, 2, 0, 0},
-	catNF3:        {"format-less storage 3D image (float)", 43, 138, 1, 0, 0},
-	catNF3U:       {"format-less storage 3D image (uint)", 44, 139, 1, 0, 0},
-	catNF3I:       {"format-less storage 3D image (sint)", 45, 140, 1, 0, 0},
-	catNFMS:       {"format-less multisampled storage image (float)", 46, 141, 2, 0, 0},
-	catNFMSU:      {"format-less multisampled storage image (uint)", 47, 143, 2, 0, 0},
-	catNFMSI:      {"format-less multisampled storage image (sint)", 48, 145, 2, 0, 0},
+	catNF2:        {"format-less storage image (float)", 40, 132, 2, 2, 0},
+	catNF2U:       {"format-less storage image (uint)", 41, 134, 2, 2, 0},
+	catNF2I:       {"format-less storage image (sint)", 42, 136, 2, 2, 0},
+	catNF3:        {"format-less storage 3D image (float)", 43, 138, 1, 1, 0},
+	catNF3U:       {"format-less storage 3D image (uint)", 44, 139, 1, 1, 0},
+	catNF3I:       {"format-less storage 3D image (sint)", 45, 140, 1, 1, 0},
+	catNFMS:       {"format-less multisampled storage image (float)", 46, 141, 2, 2, 0},
+	catNFMSU:      {"format-less multisampled storage image (uint)", 47, 143, 2, 2, 0},
+	catNFMSI:      {"format-less multisampled storage image (sint)", 48, 145, 2, 2, 0},
+	catIWI:        {"written signed storage image", 49, 147, 2, 2, 0},
+	catIW3I:       {"written signed 3D storage image", 50, 149, 1, 1, 0},
+	catIWMSI:      {"written signed multisampled storage image", 51, 150, 2, 0, 0},
 }
 
 const (
-	numSlots    = 147 // 132 in the shaders without NOFMT (fmtless.go)
+	numSlots    = 152 // 132 in the shaders without EXTRA or NOFMT (fmtless.go, sint.go)
 	slotBytes   = 16
 	paramsBytes = 32 + numSlots*slotBytes // seed, width, stride, spin, z[4], slots
 	lanesPerCmd = 256
@@ -1047,10 +1055,14 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 			switch {
 			case is3D && isUintFormat(im.Format):
 				c = catIW3U // texel.go
+			case is3D && isSintFormat(im.Format):
+				c = catIW3I // sint.go
 			case is3D:
 				c = catIW3
 			case isUintFormat(im.Format):
 				c = catIWU
+			case isSintFormat(im.Format):
+				c = catIWI // sint.go
 			}
 			if err := add(c, s, fWrite); err != nil {
 				return err

@@ -69,8 +69,9 @@ func fmtlessGraph(d *vulkan.Device, st vk.Stage) (*p.Graph, []string) {
 }
 
 // TestFormatlessCategories: reads of formats without a format-qualified
-// array go to the format-less arrays in compute (float, uint, sint; 2D,
-// 3D, multisampled) and stay refused in the other stages.
+// array go to the format-less arrays in compute, vertex and fragment
+// (float, uint, sint; 2D, 3D, multisampled) and stay refused in the
+// other stages.
 func TestFormatlessCategories(t *testing.T) {
 	for _, c := range []struct {
 		f      vk.Format
@@ -88,7 +89,11 @@ func TestFormatlessCategories(t *testing.T) {
 		{vk.FormatR16G16Unorm, false, true, stCompute, catNFMS, true},
 		{vk.FormatR16Uint, false, true, stCompute, catNFMSU, true},
 		{vk.FormatR8Sint, false, true, stCompute, catNFMSI, true},
-		{vk.FormatR8G8B8A8Snorm, false, false, stFragment, 0, false},
+		{vk.FormatR8G8B8A8Snorm, false, false, stFragment, catNF2, true},
+		{vk.FormatR32Sint, true, false, stVertex, catNF3I, true},
+		{vk.FormatR16Uint, false, true, stFragment, catNFMSU, true},
+		{vk.FormatR8G8B8A8Snorm, false, false, stGeometry, 0, false},
+		{vk.FormatR8G8B8A8Snorm, false, false, stMesh, 0, false},
 		{vk.FormatD32Sfloat, false, false, stCompute, 0, false},
 	} {
 		got, ok := fmtlessCategory(c.f, c.is3D, c.ms, c.st)
@@ -97,8 +102,8 @@ func TestFormatlessCategories(t *testing.T) {
 		}
 	}
 	for c := catNF2; c <= catNFMSI; c++ {
-		if cats[c].offset+cats[c].compute > numSlots || cats[c].graphic != 0 {
-			t.Errorf("%s: offset %d size %d graphic %d (numSlots %d)", cats[c].name, cats[c].offset, cats[c].compute, cats[c].graphic, numSlots)
+		if cats[c].offset+cats[c].compute > numSlots || cats[c].graphic != cats[c].compute || c.size(stGeometry) != 0 || c.size(stMesh) != 0 {
+			t.Errorf("%s: offset %d size %d graphic %d geometry %d (numSlots %d)", cats[c].name, cats[c].offset, cats[c].compute, cats[c].graphic, c.size(stGeometry), numSlots)
 		}
 	}
 }
@@ -112,44 +117,55 @@ func fmtlessRequired(t *testing.T, d *vulkan.Device) {
 	}
 }
 
-// TestFormatlessReads: compute-stage storage reads of formats without a
-// format-qualified array replay with equal digests and no message where
-// the device has shaderStorageImageReadWithoutFormat (lavapipe 25, the
-// H200), and a barrier before the reads with the wrong destination stage
-// raises a hazard on each image (the reads happen); a device without the
-// feature (lavapipe 22.3) refuses the frame naming it.
+// TestFormatlessReads: compute-, vertex- and fragment-stage storage
+// reads of formats without a format-qualified array replay with equal
+// digests and no message where the device has
+// shaderStorageImageReadWithoutFormat (lavapipe 25, the H200: comp_nf,
+// vert_nf, frag_f8_u0_nf), and a barrier before the reads with a wrong
+// destination stage raises a hazard on each image (the reads happen in
+// their stage); a device without the feature (lavapipe 22.3) refuses the
+// frame naming it.
 func TestFormatlessReads(t *testing.T) {
 	d := sharedDevice(t)
 	fmtlessRequired(t, d)
-	g, names := fmtlessGraph(d, vk.StageComputeShader)
-	if len(names) < 4 {
-		t.Fatalf("%s: only %d of the formats have STORAGE_IMAGE support: %v", d.Info().Name, len(names), names)
+	for _, st := range []vk.Stage{vk.StageComputeShader, vk.StageVertexShader, vk.StageFragmentShader} {
+		t.Run(st.String(), func(t *testing.T) {
+			g, names := fmtlessGraph(d, st)
+			if len(names) < 4 {
+				t.Fatalf("%s: only %d of the formats have STORAGE_IMAGE support: %v", d.Info().Name, len(names), names)
+			}
+			t.Logf("%s: images %v", d.Info().Name, names)
+			if !readWithoutFormat(d) {
+				_, err := New(d, g)
+				var ue *UnsupportedError
+				if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "lacks shaderStorageImageReadWithoutFormat (queried)") {
+					t.Fatalf("got %v, want a refusal naming shaderStorageImageReadWithoutFormat", err)
+				}
+				t.Logf("refused on %s: %v", d.Info().Name, err)
+				return
+			}
+			rep := extCompare(t, d, g, 2) // lavapipe 25's driver warning on the EXTRA texel buffers is logged
+			t.Logf("%s: %d commands, digests equal %v, %d validation messages (driver warnings included)", d.Info().Name, rep.Commands, rep.DigestsEqual, rep.ValidationMessages)
+			wrong := vk.StageFragmentShader
+			if st != vk.StageComputeShader {
+				wrong = vk.StageComputeShader
+			}
+			fmtlessStageControls(t, d, g, names, wrong)
+		})
 	}
-	t.Logf("%s: images %v", d.Info().Name, names)
-	if !readWithoutFormat(d) {
-		_, err := New(d, g)
-		var ue *UnsupportedError
-		if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "lacks shaderStorageImageReadWithoutFormat (queried)") {
-			t.Fatalf("got %v, want a refusal naming shaderStorageImageReadWithoutFormat", err)
-		}
-		t.Logf("refused on %s: %v", d.Info().Name, err)
-		return
-	}
-	rep := extCompare(t, d, g, 2) // lavapipe 25's driver warning on the EXTRA texel buffers is logged
-	t.Logf("%s: %d commands, digests equal %v, %d validation messages (driver warnings included)", d.Info().Name, rep.Commands, rep.DigestsEqual, rep.ValidationMessages)
-	fmtlessStageControls(t, d, g, names)
 }
 
-// TestFormatlessOtherStages: a fragment-stage read of such a format is
+// TestFormatlessOtherStages: a geometry-stage read of such a format is
 // refused, naming the feature as queried: lacking (a device limit) or
-// present (compute only, the other stages not built).
+// present (compute, vertex and fragment only, the other stages not
+// built).
 func TestFormatlessOtherStages(t *testing.T) {
 	d := sharedDevice(t)
-	g, _ := fmtlessGraph(d, vk.StageFragmentShader)
+	g, _ := fmtlessGraph(d, vk.StageGeometryShader)
 	_, err := New(d, g)
 	want := "lacks shaderStorageImageReadWithoutFormat (queried)"
 	if readWithoutFormat(d) {
-		want = "format-less read path is in the compute stage only"
+		want = "format-less read path is in the compute, vertex and fragment stages only"
 	}
 	var ue *UnsupportedError
 	if !errors.As(err, &ue) || !strings.Contains(ue.Reason, want) {
@@ -209,12 +225,12 @@ func TestFormatlessMSReads(t *testing.T) {
 	rr.Close()
 	rep := extCompare(t, d, g, 2)
 	t.Logf("%s: %d commands, digests equal %v, %d validation messages", d.Info().Name, rep.Commands, rep.DigestsEqual, rep.ValidationMessages)
-	fmtlessStageControls(t, d, g, names)
+	fmtlessStageControls(t, d, g, names, vk.StageFragmentShader)
 }
 
 // fmtlessStageControls: for each named image, the barrier before "read"
-// recorded with destination FRAGMENT_SHADER must raise a hazard.
-func fmtlessStageControls(t *testing.T, d *vulkan.Device, g *p.Graph, names []string) {
+// recorded with destination stage wrong must raise a hazard.
+func fmtlessStageControls(t *testing.T, d *vulkan.Device, g *p.Graph, names []string, wrong vk.Stage) {
 	t.Helper()
 	r, plan := prepare(t, d, g)
 	read := p.CommandID(slices.IndexFunc(g.Commands, func(c p.Command) bool { return c.Name == "read" }))
@@ -226,7 +242,7 @@ func fmtlessStageControls(t *testing.T, d *vulkan.Device, g *p.Graph, names []st
 		}
 		broken := *plan
 		broken.Barriers = slices.Clone(plan.Barriers)
-		broken.Barriers[k].DstStages = vk.StageFragmentShader
+		broken.Barriers[k].DstStages = wrong
 		_, msgs, err := r.RunPlan(&broken, 1, false)
 		if err != nil {
 			t.Fatal(err)
@@ -240,7 +256,7 @@ func fmtlessStageControls(t *testing.T, d *vulkan.Device, g *p.Graph, names []st
 		}
 		t.Logf("%s: wrong-stage barrier: %d hazards", name, hazards)
 		if hazards == 0 {
-			t.Errorf("%s: a barrier to FRAGMENT_SHADER before the read raised no hazard on it: the format-less read did not happen", name)
+			t.Errorf("%s: a barrier to %s before the read raised no hazard on it: the format-less read did not happen in its stage", name, wrong)
 		}
 	}
 }

@@ -29,6 +29,8 @@ type kit struct {
 	// the device does not write every slice of one vkCmdResolveImage with
 	// a region per slice (resolve3d.go, measured); absent: that way.
 	sliceWay map[avk.Format]uint8
+	// nofmtGfx: nofmt, and the vertex and fragment format-less arrays fit the device's storage-image limits (fmtless.go)
+	nofmtGfx bool
 
 	modules   map[string]vk.ShaderModule
 	setsLay   [numStages]vk.DescriptorSetLayout
@@ -78,6 +80,7 @@ func newKit(dev *vulkan.Device) (*kit, error) {
 	props.Limits.Deref()
 	k.limits = props.Limits
 	k.nofmt = readWithoutFormat(dev) // fmtless.go
+	k.nofmtGfx = k.nofmt && k.fmtlessGfxFits()
 	if err := k.init(); err != nil {
 		k.close()
 		return nil, err
@@ -225,8 +228,11 @@ func (c category) size(st stage) int {
 	if st == stCompute {
 		return cats[c].compute
 	}
-	if st >= stTessControl && st != stRayGen && c >= catRG32F { // raygen.go: its own one-set layout has them
-		return 0 // storageformats.go: not in the tessellation and geometry stages
+	if st >= stTessControl && st != stRayGen && c >= catRG32F && c != catIWI && c != catIW3I {
+		// storageformats.go, fmtless.go: not in the tessellation, geometry
+		// and mesh stages (sint.go: signed writes are; raygen.go: its own
+		// one-set layout has them all)
+		return 0
 	}
 	return cats[c].graphic
 }

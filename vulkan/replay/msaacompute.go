@@ -26,7 +26,7 @@ func usesMS(m specMasks) bool {
 			return true
 		}
 	}
-	return false
+	return m[catIWMSI] != 0 // sint.go
 }
 
 // compModule names the compute module for a part with masks m.
@@ -78,7 +78,7 @@ func (k *kit) noMSCompute() bool {
 // size is c.size(st) on k's device: no multisampled compute slots where
 // noMSCompute.
 func (k *kit) size(c category, st stage) int {
-	if c >= catNF2 && !k.fmtlessOn() { // fmtless.go
+	if c.isFmtless() && !k.fmtlessOn(st) { // fmtless.go
 		return 0
 	}
 	if st == stCompute && (c == catS2MS || c == catS2MSU || c.isMSStorage()) && k.noMSCompute() {

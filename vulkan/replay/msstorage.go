@@ -22,7 +22,7 @@ import (
 // for the format, and the sample count in storageImageSampleCounts.
 
 func (c category) isMSStorage() bool {
-	return c >= catIMSRGBA8 && c <= catIWMSU || c >= catNFMS && c <= catNFMSI // fmtless.go
+	return c >= catIMSRGBA8 && c <= catIWMSU || c >= catNFMS && c <= catNFMSI || c == catIWMSI // fmtless.go, sint.go
 }
 
 // msStorageRead is the read array for a format.
@@ -53,8 +53,11 @@ func addMSStorage(w *work, st stage, im *p.ImageDesc, acc vk.AccessFlags, add fu
 		}
 		if acc&vk.AccessShaderStorageWrite != 0 {
 			c := catIWMS
-			if isUintFormat(im.Format) {
+			switch {
+			case isUintFormat(im.Format):
 				c = catIWMSU
+			case isSintFormat(im.Format):
+				c = catIWMSI // sint.go: compute only
 			}
 			if err := add(c, s, fWrite); err != nil {
 				return err

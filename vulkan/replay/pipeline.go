@@ -194,6 +194,10 @@ func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
 	}
 	frag := variant(fragShader(key.ncolor, key.nuint), needsExtra(key.fmask, true)) // msstorage.go
 	vert = variant(vert, needsExtra(key.vmask, true))
+	if nf, ok := fmtlessGfxModule(frag, key.fmask); ok { // fmtless.go: float outputs only (fmtlessDevice refuses the rest)
+		frag = nf
+	}
+	vert, _ = fmtlessGfxModule(vert, key.vmask)
 	vspec, vfree := specialization(key.vmask)
 	defer vfree()
 	fspec, ffree := specialization(key.fmask)

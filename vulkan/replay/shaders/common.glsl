@@ -72,7 +72,13 @@
 #define OFF_NFMS 141
 #define OFF_NFMSU 143
 #define OFF_NFMSI 145
-#define N_SLOTS 147
+#endif
+// Signed-integer storage writes (sint.go): EXTRA variants only.
+#define OFF_IWI 147
+#define OFF_IW3I 149
+#define OFF_IWMSI 150
+#if defined(EXTRA) || defined(NOFMT)
+#define N_SLOTS 152
 #else
 #define N_SLOTS 132
 #endif
@@ -141,6 +147,11 @@ layout(constant_id = 44) const uint M_NFMS = 0xffffffffu;
 layout(constant_id = 45) const uint M_NFMSU = 0xffffffffu;
 layout(constant_id = 46) const uint M_NFMSI = 0xffffffffu;
 #endif
+#ifdef EXTRA
+layout(constant_id = 47) const uint M_IWI = 0xffffffffu;
+layout(constant_id = 48) const uint M_IW3I = 0xffffffffu;
+layout(constant_id = 49) const uint M_IWMSI = 0xffffffffu;
+#endif
 
 struct Slot {
 	uint w, h, d; // extent in elements (a buffer: words, 1, 1; a uniform buffer: uvec4s; a 2D image: layers; multisampled: samples, one layer per slot)
@@ -192,6 +203,13 @@ layout(set = SET, binding = 25) writeonly uniform uimage3D iw3u[1];
 layout(set = SET, binding = 26) uniform usamplerBuffer utb[2];
 layout(set = SET, binding = 27, r32ui) uniform readonly uimageBuffer stb[2];
 layout(set = SET, binding = 28) writeonly uniform uimageBuffer stbw[2];
+// Signed-integer storage writes (sint.go; format-less, like iw and iwu):
+// an SINT view needs an integer-signed image type.
+layout(set = SET, binding = 49) writeonly uniform iimage2DArray iwi[2];
+layout(set = SET, binding = 50) writeonly uniform iimage3D iw3i[1];
+#if N_MS > 0 && defined(BASE_WRITES)
+layout(set = SET, binding = 51) writeonly uniform iimage2DMS iwmsi[2];
+#endif
 // More storage-image read formats (storageformats.go); not in the
 // tessellation and geometry stages (PRE_RASTER), whose five-set pipeline
 // layout would exceed lavapipe's 256 storage images.
@@ -217,7 +235,8 @@ layout(set = SET, binding = 34) writeonly uniform uimage2DMS iwmsu[2];
 #endif
 #ifdef NOFMT
 // Storage-image reads without a format qualifier (the device's
-// shaderStorageImageReadWithoutFormat; fmtless.go).
+// shaderStorageImageReadWithoutFormat; fmtless.go): the compute, vertex
+// and fragment *_nf variants.
 layout(set = SET, binding = 40) uniform readonly image2DArray i_nf2[2];
 layout(set = SET, binding = 41) uniform readonly uimage2DArray i_nf2u[2];
 layout(set = SET, binding = 42) uniform readonly iimage2DArray i_nf2i[2];
@@ -371,6 +390,9 @@ uint wval(uint k, uint e) { return hash(H ^ (P.s[k].flags >> 8) ^ hash(e + P.see
 
 #define W_IWMS(i) WRITE(M_IWMS, i, OFF_IWMS + i, imageStore(iwms[i], mscoord(OFF_IWMS + i, e), mssample(OFF_IWMS + i, e), unit(spread(wval(OFF_IWMS + i, e)))))
 #define W_IWMSU(i) WRITE(M_IWMSU, i, OFF_IWMSU + i, imageStore(iwmsu[i], mscoord(OFF_IWMSU + i, e), mssample(OFF_IWMSU + i, e), spread(wval(OFF_IWMSU + i, e))))
+#define W_IWI(i) WRITE(M_IWI, i, OFF_IWI + i, imageStore(iwi[i], coord(OFF_IWI + i, e), ivec4(spread(wval(OFF_IWI + i, e)))))
+#define W_IW3I(i) WRITE(M_IW3I, i, OFF_IW3I + i, imageStore(iw3i[i], coord(OFF_IW3I + i, e), ivec4(spread(wval(OFF_IW3I + i, e)))))
+#define W_IWMSI(i) WRITE(M_IWMSI, i, OFF_IWMSI + i, imageStore(iwmsi[i], mscoord(OFF_IWMSI + i, e), mssample(OFF_IWMSI + i, e), ivec4(spread(wval(OFF_IWMSI + i, e)))))
 
 void writeAll() {
 #if defined(EXTRA) || defined(BASE_WRITES)
@@ -388,9 +410,14 @@ void writeAll() {
 #ifdef EXTRA
 	W_IW3U(0)
 	W_STBW(0) W_STBW(1)
+	W_IWI(0) W_IWI(1)
+	W_IW3I(0)
 #if N_MS > 0
 	W_IWMS(0) W_IWMS(1)
 	W_IWMSU(0) W_IWMSU(1)
+#ifdef BASE_WRITES
+	W_IWMSI(0) W_IWMSI(1)
+#endif
 #endif
 #endif
 }

@@ -1,5 +1,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#ifdef NOFMT
+#extension GL_EXT_shader_image_load_formatted : require // *_nf.spv (fmtless.go)
+#endif
 // replay.frag: one command's fragment-stage accesses and colour outputs.
 // Fragment p (row-major in the render area) reads elements p, p+stride,
 // ... of every fragment-stage slot; its outputs derive from the element-p

@@ -1,5 +1,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#ifdef NOFMT
+#extension GL_EXT_shader_image_load_formatted : require // *_nf.spv (fmtless.go)
+#endif
 // replay.vert: one command's vertex-stage accesses. Vertices 0..2 are a
 // full-screen triangle at the depths the params give; the rest are
 // degenerate (no fragments) and exist so that the vertex-stage reads are

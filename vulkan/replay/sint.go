@@ -1,0 +1,36 @@
+package replay
+
+import (
+	"strings"
+
+	"github.com/aliasplan/aliasplan/vk"
+)
+
+// Signed-integer storage writes: a storage image of an SINT format
+// (R32_SINT, R8G8B8A8_SINT, R16_SINT, ...) is written through a signed
+// image type, as the validation layer requires of an SINT view
+// (VUID-vkCmdDispatch-format-07753; float and unsigned arrays are refused
+// on it). common.glsl's EXTRA variants declare them without a format
+// qualifier, like the float and unsigned write arrays (the replay needs
+// shaderStorageImageWriteWithoutFormat anyway), so one array serves every
+// SINT format: iwi (2D array, two slots a stage), iw3i (3D, one) in every
+// stage that writes storage images (compute, vertex, fragment,
+// tessellation, geometry, task, mesh), iwmsi (multisampled, two) in
+// compute only (comp_ms.spv, comp_ms_nf.spv). The budget: lavapipe 22.3
+// has 64 storage images a stage and 256 a pipeline layout (storage
+// texel buffers count too); the five-set pre-raster layout holds 240
+// before these, 255 with three a stage, and a multisampled signed array
+// in the graphics stages would pass 256. A multisampled signed write in
+// a graphics stage is refused as having no slot.
+//
+// Reads of what they write: an SINT format has no format-qualified read
+// array (lavapipe 22.3's compute set holds 63 of its 64 with these), so
+// a storage read of one goes to the format-less signed arrays where the
+// device has shaderStorageImageReadWithoutFormat (fmtless.go: compute,
+// vertex, fragment) and is refused naming the feature elsewhere; the
+// readback of an imported SINT image (a transfer copy) compares it on
+// any device.
+
+func isSintFormat(f vk.Format) bool {
+	return strings.Contains(f.String(), "_SINT")
+}
