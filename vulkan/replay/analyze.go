@@ -163,7 +163,7 @@ const (
 	stVertex
 	stFragment
 	numBaseStages
-	numStages = numBaseStages + 7 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh; raytrace.go: ray query, ray trace
+	numStages = numBaseStages + 12 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh; raytrace.go: ray query, ray trace; rqgfx.go: five graphics ray queries
 )
 
 var stageNames = [numStages]string{"compute", "vertex", "fragment"}
