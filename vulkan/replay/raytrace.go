@@ -45,13 +45,16 @@ import (
 //     traced by the ray tracing pipeline (replay.rgen), into the lanes of
 //     part stRayTrace. An access in both stages (or accesses of each) is
 //     traced by both, each into its own lanes.
+//   - VERTEX / TESSELLATION_* / GEOMETRY / FRAGMENT_SHADER /
+//     ACCELERATION_STRUCTURE_READ: the same rays traced by ray queries in
+//     a draw of that stage (rqgfx.go), each stage into lanes of its own.
 //
 // The digests never see the structures' bytes: their layout is opaque
 // and need not be the same from one build to the next, so the replay
 // digests what tracing them returns. A structure whose bytes another
 // resource clobbered traces differently (TestAccelClobber). Refused, by
 // name: other accesses in RAY_TRACING_SHADER stages (storage, sampled,
-// uniform: not built, the unbuilt.go refusal), ray queries in other shader stages, builds whose
+// uniform: not built, the unbuilt.go refusal), ray queries in task and mesh shaders (not built), builds whose
 // inputs are graph buffers (vertex, index or instance data read in the
 // build stage: they would need device addresses the planner's pools do
 // not allocate), tracing a bottom-level structure or one the frame does
