@@ -83,8 +83,8 @@ func (k *kit) skipRQGfxModule(name string) bool {
 	return !rq || !tess && strings.HasPrefix(name, "rqt") || !geom && name == "rqg.spv"
 }
 
-// rqGfxFeatures refuses ray queries in a tessellation or geometry stage
-// on a device without the stage's feature; "" when the device has it.
+// rqGfxFeature names the feature ray queries in graphics stage i need
+// and the device lacks (tessellation, geometry; queried); "" if none.
 func (k *kit) rqGfxFeature(i int) string {
 	tess, geom := k.preRasterFeatures()
 	switch {

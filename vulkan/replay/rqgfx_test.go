@@ -147,7 +147,7 @@ func TestGfxRayQueryGeneratedFrames(t *testing.T) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			g, kinds := proptest.GfxRayReplayFrame(seed)
 			extCompare(t, d, g, 1)
-			t.Logf("kinds %v", kinds)
+			t.Logf("kinds %v, stages %s", kinds, Stages(g))
 		})
 	}
 }
