@@ -171,7 +171,7 @@ const (
 	stVertex
 	stFragment
 	numBaseStages
-	numStages = numBaseStages + 8 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh; raytrace.go: ray query, ray trace; raygen.go: ray generation
+	numStages = numBaseStages + 13 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh; raytrace.go: ray query, ray trace; raygen.go: ray generation; rqgfx.go: five graphics ray queries
 )
 
 var stageNames = [numStages]string{"compute", "vertex", "fragment"}

@@ -45,6 +45,9 @@ import (
 //     traced by the ray tracing pipeline (replay.rgen), into the lanes of
 //     part stRayTrace. An access in both stages (or accesses of each) is
 //     traced by both, each into its own lanes.
+//   - VERTEX / TESSELLATION_* / GEOMETRY / FRAGMENT_SHADER /
+//     ACCELERATION_STRUCTURE_READ: the same rays traced by ray queries in
+//     a draw of that stage (rqgfx.go), each stage into lanes of its own.
 //
 // The digests never see the structures' bytes: their layout is opaque
 // and need not be the same from one build to the next, so the replay
@@ -52,8 +55,10 @@ import (
 // resource clobbered traces differently (TestAccelClobber). Storage,
 // sampled and uniform accesses in RAY_TRACING_SHADER stages are
 // raygen.go's ray generation part (a pipeline of its own, sharing
-// rtPipelineSBT). Refused, by name: ray queries in other shader stages,
-// tracing a bottom-level structure or one the frame does
+// rtPipelineSBT); ray queries in vertex, tessellation, geometry and
+// fragment shaders are rqgfx.go's. Refused, by name: ray queries in task
+// and mesh shaders (not built), tracing a bottom-level structure or one
+// the frame does
 // not build, a command that builds or copies a structure it also traces.
 // Builds whose inputs are graph buffers (SHADER_READ in the build stage)
 // build from those buffers' words as vertices instead of their own
@@ -73,7 +78,7 @@ func init() { stageNames[stRayQuery], stageNames[stRayTrace] = "ray query", "ray
 
 // ownSetStage says whether a part's descriptor set is raytrace.go's own
 // (not one of the kit's stage layouts).
-func ownSetStage(st stage) bool { return st == stRayQuery || st == stRayTrace }
+func ownSetStage(st stage) bool { return st == stRayQuery || st == stRayTrace || isRQGfx(st) }
 
 const (
 	rtTriangles = 16
@@ -93,31 +98,43 @@ type rtWork struct {
 	builds           []p.ResourceID // built
 	inputs           []p.ResourceID // bottom-level structures its top-level builds instance
 	copySrc, copyDst []p.ResourceID
-	traces           []p.ResourceID // ray-query reads (compute)
-	rtTraces         []p.ResourceID // RAY_TRACING_SHADER reads: a ray tracing pipeline's trace
-	geom             []p.ResourceID // graph buffers its builds read as vertices (asinput.go)
+	traces           []p.ResourceID           // ray-query reads (compute)
+	rtTraces         []p.ResourceID           // RAY_TRACING_SHADER reads: a ray tracing pipeline's trace
+	geom             []p.ResourceID           // graph buffers its builds read as vertices (asinput.go)
+	gfx              [numRQGfx][]p.ResourceID // ray queries in graphics stage i (rqgfx.go)
 }
 
 // traced is what the command traces, by both paths.
 func (rt *rtWork) traced() []p.ResourceID {
-	return append(rt.traces[:len(rt.traces):len(rt.traces)], rt.rtTraces...)
+	out := append(rt.traces[:len(rt.traces):len(rt.traces)], rt.rtTraces...)
+	for _, l := range rt.gfx {
+		out = append(out, l...)
+	}
+	return out
 }
 
 // tracePath is one of a command's traces: ray queries in a compute
-// dispatch, or the ray tracing pipeline.
+// dispatch, the ray tracing pipeline, or ray queries in a graphics
+// stage's draw (rqgfx.go).
 type tracePath struct {
 	list []p.ResourceID
 	st   stage // its part
 	rtp  bool
+	gfx  int // rqGfx index + 1; 0: not a graphics stage
 }
 
 func (rt *rtWork) paths() []tracePath {
 	var out []tracePath
 	if len(rt.traces) > 0 {
-		out = append(out, tracePath{rt.traces, stRayQuery, false})
+		out = append(out, tracePath{rt.traces, stRayQuery, false, 0})
 	}
 	if len(rt.rtTraces) > 0 {
-		out = append(out, tracePath{rt.rtTraces, stRayTrace, true})
+		out = append(out, tracePath{rt.rtTraces, stRayTrace, true, 0})
+	}
+	for i, l := range rt.gfx {
+		if len(l) > 0 {
+			out = append(out, tracePath{l, stRQVertex + stage(i), false, i + 1})
+		}
 	}
 	return out
 }
@@ -158,9 +175,20 @@ func addRTAccess(g *p.Graph, w *work, a *p.Access, st vk.Stage, left *vk.AccessF
 		} else {
 			rt.copyDst = append(rt.copyDst, a.Resource)
 		}
-	case st&(vk.StageRayTracingShader|vk.StageComputeShader) != 0 && asFlags == vk.AccessAccelerationStructureRead:
-		// Traced by the ray tracing pipeline, by a compute ray query, or
-		// (both stages) by both: each trace has a part (lanes) of its own.
+	case st&(vk.StageTaskShaderEXT|vk.StageMeshShaderEXT) != 0 && asFlags == vk.AccessAccelerationStructureRead:
+		return bad("ray queries in %s: the replay traces rays in compute, vertex, tessellation, geometry and fragment shaders and the ray tracing pipeline; task and mesh shaders with rayQueryEXT are not built (docs/replay.md, what is left)", st&(vk.StageTaskShaderEXT|vk.StageMeshShaderEXT))
+	case st&(vk.StageRayTracingShader|vk.StageComputeShader|rqGfxStages) != 0 && asFlags == vk.AccessAccelerationStructureRead:
+		// Traced by the ray tracing pipeline, by a compute ray query, by a
+		// ray-query draw of each graphics stage named (rqgfx.go), or by
+		// several: each trace has a part (lanes) of its own.
+		for i, s := range rqGfx {
+			if st&s.vk != 0 {
+				rt.gfx[i] = append(rt.gfx[i], a.Resource)
+				if w.parts[stRQVertex+stage(i)] == nil {
+					w.parts[stRQVertex+stage(i)] = &part{stage: stRQVertex + stage(i)}
+				}
+			}
+		}
 		if st&vk.StageRayTracingShader != 0 {
 			rt.rtTraces = append(rt.rtTraces, a.Resource)
 			if w.parts[stRayTrace] == nil {
@@ -176,7 +204,7 @@ func addRTAccess(g *p.Graph, w *work, a *p.Access, st vk.Stage, left *vk.AccessF
 	case asFlags&vk.AccessAccelerationStructureWrite != 0:
 		return bad("an acceleration-structure write outside the build and copy stages (Vulkan writes them there only)")
 	default:
-		return bad("ray queries in stages %s: the replay traces rays in compute shaders only (not built; docs/replay.md, what is left)", st&^vk.StageComputeShader)
+		return bad("acceleration-structure reads in stages %s: the replay reads them in builds, copies, and traces in compute, vertex, tessellation, geometry, fragment and ray tracing shaders", st)
 	}
 	*left &^= asFlags
 	return nil
@@ -194,8 +222,9 @@ type rtKit struct {
 	geomTris  map[ownKey][]uint32 // a build's triangles per input (asinput.go)
 	setLay    vkg.DescriptorSetLayout
 	pipeLay   vkg.PipelineLayout
-	pipe      vkg.Pipeline // ray queries (compute)
-	rtPipe    vkg.Pipeline // the ray tracing pipeline
+	pipe      vkg.Pipeline           // ray queries (compute)
+	rtPipe    vkg.Pipeline           // the ray tracing pipeline
+	gfxPipe   [numRQGfx]vkg.Pipeline // graphics stages' ray-query draws (rqgfx.go), where used
 	sbt       [3]vkext.Region
 	rgLay     vkg.PipelineLayout       // raygen.go: the ray generation part's (its one set)
 	rgPipes   map[specMasks]rgPipeline // raygen.go: by the part's masks
@@ -230,7 +259,7 @@ func hasRT(ws []work) bool {
 // skipRTModule says whether the device cannot take the shader module.
 func (k *kit) skipRTModule(name string) bool {
 	_, rq, rtp := k.hooks.RayQueries()
-	return name == "rq.spv" && !rq || (name == "rgen.spv" || name == "rgen_slots.spv" || name == "rgen_slots_x.spv" || name == "rmiss.spv" || name == "rchit.spv") && !rtp
+	return name == "rq.spv" && !rq || k.skipRQGfxModule(name) || (name == "rgen.spv" || name == "rgen_slots.spv" || name == "rgen_slots_x.spv" || name == "rmiss.spv" || name == "rchit.spv") && !rtp
 }
 
 // rtDevice checks every acceleration-structure use of g against the
@@ -250,7 +279,7 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 	first := func() (*work, p.ResourceID) {
 		for i := range ws {
 			if rt := ws[i].rt; rt != nil {
-				for _, l := range [][]p.ResourceID{rt.builds, rt.traces, rt.rtTraces, rt.copySrc, rt.copyDst, rt.inputs, rt.geom} {
+				for _, l := range append([][]p.ResourceID{rt.builds, rt.traces, rt.rtTraces, rt.copySrc, rt.copyDst, rt.inputs, rt.geom}, rt.gfx[:]...) {
 					if len(l) > 0 {
 						return &ws[i], l[0]
 					}
@@ -288,7 +317,10 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 			feature bool
 			enabled bool
 			what    string
-		}{{w.rt.traces, "VK_KHR_ray_query", frq, hasRQ, "ray queries in compute shaders"}, {w.rt.rtTraces, "VK_KHR_ray_tracing_pipeline", frtp, hasRTP, "ray tracing shaders"}} {
+		}{{w.rt.traces, "VK_KHR_ray_query", frq, hasRQ, "ray queries in compute shaders"}, {w.rt.rtTraces, "VK_KHR_ray_tracing_pipeline", frtp, hasRTP, "ray tracing shaders"},
+			{w.rt.gfx[0], "VK_KHR_ray_query", frq, hasRQ, "ray queries in vertex shaders"}, {w.rt.gfx[1], "VK_KHR_ray_query", frq, hasRQ, "ray queries in tessellation control shaders"},
+			{w.rt.gfx[2], "VK_KHR_ray_query", frq, hasRQ, "ray queries in tessellation evaluation shaders"}, {w.rt.gfx[3], "VK_KHR_ray_query", frq, hasRQ, "ray queries in geometry shaders"},
+			{w.rt.gfx[4], "VK_KHR_ray_query", frq, hasRQ, "ray queries in fragment shaders"}} {
 			if len(c.list) == 0 || c.enabled {
 				continue
 			}
@@ -299,6 +331,11 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 				return refuse(w, c.list[0], "%s has %s without its feature (queried): the device cannot run %s", name, c.ext, c.what)
 			default:
 				return notOpened(w, c.list[0], c.ext)
+			}
+		}
+		for i, l := range w.rt.gfx {
+			if why := k.rqGfxFeature(i); len(l) > 0 && why != "" {
+				return refuse(w, l[0], "%s lacks %s (queried): the device cannot run ray queries in %s shaders", name, why, rqGfx[i].name)
 			}
 		}
 	}
@@ -415,7 +452,7 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 	if err := k.rtOwn(g, ws); err != nil {
 		return err
 	}
-	return k.rtPipeline()
+	return k.rtPipeline(ws)
 }
 
 // triangles are rtTriangles opaque triangles over the unit square at
@@ -580,12 +617,23 @@ func (k *kit) rtOwn(g *p.Graph, ws []work) error {
 
 // rtPipeline makes the ray-query dispatch's set layout, pipeline layout
 // and pipeline.
-func (k *kit) rtPipeline() error {
+func (k *kit) rtPipeline(ws []work) error {
 	rk := k.rt
 	_, rq, rtp := k.hooks.RayQueries()
 	cs := vkg.ShaderStageFlags(vkg.ShaderStageComputeBit)
 	if rtp {
 		cs |= 0x100 // VK_SHADER_STAGE_RAYGEN_BIT_KHR
+	}
+	var gfxUsed [numRQGfx]bool
+	for i := range ws {
+		if rt := ws[i].rt; rt != nil {
+			for j, l := range rt.gfx {
+				if len(l) > 0 {
+					gfxUsed[j] = true
+					cs |= rqGfx[j].flags
+				}
+			}
+		}
 	}
 	rk.stages = cs
 	binds := []vkg.DescriptorSetLayoutBinding{
@@ -617,6 +665,14 @@ func (k *kit) rtPipeline() error {
 		var err error
 		if rk.rgLay, err = k.pipelineLayout(k.setsLay[stRayGen]); err != nil { // raygen.go
 			return err
+		}
+	}
+	for i, used := range gfxUsed {
+		if used {
+			var err error
+			if rk.gfxPipe[i], err = k.rqGfxPipeline(i); err != nil {
+				return err
+			}
 		}
 	}
 	if !rq {
@@ -687,7 +743,7 @@ func (k *kit) closeRT() {
 			rk.fns.DestroyAS(ob.blas)
 		}
 	}
-	pls := []vkg.Pipeline{rk.pipe, rk.rtPipe}
+	pls := append([]vkg.Pipeline{rk.pipe, rk.rtPipe}, rk.gfxPipe[:]...)
 	for _, rp := range rk.rgPipes {
 		pls = append(pls, rp.pipe)
 	}
@@ -880,11 +936,18 @@ func (m *mode) recordRT(cb vkg.CommandBuffer, w *work) {
 		if tp.rtp {
 			bp, pl = vkg.PipelineBindPointRayTracing, rk.rtPipe
 		}
+		if tp.gfx > 0 {
+			bp, pl = vkg.PipelineBindPointGraphics, rk.gfxPipe[tp.gfx-1]
+		}
 		vkg.CmdBindPipeline(cb, bp, pl)
 		vkg.CmdBindDescriptorSets(cb, bp, rk.pipeLay, 0, 1, []vkg.DescriptorSet{rm.sets[ownKey{w.cmd, p.ResourceID(tp.st)}]}, 0, nil)
 		vkg.CmdPushConstants(cb, rk.pipeLay, rk.stages, 0, 16, unsafe.Pointer(&rays[0]))
 		if tp.rtp {
 			rk.fns.CmdTraceRays(c, rk.sbt[0], rk.sbt[1], rk.sbt[2], n)
+			continue
+		}
+		if tp.gfx > 0 {
+			m.recordRQGfx(cb, tp.gfx-1) // rqgfx.go
 			continue
 		}
 		vkg.CmdDispatch(cb, (n+63)/64, 1, 1)
