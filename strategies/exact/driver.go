@@ -52,6 +52,9 @@ type comp struct {
 	runWork int64
 	// runDeep: the deepest node of the last complete run (items placed).
 	runDeep int
+	// rate: the cheapest propagation work a node of its complete runs
+	// of 64 nodes or more (runWorkCap); 0 before one.
+	rate int64
 	// The skyline tiler (tiledrv.go): whether it applies, one tiler per
 	// time direction, its restarts so far and a scratch rank.
 	tileState int
@@ -86,6 +89,7 @@ type driver struct {
 	mirror   *mirrorRun
 	noMirror bool
 	halt     *atomic.Bool
+	phases   map[string]time.Duration // tracePhases
 }
 
 func newDriver(p *planner.Problem, opts Options, now func() time.Time) *driver {
@@ -437,6 +441,9 @@ func (d *driver) improve() {
 	var prev time.Duration
 	d.tiles = d.startTiles()
 	defer func() { d.tiles.stopTiles(); d.tiles = nil }()
+	if tracePhases != nil {
+		defer func() { tracePhases(d.noMirror, d.phases) }()
+	}
 	if d.tiles == nil {
 		d.startMirror()
 	}
@@ -448,7 +455,9 @@ func (d *driver) improve() {
 		}
 		// Zero-waste components: a skyline tiler phase (tiledrv.go),
 		// about half the time.
+		tp := d.phase()
 		d.tilePhase(k, prev)
+		d.phaseEnd(tp, "tile")
 		if L, U = d.lower(), d.peak(); L >= U || d.answered(U) || d.out() {
 			return
 		}
@@ -476,7 +485,9 @@ func (d *driver) improve() {
 			C = max(L, alignDown(U-dist, d.gran()))
 		}
 		if k%4 == 1 {
+			tp := d.phase()
 			d.shakeAll(uint64(k), 8*int(luby(k)))
+			d.phaseEnd(tp, "shake")
 			if d.out() {
 				return
 			}
@@ -525,7 +536,9 @@ func (d *driver) improve() {
 				// the moves that improve the incumbent. Otherwise one band.
 				w0 := c.s.work
 				for r := 0; ; r++ {
+					tp := d.phase()
 					st = c.band(C, budget)
+					d.phaseEnd(tp, "band")
 					if traceRun != nil {
 						traceRun(k, "band", C, st, c.s.deep, c.peak)
 					}
@@ -555,7 +568,9 @@ func (d *driver) improve() {
 					}
 					w := min(c.ruinShare*budget/8, d.limit-d.nodes())
 					p0 := c.peak
+					tp := d.phase()
 					d.shaken += c.ruin(w, d.stop)
+					d.phaseEnd(tp, "ruin")
 					if c.peak < p0 {
 						c.ruinShare = ruinShare * 8
 						ruinStuck = false
@@ -585,7 +600,9 @@ func (d *driver) improve() {
 					if c.wins != nil {
 						w0 = c.wins.wins
 					}
+					tp := d.phase()
 					d.shaken += c.window(min(c.winShare*budget/8, d.limit-d.nodes()), d.stop)
+					d.phaseEnd(tp, "window")
 					if c.ruins != nil {
 						// The placement moved: the ruin moves' plateau
 						// measure is recomputed.
@@ -598,6 +615,9 @@ func (d *driver) improve() {
 					}
 					if traceRun != nil {
 						traceRun(k, "window", C, map[bool]status{true: found, false: aborted}[c.peak < p0], 0, c.peak)
+						if traceWin != nil {
+							traceWin(c.wins.tries, c.wins.wins, c.wins.peaks, c.wins.exh, c.wins.abo, c.wins.size, c.peak-c.wins.T)
+						}
 					}
 				}
 				// A band search proves nothing; the other components are
@@ -605,7 +625,25 @@ func (d *driver) improve() {
 				break
 			}
 			w0 := c.s.work
+			tp := d.phase()
+			nd0 := c.s.nodes
+			if d.timed() {
+				// Under a time limit a run whose nodes cost far more
+				// propagation than usual is cut short (runWorkCap).
+				cp := runWorkCap(c.m, c.rate)
+				c.s.stop = func() bool { return d.stop() || c.s.work-w0 > (c.s.nodes-nd0+runWorkSlack)*cp }
+			}
 			st = c.s.run(cc, budget)
+			c.s.stop = d.stop
+			if nd := c.s.nodes - nd0; nd >= 64 {
+				if r := (c.s.work - w0) / nd; c.rate == 0 || r < c.rate {
+					c.rate = max(r, 1)
+				}
+			}
+			if traceWork != nil {
+				traceWork(k, len(c.m.size), c.s.nodes-nd0, budget, c.s.work-w0, c.m.spans)
+			}
+			runKind := map[bool]string{true: "half", false: "complete"}[half]
 			c.runWork, c.runDeep = c.s.work-w0, c.s.deep
 			if half && d.capa == 0 {
 				switch {
@@ -620,11 +658,13 @@ func (d *driver) improve() {
 			}
 			if st == found {
 				c.take()
+				d.phaseEnd(tp, runKind)
 				continue
 			}
 			if n >= repairItems {
 				c.repair()
 			}
+			d.phaseEnd(tp, runKind) // the run and its repair
 			if st == exhausted {
 				// Every capacity below need fails the same way.
 				// Peaks are multiples of the granularity.
@@ -654,6 +694,75 @@ const (
 // traceRun, when set (tests), sees every run: restart, kind, capacity,
 // outcome, deepest node and the best peak before the run's repair.
 var traceRun func(k int, kind string, c uint64, st status, deep int, peak uint64)
+
+// runWorkCap is the propagation work a node of a complete run may cost
+// on average (the run stops when its work exceeds this times its nodes
+// plus runWorkSlack): runWorkSpans times the component's spans (Σ
+// sections per item), and runWorkRate times the cheapest average of
+// its earlier runs of 64 nodes or more (rate; 0: none yet). On the
+// largest zero-waste components (perfect n=3000 seed 3, 2,015 items,
+// 80,459 spans) the productive runs cost 5,000–7,000 a node and some
+// halfway runs 250,000–2,500,000 (46 nodes in 20 s): one such run held
+// the restart loop, and with it the adoption of the tiler's posts and
+// every move, for the rest of the time limit.
+func runWorkCap(m *model, rate int64) int64 {
+	cp := runWorkSpans * max(m.spans, int64(len(m.size)))
+	if rate > 0 {
+		cp = min(cp, runWorkRate*rate)
+	}
+	return cp
+}
+
+const (
+	runWorkSpans = 4
+	runWorkRate  = 4
+	runWorkSlack = 16
+)
+
+// traceWork, when set (tests), sees each complete run's nodes, budget,
+// propagation work and the component's spans.
+var traceWork func(k, n int, nodes, budget, work, spans int64)
+
+// tracePhases, when set (tests), sees where improve's time went, by
+// phase, when it returns (mirror: the driver is the mirror's).
+var tracePhases func(mirror bool, phases map[string]time.Duration)
+
+// phaseMark is a phase's start for tracePhases: the time and the peak.
+type phaseMark struct {
+	t    time.Time
+	peak uint64
+}
+
+// phase and phaseEnd time a phase of improve for tracePhases and count
+// the phases that lowered the peak (name+"↓") and by how much in all
+// (name+"↓bytes", in the Duration's units).
+func (d *driver) phase() phaseMark {
+	if tracePhases == nil {
+		return phaseMark{}
+	}
+	return phaseMark{time.Now(), d.peak()}
+}
+
+func (d *driver) phaseEnd(m phaseMark, name string) {
+	if tracePhases == nil {
+		return
+	}
+	if d.phases == nil {
+		d.phases = map[string]time.Duration{}
+	}
+	d.phases[name] += time.Since(m.t)
+	if p := d.peak(); p < m.peak {
+		d.phases[name+"↓"]++
+		if m.peak != math.MaxUint64 {
+			d.phases[name+"↓bytes"] += time.Duration(m.peak - p)
+		}
+	}
+}
+
+// traceWin, when set (tests), sees the window counters after each window
+// phase: tries, found, peak drops, exhausted, aborted, the window size
+// and how far below the peak the target is.
+var traceWin func(tries, wins, peaks, exh, abo, size int, below uint64)
 
 // repairItems: components from this size have the deepest node of every
 // failed complete run repaired (complete.go); smaller ones are solved by

@@ -61,6 +61,7 @@ type windower struct {
 	sub   []int32 // sub-problem index → component index
 	// Counters for the trace.
 	tries, wins, peaks int
+	exh, abo           int
 }
 
 // windowable reports whether c gets window moves (interval components with
@@ -126,9 +127,11 @@ func (c *comp) window(work int64, stop func() bool) int64 {
 				w.step *= 2
 			}
 		case exhausted:
+			w.exh++
 			w.size = min(winMax, w.size+w.size/4+1)
 			w.fails++
 		default:
+			w.abo++
 			w.size = max(winMin, w.size-w.size/5)
 			w.fails++
 		}

@@ -129,3 +129,23 @@ func TestWindowImproves(t *testing.T) {
 		t.Error("no window move improved a greedy placement")
 	}
 }
+
+// TestRunWorkCap: a complete run's work allowance a node is four spans
+// of the component, or four times the cheapest rate of its earlier runs
+// when that is lower.
+func TestRunWorkCap(t *testing.T) {
+	m := &model{size: make([]uint64, 10), spans: 1000}
+	if got := runWorkCap(m, 0); got != 4000 {
+		t.Errorf("no rate: %d, want 4000", got)
+	}
+	if got := runWorkCap(m, 300); got != 1200 {
+		t.Errorf("rate 300: %d, want 1200", got)
+	}
+	if got := runWorkCap(m, 5000); got != 4000 {
+		t.Errorf("rate 5000: %d, want 4000 (the spans rule)", got)
+	}
+	m.spans = 3 // fewer spans than items: items count
+	if got := runWorkCap(m, 0); got != 40 {
+		t.Errorf("spans below items: %d, want 40", got)
+	}
+}
