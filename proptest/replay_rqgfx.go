@@ -52,7 +52,9 @@ func (b *rgen) gfxRayKind(k string) {
 		b.cmd(name+".build", planner.Access{Resource: t, Stages: build, Access: asw})
 		return t
 	}
-	trace := func(r planner.ResourceID, st vk.Stage) planner.Access { return planner.Access{Resource: r, Stages: st, Access: asr} }
+	trace := func(r planner.ResourceID, st vk.Stage) planner.Access {
+		return planner.Access{Resource: r, Stages: st, Access: asr}
+	}
 	col := func() planner.ResourceID {
 		return b.image("color", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
 	}
