@@ -16,7 +16,9 @@
 #   2. TestGeneratedFrames 35, 58 and 66 (issue 21's failing seeds as
 #      first reported), 35, 56, 69 (the lead's run at 929f420) and every
 #      seed of 1..100 with the stand-in-transfers kind (on 6cd74ba: 32,
-#      35, 54, 56, 67, 69; ALIASPLAN_REPLAY_KIND), with
+#      35, 54, 56, 67, 69; the seeds move as proptest.ReplayKinds grows:
+#      after session 10's signed-storage kind 34, 56, 71, ...;
+#      ALIASPLAN_REPLAY_KIND), with
 #      ALIASPLAN_REPLAY_DIGESTS=1 (every command's digest of the aliased
 #      run and every mismatch in the log); once with the pool poison
 #      (session 10: ALIASPLAN_REPLAY_POISON, default on), once without.
