@@ -22,6 +22,8 @@
 // element I0 alone) with values derived from what it read at I0. Unused slots hold null
 // descriptors (VK_EXT_robustness2), which no access touches.
 
+#extension GL_EXT_samplerless_texture_functions : require // utb: texelFetch of a utextureBuffer
+
 // Slot offsets into Params.s; the same in every stage.
 #define OFF_SB 0
 #define OFF_UB 8
@@ -200,7 +202,7 @@ layout(set = SET, binding = 20) writeonly uniform image3D iw3[1];
 layout(set = SET, binding = 23) uniform usampler3D s3u[2];
 layout(set = SET, binding = 24, r32ui) uniform readonly uimage3D i_r32ui3d[1];
 layout(set = SET, binding = 25) writeonly uniform uimage3D iw3u[1];
-layout(set = SET, binding = 26) uniform usamplerBuffer utb[2];
+layout(set = SET, binding = 26) uniform utextureBuffer utb[2]; // no sampler: SPIR-V 1.6 has no sampled image of Dim Buffer
 layout(set = SET, binding = 27, r32ui) uniform readonly uimageBuffer stb[2];
 layout(set = SET, binding = 28) writeonly uniform uimageBuffer stbw[2];
 // Signed-integer storage writes (sint.go; format-less, like iw and iwu):
