@@ -167,7 +167,7 @@ func rayGenClobberGraph(write bool) *p.Graph {
 // the ray generation read of x (read), or the compute read of what the
 // ray generation stage wrote into x (write), sees y's words, and use's
 // digest must differ from the intact plan's, which has equal digests and
-// no message. It fails when the stage does not read or write what it
+// no message (write: or y.read's, where y.write ran before x.write). It fails when the stage does not read or write what it
 // declares, or the digests do not see it.
 func TestRayGenClobber(t *testing.T) {
 	d := rayGenDevice8(t)
@@ -189,8 +189,20 @@ func TestRayGenClobber(t *testing.T) {
 			}
 			diff := r.Diff(good, bad)
 			t.Logf("y over x: %d differences: %v", len(diff), diff)
-			if !slices.ContainsFunc(diff, func(s string) bool { return strings.Contains(s, fmt.Sprintf("%q", "use")) }) {
-				t.Errorf("use's digest did not change with x clobbered (%v)", diff)
+			has := func(cmd string) bool {
+				return slices.ContainsFunc(diff, func(s string) bool { return strings.Contains(s, fmt.Sprintf("command %q", cmd)) })
+			}
+			switch {
+			case has("use"):
+			case write && has("y.read"):
+				// The clobbered plan has no barrier between x.write (ray
+				// generation) and y.write (compute): on a GPU that runs
+				// them at once (the H200) y.write may land first, so use
+				// reads x intact and y.read reads the ray generation
+				// stage's words instead of y's.
+				t.Logf("x.write landed after y.write: the clobber shows in y.read")
+			default:
+				t.Errorf("neither use's digest nor (write) y.read's changed with x clobbered (%v)", diff)
 			}
 		})
 	}

@@ -118,13 +118,26 @@ func TestResolve3DWorkaround(t *testing.T) {
 		return r, plan, rep
 	}
 	const f = vk.FormatR8G8B8A8Unorm
+	// The device's own way, with nothing simulated: a simulated defect
+	// can only push the choice later (the H200 needs the scratch way
+	// already: docs/replay.md).
+	forget()
+	v, ok, err := resolve3DVerdictOf(d, f)
+	if err != nil || !ok {
+		t.Fatalf("probing %s: %v (ok %v)", f, err, ok)
+	}
+	own, ok := v.way()
+	if !ok {
+		t.Skipf("SKIP (device defect, not a pass): %s writes no way every slice of a 3D %s image: %v", d.Info().Name, f, v.probes)
+	}
+	t.Logf("%s: the device's own way for %s: %d", d.Info().Name, f, own)
 	for _, name := range mapsKeys(frames) {
 		t.Run(name, func(t *testing.T) {
 			forget()
 			simulatedDefect, noSliceCalls = defectFirstRegion, false
 			r, _, rep := replay(t, frames[name]())
-			if r.k.sliceWay[f] != wayCalls {
-				t.Errorf("one call writing its first region only: sliceWay %v, want one call per slice (%d)", r.k.sliceWay, wayCalls)
+			if want := max(wayCalls, own); r.k.sliceWay[f] != want {
+				t.Errorf("one call writing its first region only: sliceWay %v, want way %d (one call per slice, or the device's own way if later)", r.k.sliceWay, want)
 			}
 			for _, m := range rep.Mismatches {
 				t.Errorf("one call per slice: mismatch: %s", m)
