@@ -3,7 +3,6 @@ module github.com/aliasplan/aliasplan
 go 1.26
 
 require (
-	github.com/bits-and-blooms/bitset v1.29.0
 	github.com/chromedp/cdproto v0.160.1
 	github.com/chromedp/chromedp v0.23.1
 	github.com/goki/vulkan v1.0.8
