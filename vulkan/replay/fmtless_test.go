@@ -240,20 +240,7 @@ func fmtlessStageControls(t *testing.T, d *vulkan.Device, g *p.Graph, names []st
 		if k < 0 {
 			t.Fatalf("no hazard barrier on %s before read: %+v", name, plan.Barriers)
 		}
-		broken := *plan
-		broken.Barriers = slices.Clone(plan.Barriers)
-		broken.Barriers[k].DstStages = wrong
-		_, msgs, err := r.RunPlan(&broken, 1, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rest, _ := SplitQuirks(msgs)
-		hazards := 0
-		for _, m := range rest {
-			if strings.HasPrefix(m.ID, "SYNC-HAZARD-") {
-				hazards++
-			}
-		}
+		hazards := wrongStage(t, r, plan, k, wrong, nil)
 		t.Logf("%s: wrong-stage barrier: %d hazards", name, hazards)
 		if hazards == 0 {
 			t.Errorf("%s: a barrier to %s before the read raised no hazard on it: the format-less read did not happen in its stage", name, wrong)

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/aliasplan/aliasplan"
 	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vk"
 	"github.com/aliasplan/aliasplan/vulkan"
 )
 
@@ -160,4 +163,26 @@ func compare(t testing.TB, d *vulkan.Device, g *p.Graph, runs int) *Report {
 		t.Errorf("%d validation messages", rep.ValidationMessages)
 	}
 	return rep
+}
+
+// wrongStage runs plan once with barrier k's destination stages replaced
+// by wrong (a wrong-stage control) and returns the synchronization hazards
+// the layer raised, quirks left out, that keep accepts (nil: all).
+func wrongStage(t testing.TB, r *Replayer, plan *p.Plan, k int, wrong vk.Stage, keep func(vulkan.Message) bool) int {
+	t.Helper()
+	broken := *plan
+	broken.Barriers = slices.Clone(plan.Barriers)
+	broken.Barriers[k].DstStages = wrong
+	_, msgs, err := r.RunPlan(&broken, 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := SplitQuirks(msgs)
+	hazards := 0
+	for _, m := range rest {
+		if strings.HasPrefix(m.ID, "SYNC-HAZARD-") && (keep == nil || keep(m)) {
+			hazards++
+		}
+	}
+	return hazards
 }

@@ -76,20 +76,9 @@ func TestMeshMixed(t *testing.T) {
 			if k < 0 {
 				t.Fatalf("no hazard barrier on %s before use: %+v", c.res, plan.Barriers)
 			}
-			broken := *plan
-			broken.Barriers = slices.Clone(plan.Barriers)
-			broken.Barriers[k].DstStages = c.wrong
-			_, msgs, err := r.RunPlan(&broken, 1, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rest, _ := SplitQuirks(msgs)
-			hazards := 0
-			for _, m := range rest {
-				if strings.HasPrefix(m.ID, "SYNC-HAZARD-") && strings.Contains(m.Text, "vkCmdDraw") && !strings.Contains(m.Text, "vkCmdDrawMesh") {
-					hazards++
-				}
-			}
+			hazards := wrongStage(t, r, plan, k, c.wrong, func(m vulkan.Message) bool {
+				return strings.Contains(m.Text, "vkCmdDraw") && !strings.Contains(m.Text, "vkCmdDrawMesh")
+			})
 			t.Logf("%s: destination stage %s instead of %s: %d hazards at the vertex-pipeline draw", c.name, c.wrong, plan.Barriers[k].DstStages, hazards)
 			if hazards == 0 {
 				t.Errorf("a barrier to the wrong stage (%s) raised no hazard at the vertex-pipeline draw: its work is not in %s", c.wrong, plan.Barriers[k].DstStages)

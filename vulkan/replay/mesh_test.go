@@ -172,20 +172,9 @@ func TestMeshStages(t *testing.T) {
 			if k < 0 {
 				t.Fatalf("no hazard barrier on %s before use: %+v", c.res, plan.Barriers)
 			}
-			broken := *plan
-			broken.Barriers = slices.Clone(plan.Barriers)
-			broken.Barriers[k].DstStages = c.wrong
-			_, msgs, err := r.RunPlan(&broken, 1, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rest, _ := SplitQuirks(msgs)
-			hazards := 0
-			for _, m := range rest {
-				if strings.HasPrefix(m.ID, "SYNC-HAZARD-") && !strings.Contains(m.Text, "vkCmdDispatch") && !strings.Contains(m.Text, "vkCmdPipelineBarrier2") {
-					hazards++
-				}
-			}
+			hazards := wrongStage(t, r, plan, k, c.wrong, func(m vulkan.Message) bool {
+				return !strings.Contains(m.Text, "vkCmdDispatch") && !strings.Contains(m.Text, "vkCmdPipelineBarrier2")
+			})
 			t.Logf("%s: destination stage %s instead of %s: %d hazards at the mesh draw (layer 1.3.239 checks none there)", c.name, c.wrong, plan.Barriers[k].DstStages, hazards)
 		})
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 
@@ -164,20 +163,7 @@ func TestResolve3DWorkaround(t *testing.T) {
 				if b.Kind != p.Hazard || b.DstStages&vk.StageResolve == 0 || firstUse(r.g, plan, k) {
 					continue
 				}
-				broken := *plan
-				broken.Barriers = slices.Clone(plan.Barriers)
-				broken.Barriers[k].DstStages = vk.StageClear
-				_, msgs, err := r.RunPlan(&broken, 1, false)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rest, _ := SplitQuirks(msgs)
-				hazards := 0
-				for _, m := range rest {
-					if strings.HasPrefix(m.ID, "SYNC-HAZARD-") {
-						hazards++
-					}
-				}
+				hazards := wrongStage(t, r, plan, k, vk.StageClear, nil)
 				controls++
 				what := r.g.Commands[b.Before].Name + "/" + r.g.Resources[b.Resource].Name
 				t.Logf("through scratch: %s: barrier to CLEAR instead of %s: %d hazards", what, b.DstStages, hazards)

@@ -133,20 +133,7 @@ func stageControl(t *testing.T, r *Replayer, plan *p.Plan, g *p.Graph, cmd, name
 	if k < 0 {
 		t.Fatalf("no hazard barrier on %s before %s: %+v", name, cmd, plan.Barriers)
 	}
-	broken := *plan
-	broken.Barriers = slices.Clone(plan.Barriers)
-	broken.Barriers[k].DstStages = wrong
-	_, msgs, err := r.RunPlan(&broken, 1, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rest, _ := SplitQuirks(msgs)
-	hazards := 0
-	for _, m := range rest {
-		if strings.HasPrefix(m.ID, "SYNC-HAZARD-") {
-			hazards++
-		}
-	}
+	hazards := wrongStage(t, r, plan, k, wrong, nil)
 	t.Logf("%s before %s: barrier to %s: %d hazards", name, cmd, wrong, hazards)
 	if hazards == 0 {
 		t.Errorf("%s before %s: a barrier to %s raised no hazard: the access did not happen in its stage", name, cmd, wrong)

@@ -210,20 +210,7 @@ func TestTransferStandIns(t *testing.T) {
 				if b.Kind != p.Hazard || b.DstStages&(vk.StageCopy|vk.StageBlit|vk.StageResolve|vk.StageAllTransfer) == 0 {
 					continue
 				}
-				broken := *plan
-				broken.Barriers = slices.Clone(plan.Barriers)
-				broken.Barriers[k].DstStages = vk.StageClear
-				_, msgs, err := r.RunPlan(&broken, 1, false)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rest, _ := SplitQuirks(msgs)
-				hazards := 0
-				for _, m := range rest {
-					if strings.HasPrefix(m.ID, "SYNC-HAZARD-") {
-						hazards++
-					}
-				}
+				hazards := wrongStage(t, r, plan, k, vk.StageClear, nil)
 				controls++
 				what := g.Commands[b.Before].Name + "/" + g.Resources[b.Resource].Name
 				t.Logf("%s: barrier to CLEAR instead of %s: %d hazards", what, b.DstStages, hazards)
