@@ -27,18 +27,20 @@ func addressed(res *planner.Resource) bool {
 	return res.Kind == planner.KindBuffer && res.Buffer.Usage&avk.BufferUsageShaderDeviceAddress != 0
 }
 
-// poolAddressed says whether plan pool i holds a buffer with
-// SHADER_DEVICE_ADDRESS usage, on a device that can allocate for it.
-func (r *Resources) poolAddressed(plan *planner.Plan, i int) bool {
+// addressedPools says, per plan pool, whether it holds a buffer with
+// SHADER_DEVICE_ADDRESS usage, on a device that can allocate for it
+// (every entry false on one that cannot).
+func (r *Resources) addressedPools(plan *planner.Plan) []bool {
+	out := make([]bool, len(plan.Pools))
 	if !r.dev.deviceAddresses() {
-		return false
+		return out
 	}
 	for id := range plan.Resources {
-		if rp := &plan.Resources[id]; rp.Status == planner.StatusPooled && rp.Placement.Pool == i && addressed(&r.g.Resources[id]) {
-			return true
+		if rp := &plan.Resources[id]; rp.Status == planner.StatusPooled && addressed(&r.g.Resources[id]) {
+			out[rp.Placement.Pool] = true
 		}
 	}
-	return false
+	return out
 }
 
 // addressChain puts VkMemoryAllocateFlagsInfo (DEVICE_ADDRESS) before

@@ -386,6 +386,7 @@ func (r *Resources) Bind(plan *planner.Plan) (err error) {
 			r.pools[p].refs++
 		}
 	}
+	addressedPools := r.addressedPools(plan) // address.go
 	for i := range plan.Pools {
 		if r.pools[i].refs == 0 {
 			continue // nothing to bind: allocating it would only leak
@@ -400,7 +401,7 @@ func (r *Resources) Bind(plan *planner.Plan) (err error) {
 			}
 			continue
 		}
-		head, free := addressChain(r.poolAddressed(plan, i), nil) // address.go
+		head, free := addressChain(addressedPools[i], nil) // address.go
 		m, err := r.allocate(plan.Pools[i].Size, plan.Pools[i].MemoryTypeIndex, head)
 		free()
 		if err != nil {

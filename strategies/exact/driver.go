@@ -643,7 +643,10 @@ func (d *driver) improve() {
 			if traceWork != nil {
 				traceWork(k, len(c.m.size), c.s.nodes-nd0, budget, c.s.work-w0, c.m.spans)
 			}
-			runKind := map[bool]string{true: "half", false: "complete"}[half]
+			runKind := "complete"
+			if half {
+				runKind = "half"
+			}
 			c.runWork, c.runDeep = c.s.work-w0, c.s.deep
 			if half && d.capa == 0 {
 				switch {

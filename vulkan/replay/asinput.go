@@ -164,23 +164,9 @@ func (k *kit) geomOwn(w *work, r p.ResourceID, ob *ownBuild) error {
 		ob.scratch = addr
 		return err
 	}
-	bb, _, err := k.addrBuffer(size, usageASStorage, false, rtScratch)
-	if err != nil {
+	var err error
+	if ob.blas, ob.instances, err = k.ownBLAS(size, "bottom level over build inputs", len(w.rt.inputs) == 0); err != nil {
 		return err
-	}
-	as, res := rk.fns.CreateAS(unsafe.Pointer(bb.buf), 0, size, false)
-	if err := vkCheck("vkCreateAccelerationStructureKHR (bottom level over build inputs)", vkg.Result(res)); err != nil {
-		return err
-	}
-	ob.blas = as
-	if len(w.rt.inputs) == 0 {
-		inst := instanceBytes([]uint64{rk.fns.ASAddress(as)})
-		ib, addr, err := k.addrBuffer(uint64(len(inst)), usageASInput, true, 16)
-		if err != nil {
-			return err
-		}
-		copy(unsafe.Slice((*byte)(unsafe.Add(ib.mapped, addr-rk.fns.BufferAddress(unsafe.Pointer(ib.buf)))), len(inst)), inst)
-		ob.instances = addr
 	}
 	_, s := rk.fns.ASSizes(true, rk.instances[r])
 	_, addr, err := k.addrBuffer(scratch+rtScratch+s, 0x20, false, rtScratch)

@@ -47,7 +47,7 @@ func fmtlessCategory(f vk.Format, is3D, ms bool, st stage) (category, bool) {
 	switch {
 	case strings.Contains(name, "_UINT"):
 		c++
-	case strings.Contains(name, "_SINT"):
+	case isSintFormat(f): // sint.go
 		c += 2
 	}
 	return c, true

@@ -120,20 +120,19 @@ type tracePath struct {
 	list []p.ResourceID
 	st   stage // its part
 	rtp  bool
-	gfx  int // rqGfx index + 1; 0: not a graphics stage
 }
 
 func (rt *rtWork) paths() []tracePath {
 	var out []tracePath
 	if len(rt.traces) > 0 {
-		out = append(out, tracePath{rt.traces, stRayQuery, false, 0})
+		out = append(out, tracePath{rt.traces, stRayQuery, false})
 	}
 	if len(rt.rtTraces) > 0 {
-		out = append(out, tracePath{rt.rtTraces, stRayTrace, true, 0})
+		out = append(out, tracePath{rt.rtTraces, stRayTrace, true})
 	}
 	for i, l := range rt.gfx {
 		if len(l) > 0 {
-			out = append(out, tracePath{l, stRQVertex + stage(i), false, i + 1})
+			out = append(out, tracePath{l, stRQVertex + stage(i), false})
 		}
 	}
 	return out
@@ -311,16 +310,18 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 		if w.rt == nil {
 			continue
 		}
-		for _, c := range []struct {
+		type need struct {
 			list    []p.ResourceID
 			ext     string
 			feature bool
 			enabled bool
 			what    string
-		}{{w.rt.traces, "VK_KHR_ray_query", frq, hasRQ, "ray queries in compute shaders"}, {w.rt.rtTraces, "VK_KHR_ray_tracing_pipeline", frtp, hasRTP, "ray tracing shaders"},
-			{w.rt.gfx[0], "VK_KHR_ray_query", frq, hasRQ, "ray queries in vertex shaders"}, {w.rt.gfx[1], "VK_KHR_ray_query", frq, hasRQ, "ray queries in tessellation control shaders"},
-			{w.rt.gfx[2], "VK_KHR_ray_query", frq, hasRQ, "ray queries in tessellation evaluation shaders"}, {w.rt.gfx[3], "VK_KHR_ray_query", frq, hasRQ, "ray queries in geometry shaders"},
-			{w.rt.gfx[4], "VK_KHR_ray_query", frq, hasRQ, "ray queries in fragment shaders"}} {
+		}
+		needs := []need{{w.rt.traces, "VK_KHR_ray_query", frq, hasRQ, "ray queries in compute shaders"}, {w.rt.rtTraces, "VK_KHR_ray_tracing_pipeline", frtp, hasRTP, "ray tracing shaders"}}
+		for i, s := range rqGfx {
+			needs = append(needs, need{w.rt.gfx[i], "VK_KHR_ray_query", frq, hasRQ, "ray queries in " + s.name + " shaders"})
+		}
+		for _, c := range needs {
 			if len(c.list) == 0 || c.enabled {
 				continue
 			}
@@ -562,11 +563,10 @@ func (k *kit) rtOwn(g *p.Graph, ws []work) error {
 			if !top || len(w.rt.inputs) == 0 {
 				ob.ntris = n
 				data := triangles(seed, n)
-				vb, addr, err := k.addrBuffer(uint64(len(data)), usageASInput, true, 16)
+				_, addr, err := k.inputBuffer(data)
 				if err != nil {
 					return err
 				}
-				copy(unsafe.Slice((*byte)(unsafe.Add(vb.mapped, addr-k.rt.fns.BufferAddress(unsafe.Pointer(vb.buf)))), len(data)), data)
 				ob.verts = addr
 				_, s := rk.fns.ASSizes(false, n)
 				scratch = s
@@ -576,22 +576,10 @@ func (k *kit) rtOwn(g *p.Graph, ws []work) error {
 				if len(w.rt.inputs) == 0 {
 					// The command's own bottom-level structure.
 					size, _ := rk.fns.ASSizes(false, n)
-					bb, _, err := k.addrBuffer(size, usageASStorage, false, rtScratch)
-					if err != nil {
+					var err error
+					if ob.blas, ob.instances, err = k.ownBLAS(size, "own bottom level", true); err != nil {
 						return err
 					}
-					as, res := rk.fns.CreateAS(unsafe.Pointer(bb.buf), 0, size, false)
-					if err := vkCheck("vkCreateAccelerationStructureKHR (own bottom level)", vkg.Result(res)); err != nil {
-						return err
-					}
-					ob.blas = as
-					inst := instanceBytes([]uint64{rk.fns.ASAddress(as)})
-					ib, addr, err := k.addrBuffer(uint64(len(inst)), usageASInput, true, 16)
-					if err != nil {
-						return err
-					}
-					copy(unsafe.Slice((*byte)(unsafe.Add(ib.mapped, addr-k.rt.fns.BufferAddress(unsafe.Pointer(ib.buf)))), len(inst)), inst)
-					ob.instances = addr
 				}
 				sb, addr, err := k.addrBuffer(scratch+rtScratch+s, 0x20 /* STORAGE_BUFFER */, false, rtScratch)
 				if err != nil {
@@ -613,6 +601,37 @@ func (k *kit) rtOwn(g *p.Graph, ws []work) error {
 		}
 	}
 	return nil
+}
+
+// inputBuffer is a replay-owned, host-visible build-input buffer holding
+// data: the buffer and the data's device address (16-byte aligned).
+func (k *kit) inputBuffer(data []byte) (ownBuffer, uint64, error) {
+	b, addr, err := k.addrBuffer(uint64(len(data)), usageASInput, true, 16)
+	if err != nil {
+		return b, 0, err
+	}
+	copy(unsafe.Slice((*byte)(unsafe.Add(b.mapped, addr-k.rt.fns.BufferAddress(unsafe.Pointer(b.buf)))), len(data)), data)
+	return b, addr, nil
+}
+
+// ownBLAS creates a bottom-level structure of size bytes in replay-owned
+// memory (what names it in errors) and, where instance is set, a buffer
+// holding its one instance: the structure and the instance's address.
+func (k *kit) ownBLAS(size uint64, what string, instance bool) (unsafe.Pointer, uint64, error) {
+	rk := k.rt
+	bb, _, err := k.addrBuffer(size, usageASStorage, false, rtScratch)
+	if err != nil {
+		return nil, 0, err
+	}
+	as, res := rk.fns.CreateAS(unsafe.Pointer(bb.buf), 0, size, false)
+	if err := vkCheck("vkCreateAccelerationStructureKHR ("+what+")", vkg.Result(res)); err != nil {
+		return nil, 0, err
+	}
+	if !instance {
+		return as, 0, nil
+	}
+	_, addr, err := k.inputBuffer(instanceBytes([]uint64{rk.fns.ASAddress(as)}))
+	return as, addr, err
 }
 
 // rtPipeline makes the ray-query dispatch's set layout, pipeline layout
@@ -813,13 +832,12 @@ func (m *mode) prepareRT() error {
 				// The bottom-level structure over the build's inputs, last.
 				inst = instanceBytes(append(addrs[:len(addrs):len(addrs)], rk.fns.ASAddress(ob.blas)))
 			}
-			ib, addr, err := k.addrBuffer(uint64(len(inst)), usageASInput, true, 16)
+			ib, addr, err := k.inputBuffer(inst)
 			if err != nil {
 				return err
 			}
 			k.buffers = k.buffers[:len(k.buffers)-1] // the mode's, freed with it
 			rm.bufs = append(rm.bufs, ib)
-			copy(unsafe.Slice((*byte)(unsafe.Add(ib.mapped, addr-rk.fns.BufferAddress(unsafe.Pointer(ib.buf)))), len(inst)), inst)
 			rm.instances[ownKey{w.cmd, r}] = addr
 		}
 	}
@@ -936,8 +954,8 @@ func (m *mode) recordRT(cb vkg.CommandBuffer, w *work) {
 		if tp.rtp {
 			bp, pl = vkg.PipelineBindPointRayTracing, rk.rtPipe
 		}
-		if tp.gfx > 0 {
-			bp, pl = vkg.PipelineBindPointGraphics, rk.gfxPipe[tp.gfx-1]
+		if isRQGfx(tp.st) {
+			bp, pl = vkg.PipelineBindPointGraphics, rk.gfxPipe[tp.st-stRQVertex]
 		}
 		vkg.CmdBindPipeline(cb, bp, pl)
 		vkg.CmdBindDescriptorSets(cb, bp, rk.pipeLay, 0, 1, []vkg.DescriptorSet{rm.sets[ownKey{w.cmd, p.ResourceID(tp.st)}]}, 0, nil)
@@ -946,8 +964,8 @@ func (m *mode) recordRT(cb vkg.CommandBuffer, w *work) {
 			rk.fns.CmdTraceRays(c, rk.sbt[0], rk.sbt[1], rk.sbt[2], n)
 			continue
 		}
-		if tp.gfx > 0 {
-			m.recordRQGfx(cb, tp.gfx-1) // rqgfx.go
+		if isRQGfx(tp.st) {
+			m.recordRQGfx(cb, int(tp.st-stRQVertex)) // rqgfx.go
 			continue
 		}
 		vkg.CmdDispatch(cb, (n+63)/64, 1, 1)

@@ -47,7 +47,7 @@ const (
 )
 
 // rqGfx are the graphics stages' ray queries, by index (stRQVertex+i).
-var rqGfx = []struct {
+var rqGfx = [numRQGfx]struct {
 	vk    vk.Stage
 	name  string
 	flags vkg.ShaderStageFlags
@@ -59,7 +59,7 @@ var rqGfx = []struct {
 	{vk.StageFragmentShader, "fragment", vkg.ShaderStageFlags(vkg.ShaderStageFragmentBit)},
 }
 
-const numRQGfx = 5
+const numRQGfx = int(stRQFragment - stRQVertex + 1)
 
 func init() {
 	for i, s := range rqGfx {
