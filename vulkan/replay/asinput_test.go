@@ -11,7 +11,6 @@ import (
 
 	p "github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/vk"
-	"github.com/aliasplan/aliasplan/vulkan"
 )
 
 const asInputUsage = vk.BufferUsageStorageBuffer | vk.BufferUsageShaderDeviceAddress | vk.BufferUsageAccelerationStructureBuildInputReadOnly
@@ -131,20 +130,9 @@ func TestASInputClobber(t *testing.T) {
 			g.AddCommand("trace", asTrace(tl))
 			extCompare(t, d, g, 2)
 			r, plan := prepare(t, d, g)
-			good, msgs, err := r.RunPlan(plan, 1, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rest, _ := SplitQuirks(msgs); len(slices.DeleteFunc(rest, func(m vulkan.Message) bool { return driverSPIRVWarning(m.Text) })) != 0 {
-				t.Fatalf("the intact plan has messages: %v", rest)
-			}
-			bad, _, err := r.RunPlan(clobber(t, g, plan, "x", "y"), 1, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			diff := r.Diff(good, bad)
+			diff := clobberDiff(t, r, g, plan)
 			t.Logf("y over x: %d differences: %v", len(diff), diff)
-			if !slices.ContainsFunc(diff, func(s string) bool { return strings.Contains(s, fmt.Sprintf("%q", "trace")) }) {
+			if !diffHas(diff, "trace") {
 				t.Errorf("the trace did not change with x's input clobbered by y: %v", diff)
 			}
 		})

@@ -186,3 +186,27 @@ func wrongStage(t testing.TB, r *Replayer, plan *p.Plan, k int, wrong vk.Stage, 
 	}
 	return hazards
 }
+
+// clobberDiff runs plan intact (it must raise no message but the
+// driver's SPIR-V warnings) and with y placed over x (clobber), and
+// returns the commands whose digests differ between the two runs.
+func clobberDiff(t *testing.T, r *Replayer, g *p.Graph, plan *p.Plan) []string {
+	t.Helper()
+	good, msgs, err := r.RunPlan(plan, 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rest, _ := SplitQuirks(msgs); len(slices.DeleteFunc(rest, func(m vulkan.Message) bool { return driverSPIRVWarning(m.Text) })) != 0 {
+		t.Fatalf("the intact plan has messages: %v", rest)
+	}
+	bad, _, err := r.RunPlan(clobber(t, g, plan, "x", "y"), 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Diff(good, bad)
+}
+
+// diffHas says whether command cmd is among the differences diff.
+func diffHas(diff []string, cmd string) bool {
+	return slices.ContainsFunc(diff, func(s string) bool { return strings.Contains(s, fmt.Sprintf("%q", cmd)) })
+}

@@ -163,22 +163,9 @@ func TestRayGenClobber(t *testing.T) {
 			g := rayGenClobberGraph(write)
 			extCompare(t, d, g, 2)
 			r, plan := prepare(t, d, g)
-			good, msgs, err := r.RunPlan(plan, 1, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rest, _ := SplitQuirks(msgs); len(slices.DeleteFunc(rest, func(m vulkan.Message) bool { return driverSPIRVWarning(m.ID + " " + m.Text) })) != 0 {
-				t.Fatalf("the intact plan has messages: %v", rest)
-			}
-			bad, _, err := r.RunPlan(clobber(t, g, plan, "x", "y"), 1, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			diff := r.Diff(good, bad)
+			diff := clobberDiff(t, r, g, plan)
 			t.Logf("y over x: %d differences: %v", len(diff), diff)
-			has := func(cmd string) bool {
-				return slices.ContainsFunc(diff, func(s string) bool { return strings.Contains(s, fmt.Sprintf("command %q", cmd)) })
-			}
+			has := func(cmd string) bool { return diffHas(diff, cmd) }
 			switch {
 			case has("use"):
 			case write && has("y.read"):

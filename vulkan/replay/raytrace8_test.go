@@ -1,14 +1,10 @@
 package replay
 
 import (
-	"fmt"
-	"slices"
-	"strings"
 	"testing"
 
 	p "github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/vk"
-	"github.com/aliasplan/aliasplan/vulkan"
 )
 
 // TestTraceBothStages: a command that traces in both compute (ray
@@ -58,20 +54,9 @@ func TestTraceBothStages(t *testing.T) {
 	g := frame(both, vk.StageComputeShader)
 	extCompare(t, d, g, 1)
 	r, plan := prepare(t, d, g)
-	good, msgs, err := r.RunPlan(plan, 1, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rest, _ := SplitQuirks(msgs); len(slices.DeleteFunc(rest, func(m vulkan.Message) bool { return driverSPIRVWarning(m.Text) })) != 0 {
-		t.Fatalf("the intact plan has messages: %v", rest)
-	}
-	bad, _, err := r.RunPlan(clobber(t, g, plan, "x", "y"), 1, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	diff := r.Diff(good, bad)
+	diff := clobberDiff(t, r, g, plan)
 	t.Logf("y over x: %d differences: %v", len(diff), diff)
-	if !slices.ContainsFunc(diff, func(s string) bool { return strings.Contains(s, fmt.Sprintf("%q", "use")) }) {
+	if !diffHas(diff, "use") {
 		t.Errorf("use's digest did not change with y built over x (%v)", diff)
 	}
 }

@@ -146,20 +146,9 @@ func accelClobber(t *testing.T, d *vulkan.Device) {
 	g.AddCommand("y.trace", asTrace(y))
 	extCompare(t, d, g, 2)
 	r, plan := prepare(t, d, g)
-	good, msgs, err := r.RunPlan(plan, 1, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rest, _ := SplitQuirks(msgs); len(slices.DeleteFunc(rest, func(m vulkan.Message) bool { return driverSPIRVWarning(m.Text) })) != 0 {
-		t.Fatalf("the intact plan has messages: %v", rest)
-	}
-	bad, _, err := r.RunPlan(clobber(t, g, plan, "x", "y"), 1, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	diff := r.Diff(good, bad)
+	diff := clobberDiff(t, r, g, plan)
 	t.Logf("y over x: %d differences: %v", len(diff), diff)
-	if !slices.ContainsFunc(diff, func(s string) bool { return strings.Contains(s, fmt.Sprintf("%q", "use")) }) {
+	if !diffHas(diff, "use") {
 		t.Errorf("the trace of x did not change with y built over it: %v", diff)
 	}
 }
