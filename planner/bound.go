@@ -484,29 +484,39 @@ func (f *flowNetwork) build() {
 	f.queue = make([]int32, 0, f.n)
 }
 
-// maxFlow runs Dinic's algorithm: BFS levels, then blocking flows along
-// level-increasing arcs.
+// maxFlow runs Dinic's algorithm: BFS levels, then a blocking flow along
+// level-increasing arcs, pushed one source arc at a time (stop is asked
+// every 64 of them).
 func (f *flowNetwork) maxFlow(s, t int32) uint64 {
 	var total uint64
 	for k := 0; f.bfs(s, t); {
 		copy(f.cursor, f.start[:f.n])
-		for ; ; k++ {
-			if k&63 == 0 && f.stop != nil && f.stop() {
+		for ; f.cursor[s] < f.start[s+1]; f.cursor[s]++ {
+			if k++; k&63 == 0 && f.stop != nil && f.stop() {
 				f.stopped = true
 				return total
 			}
-			pushed := f.dfs(s, t, infCap)
-			if pushed == 0 {
-				break
+			a := f.cursor[s]
+			u := f.head[a]
+			if f.residual[a] == 0 || f.level[u] != 1 {
+				continue
 			}
-			total += pushed
+			// dfs pushes all it can from u: whatever it leaves of the
+			// arc's residual, u can take no more this phase.
+			if p := f.dfs(u, t, f.residual[a]); p != 0 {
+				f.residual[a] -= p
+				f.residual[f.rev[a]] += p
+				total += p
+			}
 		}
 	}
 	return total
 }
 
 // bfs labels levels from s over arcs with residual capacity and reports
-// whether t is reachable.
+// whether t is reachable. It stops at t's level: a node at that level or
+// beyond lies on no shortest path to t, and dfs never enters a node it
+// left unlabelled.
 func (f *flowNetwork) bfs(s, t int32) bool {
 	for i := range f.level {
 		f.level[i] = -1
@@ -515,6 +525,9 @@ func (f *flowNetwork) bfs(s, t int32) bool {
 	q := append(f.queue[:0], s)
 	for k := 0; k < len(q); k++ {
 		v := q[k]
+		if lt := f.level[t]; lt >= 0 && f.level[v] >= lt-1 {
+			break
+		}
 		for a := f.start[v]; a < f.start[v+1]; a++ {
 			if u := f.head[a]; f.residual[a] != 0 && f.level[u] < 0 {
 				f.level[u] = f.level[v] + 1
@@ -526,25 +539,32 @@ func (f *flowNetwork) bfs(s, t int32) bool {
 	return f.level[t] >= 0
 }
 
-// dfs pushes up to limit units from v to t along the level graph. The
-// recursion depth is at most the level of t (≤ the number of nodes).
+// dfs pushes up to limit units from v to t along the level graph, through
+// as many arcs as it takes, and returns the amount pushed. A node that
+// can push nothing more is cut from the level graph (level −1), so no
+// later path of the phase tries it again. The recursion depth is at most
+// the level of t (≤ the number of nodes).
 func (f *flowNetwork) dfs(v, t int32, limit uint64) uint64 {
 	if v == t {
 		return limit
 	}
+	var pushed uint64
 	for ; f.cursor[v] < f.start[v+1]; f.cursor[v]++ {
 		a := f.cursor[v]
 		u := f.head[a]
 		if f.residual[a] == 0 || f.level[u] != f.level[v]+1 {
 			continue
 		}
-		if pushed := f.dfs(u, t, min(limit, f.residual[a])); pushed != 0 {
-			f.residual[a] -= pushed
-			f.residual[f.rev[a]] += pushed
-			return pushed
+		if p := f.dfs(u, t, min(limit-pushed, f.residual[a])); p != 0 {
+			f.residual[a] -= p
+			f.residual[f.rev[a]] += p
+			if pushed += p; pushed == limit {
+				return pushed
+			}
 		}
 	}
-	return 0
+	f.level[v] = -1
+	return pushed
 }
 
 // residualReach marks the nodes reachable from s over arcs with residual
