@@ -29,6 +29,6 @@ build "$tmp/tree" "$dst/.vk/before"
 build "$src" "$dst/.vk/after"
 git -C "$src" rev-parse --short HEAD >"$dst/.vk/after/commit"
 git -C "$src" rev-parse --short "$before" >"$dst/.vk/before/commit"
-cp "$src/scripts/h200-before-after.sh" "$dst/.vk/"
+cp "$src/scripts/h200-env.sh" "$src/scripts/h200-before-after.sh" "$dst/.vk/"
 du -sh "$dst/.gl" "$dst/.vk"
 du -sck "$dst/.gl" "$dst/.vk" | awk '$2 == "total" && $1 > 60000 {print "h200-before-after-prepare: .gl + .vk is " $1 " KiB, near the 64 MiB carry limit" > "/dev/stderr"}'

@@ -20,18 +20,7 @@ cd "$(dirname "$0")/.."
 out="${OUT:-.}"
 md="$out/before-after.md" log="$out/before-after.log" jsonl="$out/before-after.jsonl"
 : >"$md"; : >"$log"; : >"$jsonl"
-if [ "${SKIP_UNPACK:-0}" != 1 ]; then # SKIP_UNPACK=1: a machine with Vulkan installed (lavapipe here)
-	for f in .gl/*.deb; do dpkg -x "$f" /; done
-	ldconfig
-	rm -rf /tmp/vvl && mkdir -p /tmp/vvl
-	for f in .vk/*.deb; do dpkg -x "$f" /tmp/vvl; done
-	export VK_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d
-	export LD_LIBRARY_PATH="/tmp/vvl/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-	nvicd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-	if [ -z "${VK_DRIVER_FILES:-}" ] && [ -e "$nvicd" ]; then export VK_DRIVER_FILES="$nvicd"; fi
-fi
-export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/xdg-runtime-$(id -u)}"
-mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+. "$(dirname "$0")/h200-env.sh"
 dev="${ALIASPLAN_VULKAN_DEVICE:-H200}"
 runs="${REPLAY_RUNS:-20}"
 status=0

@@ -52,7 +52,7 @@ dst="$(pwd)"
 (cd "$src" && GOARCH=amd64 go test -c -o "$dst/.vk/vulkan.test" ./vulkan &&
 	GOARCH=amd64 go test -c -ldflags='-s -w' -o "$dst/.vk/replay.test" ./vulkan/replay &&
 	GOARCH=amd64 go build -ldflags='-s -w' -o "$dst/.vk/aliasplan" ./cmd/aliasplan)
-cp "$src/scripts/h200-replay.sh" "$src/scripts/h200-race.sh" "$src/scripts/h200-queues.sh" "$src/scripts/h200-frames.sh" .vk/
+cp "$src/scripts/h200-env.sh" "$src/scripts/h200-replay.sh" "$src/scripts/h200-race.sh" "$src/scripts/h200-queues.sh" "$src/scripts/h200-frames.sh" .vk/
 # Issue 23's ranged frames and their GENERAL twins, made replayable
 # (scripts/replayable-frame.py), for h200-ranges.sh.
 cp "$src/scripts/h200-ranges.sh" .vk/

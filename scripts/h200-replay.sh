@@ -28,18 +28,7 @@ log="$out/replay-h200.log"
 jsonl="$out/replay-h200.jsonl"
 : >"$log"
 : >"$jsonl"
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-rm -rf /tmp/vvl && mkdir -p /tmp/vvl
-for f in .vk/*.deb; do dpkg -x "$f" /tmp/vvl; done
-export VK_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d
-export LD_LIBRARY_PATH="/tmp/vvl/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-nvicd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-if [ -z "${VK_DRIVER_FILES:-}" ] && [ -e "$nvicd" ]; then
-	export VK_DRIVER_FILES="$nvicd"
-fi
-export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/xdg-runtime-$(id -u)}"
-mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+. "$(dirname "$0")/h200-env.sh"
 # One device per test binary for the loops over many graphs: the NVIDIA
 # driver with the validation layer refuses a 30th vkCreateInstance.
 export ALIASPLAN_SHARE_DEVICE=1
