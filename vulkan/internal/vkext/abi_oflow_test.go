@@ -23,6 +23,9 @@ func TestABIOpticalFlow(t *testing.T) {
 			"minWidth", "minHeight", "maxWidth", "maxHeight", "maxNumRegionsOfInterest")},
 		{"apOpticalFlowImageFormatInfo", "VkOpticalFlowImageFormatInfoNV", fieldsSame("sType", "pNext", "usage")},
 		{"apOpticalFlowImageFormatProperties", "VkOpticalFlowImageFormatPropertiesNV", fieldsSame("sType", "pNext", "format")},
+		{"apOpticalFlowSessionCreateInfo", "VkOpticalFlowSessionCreateInfoNV", fieldsSame("sType", "pNext", "width", "height", "imageFormat",
+			"flowVectorFormat", "costFormat", "outputGridSize", "hintGridSize", "performanceLevel", "flags")},
+		{"apOpticalFlowExecuteInfo", "VkOpticalFlowExecuteInfoNV", fieldsSame("sType", "pNext", "flags", "regionCount", "pRegions")},
 	}
 	consts := [][2]string{
 		{"apSTypeOpticalFlowFeatures", "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_OPTICAL_FLOW_FEATURES_NV"},
@@ -35,6 +38,16 @@ func TestABIOpticalFlow(t *testing.T) {
 		{"apOpticalFlowUsageCost", "VK_OPTICAL_FLOW_USAGE_COST_BIT_NV"},
 		{"apOpticalFlowUsageGlobalFlow", "VK_OPTICAL_FLOW_USAGE_GLOBAL_FLOW_BIT_NV"},
 		{"apQueueOpticalFlow", "VK_QUEUE_OPTICAL_FLOW_BIT_NV"},
+		{"apSTypeOpticalFlowSessionCreateInfo", "VK_STRUCTURE_TYPE_OPTICAL_FLOW_SESSION_CREATE_INFO_NV"},
+		{"apSTypeOpticalFlowExecuteInfo", "VK_STRUCTURE_TYPE_OPTICAL_FLOW_EXECUTE_INFO_NV"},
+		{"apOpticalFlowBindInput", "VK_OPTICAL_FLOW_SESSION_BINDING_POINT_INPUT_NV"},
+		{"apOpticalFlowBindReference", "VK_OPTICAL_FLOW_SESSION_BINDING_POINT_REFERENCE_NV"},
+		{"apOpticalFlowBindFlowVector", "VK_OPTICAL_FLOW_SESSION_BINDING_POINT_FLOW_VECTOR_NV"},
+		{"apOpticalFlowBindCost", "VK_OPTICAL_FLOW_SESSION_BINDING_POINT_COST_NV"},
+		{"apOpticalFlowSessionEnableCost", "VK_OPTICAL_FLOW_SESSION_CREATE_ENABLE_COST_BIT_NV"},
+		{"apOpticalFlowExecuteDisableTemporalHints", "VK_OPTICAL_FLOW_EXECUTE_DISABLE_TEMPORAL_HINTS_BIT_NV"},
+		{"apOpticalFlowPerformanceMedium", "VK_OPTICAL_FLOW_PERFORMANCE_LEVEL_MEDIUM_NV"},
+		{"sizeof(void *)", "sizeof(VkOpticalFlowSessionNV)"},
 		// The format value package vulkan/replay names (oflow.go there).
 		{"1000464000", "VK_FORMAT_R16G16_S10_5_NV"},
 	}

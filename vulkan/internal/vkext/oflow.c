@@ -1,4 +1,5 @@
 // oflow.c: VK_NV_optical_flow queries (oflow.h).
+#include <stdlib.h>
 #include <string.h>
 
 #include "oflow.h"
@@ -52,4 +53,48 @@ apResult apOpticalFlowFormats(const apInstanceFns *fns, apHandle physical, uint3
 	}
 	*n = count < apOpticalFlowMaxFormats ? count : apOpticalFlowMaxFormats;
 	return r;
+}
+
+int apLoadOpticalFlow(const apInstanceFns *ifns, apHandle device, apOpticalFlowFns *fns) {
+	memset(fns, 0, sizeof *fns);
+	fns->create = ifns->getDeviceProcAddr(device, "vkCreateOpticalFlowSessionNV");
+	fns->destroy = ifns->getDeviceProcAddr(device, "vkDestroyOpticalFlowSessionNV");
+	fns->bind = ifns->getDeviceProcAddr(device, "vkBindOpticalFlowSessionImageNV");
+	fns->execute = ifns->getDeviceProcAddr(device, "vkCmdOpticalFlowExecuteNV");
+	if (fns->create == NULL || fns->destroy == NULL || fns->bind == NULL || fns->execute == NULL) {
+		return -1;
+	}
+	return 0;
+}
+
+void *apNewOpticalFlowFeatures(void *next) {
+	apPhysicalDeviceOpticalFlowFeatures *f = calloc(1, sizeof *f);
+	if (f == NULL) {
+		return NULL;
+	}
+	f->sType = apSTypeOpticalFlowFeatures;
+	f->pNext = next;
+	f->opticalFlow = 1;
+	return f;
+}
+
+apResult apCreateOpticalFlowSession(const apOpticalFlowFns *fns, apHandle device, const apOpticalFlowSessionCreateInfo *info, apHandle *session) {
+	apOpticalFlowSessionCreateInfo c = *info;
+	c.sType = apSTypeOpticalFlowSessionCreateInfo;
+	c.pNext = NULL;
+	*session = NULL;
+	return fns->create(device, &c, NULL, session);
+}
+
+void apCmdOpticalFlowExecute(const apOpticalFlowFns *fns, apHandle cmd, apHandle session, uint32_t flags) {
+	apOpticalFlowExecuteInfo info = {apSTypeOpticalFlowExecuteInfo, NULL, flags, 0, NULL};
+	fns->execute(cmd, session, &info);
+}
+
+void apDestroyOpticalFlowSession(const apOpticalFlowFns *fns, apHandle device, apHandle session) {
+	fns->destroy(device, session, NULL);
+}
+
+apResult apBindOpticalFlowSessionImage(const apOpticalFlowFns *fns, apHandle device, apHandle session, int32_t point, apHandle view, int32_t layout) {
+	return fns->bind(device, session, point, view, layout);
 }

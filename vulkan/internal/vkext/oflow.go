@@ -5,7 +5,10 @@ package vkext
 */
 import "C"
 
-import "unsafe"
+import (
+	"errors"
+	"unsafe"
+)
 
 // Optical-flow usages (VkOpticalFlowUsageFlagBitsNV) and the queue bit.
 const (
@@ -60,4 +63,74 @@ func (in *Instance) OpticalFlowSupported(physical unsafe.Pointer) OpticalFlowSup
 		}
 	}
 	return s
+}
+
+// Session binding points (VkOpticalFlowSessionBindingPointNV).
+const (
+	OpticalFlowBindInput      = int32(C.apOpticalFlowBindInput)
+	OpticalFlowBindReference  = int32(C.apOpticalFlowBindReference)
+	OpticalFlowBindFlowVector = int32(C.apOpticalFlowBindFlowVector)
+	OpticalFlowBindCost       = int32(C.apOpticalFlowBindCost)
+)
+
+// OpticalFlowFeatures puts VkPhysicalDeviceOpticalFlowFeaturesNV with
+// opticalFlow on ahead of next, for VkDeviceCreateInfo.pNext.
+func OpticalFlowFeatures(next unsafe.Pointer) Chain {
+	p := C.apNewOpticalFlowFeatures(next)
+	return Chain{alloc: p, head: p}
+}
+
+// OpticalFlow holds one device's VK_NV_optical_flow session entry points.
+type OpticalFlow struct{ fns C.apOpticalFlowFns }
+
+// LoadOpticalFlow resolves device's session entry points (the device
+// must have been created with VK_NV_optical_flow).
+func (in *Instance) LoadOpticalFlow(device unsafe.Pointer) (*OpticalFlow, error) {
+	o := new(OpticalFlow)
+	if C.apLoadOpticalFlow(&in.fns, C.apHandle(device), &o.fns) != 0 {
+		return nil, errors.New("vkGetDeviceProcAddr found no VK_NV_optical_flow session entry points")
+	}
+	return o, nil
+}
+
+// OpticalFlowSessionInfo is a VkOpticalFlowSessionCreateInfoNV without
+// hints: frames of Width×Height in ImageFormat, flow vectors (and, with
+// Cost, a cost map) on a Grid×Grid grid (a VkOpticalFlowGridSizeFlagBitsNV
+// bit), at the medium performance level.
+type OpticalFlowSessionInfo struct {
+	Width, Height                       uint32
+	ImageFormat, FlowFormat, CostFormat int32
+	Grid                                uint32
+	Cost                                bool
+}
+
+// CreateSession calls vkCreateOpticalFlowSessionNV; it returns the
+// session and the VkResult.
+func (o *OpticalFlow) CreateSession(device unsafe.Pointer, s OpticalFlowSessionInfo) (unsafe.Pointer, int32) {
+	info := C.apOpticalFlowSessionCreateInfo{width: C.uint32_t(s.Width), height: C.uint32_t(s.Height),
+		imageFormat: C.int32_t(s.ImageFormat), flowVectorFormat: C.int32_t(s.FlowFormat), costFormat: C.int32_t(s.CostFormat),
+		outputGridSize: C.uint32_t(s.Grid), performanceLevel: C.apOpticalFlowPerformanceMedium}
+	if s.Cost {
+		info.flags = C.apOpticalFlowSessionEnableCost
+	}
+	var session C.apHandle
+	r := C.apCreateOpticalFlowSession(&o.fns, C.apHandle(device), &info, &session)
+	return unsafe.Pointer(session), int32(r)
+}
+
+// DestroySession calls vkDestroyOpticalFlowSessionNV.
+func (o *OpticalFlow) DestroySession(device, session unsafe.Pointer) {
+	C.apDestroyOpticalFlowSession(&o.fns, C.apHandle(device), C.apHandle(session))
+}
+
+// Bind calls vkBindOpticalFlowSessionImageNV and returns its VkResult.
+func (o *OpticalFlow) Bind(device, session unsafe.Pointer, point int32, view unsafe.Pointer, layout int32) int32 {
+	return int32(C.apBindOpticalFlowSessionImage(&o.fns, C.apHandle(device), C.apHandle(session), C.int32_t(point), C.apHandle(view), C.int32_t(layout)))
+}
+
+// Execute records vkCmdOpticalFlowExecuteNV with temporal hints disabled
+// (VK_OPTICAL_FLOW_EXECUTE_DISABLE_TEMPORAL_HINTS_BIT_NV: an execution
+// does not take the session's previous flow as hints) and no regions.
+func (o *OpticalFlow) Execute(cmd, session unsafe.Pointer) {
+	C.apCmdOpticalFlowExecute(&o.fns, C.apHandle(cmd), C.apHandle(session), C.apOpticalFlowExecuteDisableTemporalHints)
 }

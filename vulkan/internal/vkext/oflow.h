@@ -15,6 +15,20 @@ enum {
 	apSTypeOpticalFlowProperties = 1000464001,
 	apSTypeOpticalFlowImageFormatInfo = 1000464002,
 	apSTypeOpticalFlowImageFormatProperties = 1000464003,
+	apSTypeOpticalFlowSessionCreateInfo = 1000464004,
+	apSTypeOpticalFlowExecuteInfo = 1000464005,
+};
+
+// VkOpticalFlowSessionBindingPointNV, VkOpticalFlowSessionCreateFlagBitsNV,
+// VkOpticalFlowExecuteFlagBitsNV, VkOpticalFlowPerformanceLevelNV values.
+enum {
+	apOpticalFlowBindInput = 1,
+	apOpticalFlowBindReference = 2,
+	apOpticalFlowBindFlowVector = 4,
+	apOpticalFlowBindCost = 6,
+	apOpticalFlowSessionEnableCost = 0x2,
+	apOpticalFlowExecuteDisableTemporalHints = 0x1,
+	apOpticalFlowPerformanceMedium = 2,
 };
 
 // VkOpticalFlowUsageFlagBitsNV.
@@ -65,6 +79,46 @@ typedef struct apOpticalFlowImageFormatProperties {
 	const void *pNext;
 	int32_t format;
 } apOpticalFlowImageFormatProperties;
+
+typedef struct apOpticalFlowSessionCreateInfo {
+	int32_t sType;
+	void *pNext;
+	uint32_t width;
+	uint32_t height;
+	int32_t imageFormat;
+	int32_t flowVectorFormat;
+	int32_t costFormat;
+	uint32_t outputGridSize;
+	uint32_t hintGridSize;
+	int32_t performanceLevel;
+	uint32_t flags;
+} apOpticalFlowSessionCreateInfo;
+
+typedef struct apOpticalFlowExecuteInfo {
+	int32_t sType;
+	void *pNext;
+	uint32_t flags;
+	uint32_t regionCount;
+	const void *pRegions; // VkRect2D
+} apOpticalFlowExecuteInfo;
+
+typedef struct apOpticalFlowFns {
+	apResult (*create)(apHandle, const apOpticalFlowSessionCreateInfo *, const void *, apHandle *);
+	void (*destroy)(apHandle, apHandle, const void *);
+	apResult (*bind)(apHandle, apHandle, int32_t, apHandle, int32_t);
+	void (*execute)(apHandle, apHandle, const apOpticalFlowExecuteInfo *);
+} apOpticalFlowFns;
+
+// apLoadOpticalFlow resolves the session entry points of device (0, or
+// -1 when one is missing).
+int apLoadOpticalFlow(const apInstanceFns *ifns, apHandle device, apOpticalFlowFns *fns);
+// apNewOpticalFlowFeatures is VkPhysicalDeviceOpticalFlowFeaturesNV with
+// opticalFlow on, ahead of next (free it after vkCreateDevice).
+void *apNewOpticalFlowFeatures(void *next);
+apResult apCreateOpticalFlowSession(const apOpticalFlowFns *fns, apHandle device, const apOpticalFlowSessionCreateInfo *info, apHandle *session);
+void apDestroyOpticalFlowSession(const apOpticalFlowFns *fns, apHandle device, apHandle session);
+apResult apBindOpticalFlowSessionImage(const apOpticalFlowFns *fns, apHandle device, apHandle session, int32_t point, apHandle view, int32_t layout);
+void apCmdOpticalFlowExecute(const apOpticalFlowFns *fns, apHandle cmd, apHandle session, uint32_t flags);
 
 // apOpticalFlowSupport fills *feat and *props (zeroed first) from
 // vkGetPhysicalDeviceFeatures2/Properties2; call it only for a device that
