@@ -98,3 +98,13 @@ void apDestroyOpticalFlowSession(const apOpticalFlowFns *fns, apHandle device, a
 apResult apBindOpticalFlowSessionImage(const apOpticalFlowFns *fns, apHandle device, apHandle session, int32_t point, apHandle view, int32_t layout) {
 	return fns->bind(device, session, point, view, layout);
 }
+
+void *apNewOpticalFlowImageInfo(uint32_t usage) {
+	apOpticalFlowImageFormatInfo *i = calloc(1, sizeof *i);
+	if (i == NULL) {
+		return NULL;
+	}
+	i->sType = apSTypeOpticalFlowImageFormatInfo;
+	i->usage = usage;
+	return i;
+}

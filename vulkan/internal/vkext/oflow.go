@@ -80,6 +80,14 @@ func OpticalFlowFeatures(next unsafe.Pointer) Chain {
 	return Chain{alloc: p, head: p}
 }
 
+// OpticalFlowImageInfo is VkOpticalFlowImageFormatInfoNV of usage (an
+// OpticalFlowUsage* mask), for VkImageCreateInfo.pNext: how an image is
+// made an optical-flow frame, flow-vector or cost image.
+func OpticalFlowImageInfo(usage uint32) Chain {
+	p := C.apNewOpticalFlowImageInfo(C.uint32_t(usage))
+	return Chain{alloc: p, head: p}
+}
+
 // OpticalFlow holds one device's VK_NV_optical_flow session entry points.
 type OpticalFlow struct{ fns C.apOpticalFlowFns }
 

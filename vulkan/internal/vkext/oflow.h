@@ -115,6 +115,9 @@ int apLoadOpticalFlow(const apInstanceFns *ifns, apHandle device, apOpticalFlowF
 // apNewOpticalFlowFeatures is VkPhysicalDeviceOpticalFlowFeaturesNV with
 // opticalFlow on, ahead of next (free it after vkCreateDevice).
 void *apNewOpticalFlowFeatures(void *next);
+// apNewOpticalFlowImageInfo is VkOpticalFlowImageFormatInfoNV of usage,
+// for VkImageCreateInfo.pNext (free it after vkCreateImage).
+void *apNewOpticalFlowImageInfo(uint32_t usage);
 apResult apCreateOpticalFlowSession(const apOpticalFlowFns *fns, apHandle device, const apOpticalFlowSessionCreateInfo *info, apHandle *session);
 void apDestroyOpticalFlowSession(const apOpticalFlowFns *fns, apHandle device, apHandle session);
 apResult apBindOpticalFlowSessionImage(const apOpticalFlowFns *fns, apHandle device, apHandle session, int32_t point, apHandle view, int32_t layout);
