@@ -20,7 +20,8 @@ import (
 // with OPTICAL_FLOW_NV in their stage masks. Vulkan supports that stage,
 // and vkCmdOpticalFlowExecuteNV, only in command buffers of a queue family
 // with VK_QUEUE_OPTICAL_FLOW_BIT_NV (the stage's supported queue types;
-// VUID-vkCmdPipelineBarrier2-srcStageMask-03849 and -dstStageMask-03850),
+// VUID-vkCmdPipelineBarrier2-srcStageMask-03849 and -dstStageMask-03850
+// in layer 1.3.239, -09673 and -09674 later),
 // and NVIDIA reports that bit on a family of its own, without graphics or
 // compute. Running the plan's barriers as given needs a graphics family
 // with the bit; running the command on the optical-flow family needs an
