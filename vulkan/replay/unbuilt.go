@@ -27,7 +27,7 @@ var unbuiltStages = []struct {
 	{vk.StageFragmentShadingRateAttachment, []string{"VK_KHR_fragment_shading_rate", "VK_NV_shading_rate_image"}, "shading-rate attachments"},
 	{vk.StageFragmentDensityProcessEXT, []string{"VK_EXT_fragment_density_map"}, "fragment density maps"},
 	{vk.StageCommandPreprocessNV, []string{"VK_NV_device_generated_commands"}, "device-generated commands"},
-	{vk.StageOpticalFlowNV, []string{"VK_NV_optical_flow"}, "optical flow"},
+	// OPTICAL_FLOW_NV: opticalFlowReason (oflow.go) names what is missing.
 	{vk.StageMicromapBuildEXT, []string{"VK_EXT_opacity_micromap"}, "micromap builds"},
 	{vk.StageSubpassShadingHUAWEI | vk.StageInvocationMaskHUAWEI | vk.StageClusterCullingShaderHUAWEI,
 		[]string{"VK_HUAWEI_subpass_shading", "VK_HUAWEI_invocation_mask", "VK_HUAWEI_cluster_culling_shader"}, "HUAWEI stages"},
@@ -57,6 +57,10 @@ func refineUnbuilt(dev *vulkan.Device, g *p.Graph, c p.CommandID, err error) err
 		if g.Resources[a.Resource].Name == ue.Resource {
 			st |= a.Stages
 		}
+	}
+	if st&vk.StageOpticalFlowNV != 0 {
+		ue.Reason = opticalFlowReason(queryOpticalFlow(dev), g, c) // oflow.go
+		return ue
 	}
 	for _, u := range unbuiltStages {
 		if st&u.stage == 0 {
