@@ -28,16 +28,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-.}"
 log="$out/oflow-h200.log"
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-rm -rf /tmp/vvl && mkdir -p /tmp/vvl
-for f in .vk/*.deb; do dpkg -x "$f" /tmp/vvl; done
-export VK_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d
-export LD_LIBRARY_PATH="/tmp/vvl/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-nvicd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-if [ -z "${VK_DRIVER_FILES:-}" ] && [ -e "$nvicd" ]; then export VK_DRIVER_FILES="$nvicd"; fi
-export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/xdg-runtime-$(id -u)}"
-mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+. "$(dirname "$0")/h200-env.sh"
 export ALIASPLAN_SHARE_DEVICE=1 ALIASPLAN_REQUIRE_VULKAN=1 ALIASPLAN_REQUIRE_EXT="${REQUIRE_EXT:-1}"
 export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
 (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true) 2>&1 | tee "$log"
