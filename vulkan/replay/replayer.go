@@ -84,7 +84,15 @@ func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
 		k.close()
 		return nil, err
 	}
+	if err := k.dgcDevice(g, ws); err != nil { // dgc.go
+		k.close()
+		return nil, err
+	}
 	if err := r.setup(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	if err := r.setupDGC(); err != nil { // dgc.go
 		r.Close()
 		return nil, err
 	}

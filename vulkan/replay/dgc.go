@@ -1,0 +1,407 @@
+package replay
+
+import (
+	"encoding/binary"
+	"fmt"
+	"unsafe"
+
+	vkg "github.com/goki/vulkan"
+
+	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vk"
+	"github.com/aliasplan/aliasplan/vulkan/internal/vkext"
+)
+
+// Device-generated commands (VK_EXT_device_generated_commands; issue 21).
+// A buffer a command reads in COMMAND_PREPROCESS with
+// COMMAND_PREPROCESS_READ (the stage and access of
+// vkCmdPreprocessGeneratedCommandsEXT's inputs; the NV names are the same
+// bits) and in DRAW_INDIRECT with INDIRECT_COMMAND_READ (where
+// vkCmdExecuteGeneratedCommandsEXT reads the same inputs again) is the
+// sequence count of the command's generated dispatches: its first 32-bit
+// word, at the buffer's device address where the plan put it, is
+// VkGeneratedCommandsInfoEXT's sequenceCountAddress. The command records,
+// with replay_dgc.comp's pipeline bound:
+//
+//   - vkCmdPreprocessGeneratedCommandsEXT (the layout is
+//     EXPLICIT_PREPROCESS; the command buffer is its own state command
+//     buffer) of at most dgcSequences sequences, into a preprocess buffer
+//     of the replay's own, sized by vkGetGeneratedCommandsMemoryRequirementsEXT;
+//   - a barrier from the preprocess write (COMMAND_PREPROCESS,
+//     COMMAND_PREPROCESS_WRITE) to the execution's read of it
+//     (DRAW_INDIRECT, INDIRECT_COMMAND_READ);
+//   - vkCmdExecuteGeneratedCommandsEXT(isPreprocessed).
+//
+// The token stream is the replay's own (one DISPATCH token per sequence,
+// VkDispatchIndirectCommand, no execution set: the bound pipeline
+// dispatches): sequences 0..indirectStride-1 dispatch no workgroup, the
+// next dgcSpare one workgroup each. So the generated work is
+// min(word, dgcSequences) - indirectStride workgroups, where the word is
+// what the buffer held: a frame's compute writers of INDIRECT_BUFFER
+// buffers write 12288+3k there (common.glsl's F_INDIRECT words, k < 32),
+// any other word (a hash, a clobber) runs all dgcSpare. Each workgroup
+// adds to the command's own lanes (part stDGC), so the digest sees the
+// word: a stale or clobbered count changes it (TestDGCClobber). As in
+// meshindirect.go the graph buffer is the count, not the token stream: a
+// stream of the buffer's words would dispatch whatever workgroup counts
+// they hold (a hash word is far over maxComputeWorkGroupCount), and no
+// clamp of them could happen inside the declared accesses.
+//
+// Refused, by rule: a preprocess read without the execution's (the
+// replay executes in the preprocessing command: Vulkan's execution reads
+// the inputs in DRAW_INDIRECT; preprocessing in one command and executing
+// in another is not built), a graph buffer as the preprocess buffer
+// (COMMAND_PREPROCESS_WRITE: it needs VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT,
+// which the model's usages cannot name; not built), a count buffer
+// without INDIRECT_BUFFER and SHADER_DEVICE_ADDRESS usage (Vulkan), a
+// command that writes its count. By the device, as queried: no
+// VK_EXT_device_generated_commands (a device with only the NV extension
+// is told the replay uses the EXT), VK_KHR_maintenance5, their features,
+// compute in supportedIndirectCommandsShaderStages, maxIndirectSequenceCount.
+
+const (
+	dgcSpare     = 96
+	dgcSequences = indirectStride + dgcSpare
+	dgcStride    = 12 // VkDispatchIndirectCommand
+
+	// stDGC is the generated dispatches' part (its lanes).
+	stDGC stage = numBaseStages + 13
+
+	dgcRead = vk.AccessCommandPreprocessReadNV | vk.AccessIndirectCommandRead
+)
+
+func init() { stageNames[stDGC] = "device-generated dispatch" }
+
+// dgcWork is one command's device-generated commands.
+type dgcWork struct {
+	count p.ResourceID // the buffer whose first word is the sequence count
+}
+
+// isDGC says whether access a (in stages st) is a device-generated
+// commands input.
+func isDGC(a *p.Access, st vk.Stage) bool {
+	return st&vk.StageCommandPreprocessNV != 0 && a.Access&(vk.AccessCommandPreprocessReadNV|vk.AccessCommandPreprocessWriteNV) != 0
+}
+
+// addDGC takes a device-generated commands input (isDGC).
+func addDGC(g *p.Graph, w *work, a *p.Access, st vk.Stage, left *vk.AccessFlags, bad func(string, ...any) error) error {
+	r := &g.Resources[a.Resource]
+	if a.Access&vk.AccessCommandPreprocessWriteNV != 0 {
+		return bad("a graph buffer as the preprocess buffer (COMMAND_PREPROCESS_WRITE): Vulkan wants VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT, which the model's buffer usages cannot name; the replay's preprocessing writes a buffer of its own (not built; docs/replay.md, what is left)")
+	}
+	if r.Kind != p.KindBuffer {
+		return bad("a device-generated commands input is a buffer (Vulkan: VkGeneratedCommandsInfoEXT takes device addresses)")
+	}
+	if st&vk.StageDrawIndirect == 0 || a.Access&vk.AccessIndirectCommandRead == 0 {
+		return bad("a preprocess read with no execution in the command: vkCmdExecuteGeneratedCommandsEXT reads the same inputs in DRAW_INDIRECT with INDIRECT_COMMAND_READ (Vulkan), and the replay executes in the command that preprocesses, so the access must also declare that stage and flag (executing in another command is not built; docs/replay.md)")
+	}
+	const need = vk.BufferUsageIndirectBuffer | vk.BufferUsageShaderDeviceAddress
+	if r.Buffer.Usage&need != need {
+		return bad("a device-generated commands input needs INDIRECT_BUFFER and SHADER_DEVICE_ADDRESS usage (Vulkan); the buffer has %s", r.Buffer.Usage)
+	}
+	if r.Buffer.Size < 4 {
+		return bad("a device-generated commands sequence count needs 4 bytes; the buffer has %d", r.Buffer.Size)
+	}
+	if a.Access&writeFlags != 0 {
+		return bad("a command that writes the buffer its generated commands read (no barrier can order the two inside it)")
+	}
+	if w.dgc != nil {
+		return bad("a second device-generated commands input in one command (the replay's command executes one generated sequence; %s is its count)", g.Resources[w.dgc.count].Name)
+	}
+	w.dgc = &dgcWork{count: a.Resource}
+	w.parts[stDGC] = &part{stage: stDGC}
+	*left &^= dgcRead
+	return nil
+}
+
+// dgcKit is what the replay makes of its own for device-generated
+// commands: replay_dgc.comp's pipeline, the indirect commands layout, the
+// token stream, and per command a descriptor set (its lanes) and a
+// preprocess buffer.
+type dgcKit struct {
+	fns        *vkext.DGC
+	setLay     vkg.DescriptorSetLayout
+	pipeLay    vkg.PipelineLayout
+	pipe       vkg.Pipeline
+	layout     unsafe.Pointer
+	pool       vkg.DescriptorPool
+	stream     ownBuffer
+	streamAddr uint64
+	cmds       map[p.CommandID]*dgcCmd
+}
+
+type dgcCmd struct {
+	set       vkg.DescriptorSet
+	pre       unsafe.Pointer // VkBuffer
+	preMem    vkg.DeviceMemory
+	preAddr   uint64
+	preSize   uint64
+	noPreproc bool // the device needs no preprocess buffer (size 0)
+}
+
+// dgcDevice refuses a frame with device-generated commands on a device
+// that cannot run them, naming what it lacks as queried.
+func (k *kit) dgcDevice(g *p.Graph, ws []work) error {
+	for i := range ws {
+		w := &ws[i]
+		if w.dgc == nil {
+			continue
+		}
+		if reason := k.dgcMissing(); reason != "" {
+			cmd := &g.Commands[w.cmd]
+			return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[w.dgc.count].Name, Access: describe(g, findAccess(cmd, w.dgc.count)), Reason: reason}
+		}
+	}
+	return nil
+}
+
+// dgcMissing names what the device lacks for the replay's device-generated
+// commands ("" when it has everything and was opened with it).
+func (k *kit) dgcMissing() string {
+	name := k.dev.Info().Name
+	ext, nv, m5, s := k.hooks.DGCSupport()
+	switch {
+	case !ext && nv:
+		return fmt.Sprintf("%s has VK_NV_device_generated_commands but lacks VK_EXT_device_generated_commands (queried): the replay's device-generated commands are the EXT's (the NV extension's are not built)", name)
+	case !ext:
+		return fmt.Sprintf("%s lacks VK_EXT_device_generated_commands (queried): the device cannot run device-generated commands", name)
+	case !m5:
+		return fmt.Sprintf("%s lacks VK_KHR_maintenance5 (queried), which VK_EXT_device_generated_commands requires", name)
+	case !s.DGC:
+		return fmt.Sprintf("%s lacks the deviceGeneratedCommands feature (queried)", name)
+	case !s.BDA || !s.Maintenance5:
+		return fmt.Sprintf("%s lacks bufferDeviceAddress or maintenance5 (queried), which device-generated commands need", name)
+	case s.Stages&uint32(vkg.ShaderStageComputeBit) == 0:
+		return fmt.Sprintf("%s's supportedIndirectCommandsShaderStages (%#x, queried) lack the compute stage the replay's generated dispatches use", name, s.Stages)
+	case s.MaxSequences < dgcSequences:
+		return fmt.Sprintf("%s's maxIndirectSequenceCount is %d (queried), below the replay's %d sequences", name, s.MaxSequences, dgcSequences)
+	case k.hooks.DGC() == nil:
+		return "the device was opened without COMMAND_PREPROCESS in vulkan.Config.ReplayStages (replay.Stages(g) names it), so VK_EXT_device_generated_commands is not enabled"
+	}
+	return ""
+}
+
+// setupDGC makes the kit's device-generated commands objects (after
+// setup has numbered the parts).
+func (r *Replayer) setupDGC() error {
+	k := r.k
+	var cmds []*work
+	for i := range r.works {
+		if r.works[i].dgc != nil {
+			cmds = append(cmds, &r.works[i])
+		}
+	}
+	if len(cmds) == 0 {
+		return nil
+	}
+	dk := &dgcKit{fns: k.hooks.DGC(), cmds: map[p.CommandID]*dgcCmd{}}
+	k.dgc = dk
+	binds := []vkg.DescriptorSetLayoutBinding{{Binding: 0, DescriptorType: vkg.DescriptorTypeStorageBuffer, DescriptorCount: 1,
+		StageFlags: vkg.ShaderStageFlags(vkg.ShaderStageComputeBit)}}
+	li := vkg.DescriptorSetLayoutCreateInfo{SType: vkg.StructureTypeDescriptorSetLayoutCreateInfo, BindingCount: 1, PBindings: binds}
+	res := vkg.CreateDescriptorSetLayout(k.vd, &li, nil, &dk.setLay)
+	li.Free()
+	if err := vkCheck("vkCreateDescriptorSetLayout (device-generated commands)", res); err != nil {
+		return err
+	}
+	pli := vkg.PipelineLayoutCreateInfo{SType: vkg.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1, PSetLayouts: []vkg.DescriptorSetLayout{dk.setLay},
+		PushConstantRangeCount: 1, PPushConstantRanges: []vkg.PushConstantRange{{StageFlags: vkg.ShaderStageFlags(vkg.ShaderStageComputeBit), Size: 4}}}
+	res = vkg.CreatePipelineLayout(k.vd, &pli, nil, &dk.pipeLay)
+	pli.Free()
+	if err := vkCheck("vkCreatePipelineLayout (device-generated commands)", res); err != nil {
+		return err
+	}
+	ci := []vkg.ComputePipelineCreateInfo{{SType: vkg.StructureTypeComputePipelineCreateInfo, Layout: dk.pipeLay,
+		Stage: vkg.PipelineShaderStageCreateInfo{SType: vkg.StructureTypePipelineShaderStageCreateInfo, Stage: vkg.ShaderStageComputeBit, Module: k.modules["dgc.spv"], PName: "main\x00"}}}
+	pipes := make([]vkg.Pipeline, 1)
+	res = vkg.CreateComputePipelines(k.vd, vkg.NullPipelineCache, 1, ci, nil, pipes)
+	ci[0].Free()
+	if err := vkCheck("vkCreateComputePipelines (device-generated commands)", res); err != nil {
+		return err
+	}
+	dk.pipe = pipes[0]
+	l, rc := dk.fns.CreateDispatchLayout()
+	if err := vkCheck("vkCreateIndirectCommandsLayoutEXT", vkg.Result(rc)); err != nil {
+		return err
+	}
+	dk.layout = l
+	var err error
+	if dk.stream, dk.streamAddr, err = k.dgcBuffer(dgcSequences*dgcStride, vkg.BufferUsageIndirectBufferBit, true); err != nil {
+		return err
+	}
+	out := dk.stream.bytes()
+	for j := 0; j < dgcSequences; j++ {
+		v := uint32(0)
+		if j >= indirectStride {
+			v = 1
+		}
+		for c := 0; c < 3; c++ {
+			binary.LittleEndian.PutUint32(out[dgcStride*j+4*c:], v)
+		}
+	}
+	n := uint32(len(cmds))
+	sizes := []vkg.DescriptorPoolSize{{Type: vkg.DescriptorTypeStorageBuffer, DescriptorCount: n}}
+	pi := vkg.DescriptorPoolCreateInfo{SType: vkg.StructureTypeDescriptorPoolCreateInfo, MaxSets: n, PoolSizeCount: 1, PPoolSizes: sizes}
+	res = vkg.CreateDescriptorPool(k.vd, &pi, nil, &dk.pool)
+	pi.Free()
+	if err := vkCheck("vkCreateDescriptorPool (device-generated commands)", res); err != nil {
+		return err
+	}
+	size, align, types := dk.fns.Requirements(dk.layout, unsafe.Pointer(dk.pipe), dgcSequences)
+	for _, w := range cmds {
+		dc := &dgcCmd{}
+		dk.cmds[w.cmd] = dc
+		ai := vkg.DescriptorSetAllocateInfo{SType: vkg.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: dk.pool, DescriptorSetCount: 1,
+			PSetLayouts: []vkg.DescriptorSetLayout{dk.setLay}}
+		res := vkg.AllocateDescriptorSets(k.vd, &ai, &dc.set)
+		ai.Free()
+		if err := vkCheck("vkAllocateDescriptorSets (device-generated commands)", res); err != nil {
+			return err
+		}
+		pt := w.parts[stDGC]
+		wr := []vkg.WriteDescriptorSet{{SType: vkg.StructureTypeWriteDescriptorSet, DstSet: dc.set, DstBinding: 0, DescriptorCount: 1, DescriptorType: vkg.DescriptorTypeStorageBuffer,
+			PBufferInfo: []vkg.DescriptorBufferInfo{{Buffer: r.lanes.buf, Offset: vkg.DeviceSize(uint64(pt.index) * laneBytes), Range: laneBytes}}}}
+		vkg.UpdateDescriptorSets(k.vd, 1, wr, 0, nil)
+		wr[0].Free()
+		if size == 0 {
+			dc.noPreproc = true
+			continue
+		}
+		if err := k.dgcPreprocessBuffer(dc, size, align, types); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dgcBuffer is a buffer of the replay's own with a device address.
+func (k *kit) dgcBuffer(size uint64, usage vkg.BufferUsageFlagBits, host bool) (ownBuffer, uint64, error) {
+	info := vkg.BufferCreateInfo{SType: vkg.StructureTypeBufferCreateInfo, Size: vkg.DeviceSize(size), Usage: vkg.BufferUsageFlags(usage) | usageDeviceAddress}
+	info.SharingMode, info.QueueFamilyIndexCount, info.PQueueFamilyIndices = k.sharing()
+	var b vkg.Buffer
+	res := vkg.CreateBuffer(k.vd, &info, nil, &b)
+	info.Free()
+	if err := vkCheck("vkCreateBuffer (device-generated commands)", res); err != nil {
+		return ownBuffer{}, 0, err
+	}
+	ob := ownBuffer{buf: b, size: size}
+	var req vkg.MemoryRequirements
+	vkg.GetBufferMemoryRequirements(k.vd, b, &req)
+	req.Deref()
+	mem, err := k.addrMemory(uint64(req.Size), req.MemoryTypeBits, host)
+	ob.mem = mem
+	if err == nil {
+		err = vkCheck("vkBindBufferMemory", vkg.BindBufferMemory(k.vd, b, ob.mem, 0))
+	}
+	if err == nil && host {
+		var ptr unsafe.Pointer
+		err = vkCheck("vkMapMemory", vkg.MapMemory(k.vd, ob.mem, 0, vkg.DeviceSize(vkg.WholeSize), 0, &ptr))
+		ob.mapped = ptr
+	}
+	k.buffers = append(k.buffers, ob)
+	if err != nil {
+		return ob, 0, err
+	}
+	return ob, k.dgc.fns.BufferAddress(unsafe.Pointer(b)), nil
+}
+
+// addrMemory allocates memory with DEVICE_ADDRESS.
+func (k *kit) addrMemory(size uint64, bits uint32, host bool) (vkg.DeviceMemory, error) {
+	t, err := k.memoryType(bits, host, false)
+	if err != nil {
+		return vkg.NullDeviceMemory, err
+	}
+	flags := vkext.AllocateFlags()
+	ai := vkg.MemoryAllocateInfo{SType: vkg.StructureTypeMemoryAllocateInfo, PNext: flags.Head(), AllocationSize: vkg.DeviceSize(size), MemoryTypeIndex: t}
+	var m vkg.DeviceMemory
+	res := vkg.AllocateMemory(k.vd, &ai, nil, &m)
+	ai.Free()
+	flags.Free()
+	return m, vkCheck("vkAllocateMemory (device address)", res)
+}
+
+// dgcPreprocessBuffer makes a command's preprocess buffer: size bytes
+// (vkGetGeneratedCommandsMemoryRequirementsEXT), PREPROCESS_BUFFER usage,
+// memory of the types both it and the buffer allow.
+func (k *kit) dgcPreprocessBuffer(dc *dgcCmd, size, align uint64, types uint32) error {
+	fns := k.dgc.fns
+	b, rc := fns.CreatePreprocessBuffer(size + align)
+	if err := vkCheck("vkCreateBuffer (preprocess buffer)", vkg.Result(rc)); err != nil {
+		return err
+	}
+	dc.pre = b
+	var req vkg.MemoryRequirements
+	vkg.GetBufferMemoryRequirements(k.vd, vkg.Buffer(b), &req)
+	req.Deref()
+	mem, err := k.addrMemory(uint64(req.Size), req.MemoryTypeBits&types, false)
+	dc.preMem = mem
+	if err != nil {
+		return err
+	}
+	if err := vkCheck("vkBindBufferMemory (preprocess buffer)", vkg.BindBufferMemory(k.vd, vkg.Buffer(b), mem, 0)); err != nil {
+		return err
+	}
+	addr := fns.BufferAddress(b)
+	dc.preAddr = (addr + align - 1) / align * align
+	dc.preSize = size
+	return nil
+}
+
+// closeDGC destroys the kit's device-generated commands objects (the
+// stream is one of k.buffers).
+func (k *kit) closeDGC() {
+	dk := k.dgc
+	if dk == nil {
+		return
+	}
+	for _, dc := range dk.cmds {
+		if dc.pre != nil {
+			dk.fns.DestroyBuffer(dc.pre)
+		}
+		if dc.preMem != vkg.NullDeviceMemory {
+			vkg.FreeMemory(k.vd, dc.preMem, nil)
+		}
+	}
+	if dk.layout != nil {
+		dk.fns.DestroyLayout(dk.layout)
+	}
+	if dk.pipe != vkg.NullPipeline {
+		vkg.DestroyPipeline(k.vd, dk.pipe, nil)
+	}
+	if dk.pipeLay != vkg.NullPipelineLayout {
+		vkg.DestroyPipelineLayout(k.vd, dk.pipeLay, nil)
+	}
+	if dk.pool != vkg.NullDescriptorPool {
+		vkg.DestroyDescriptorPool(k.vd, dk.pool, nil)
+	}
+	if dk.setLay != vkg.NullDescriptorSetLayout {
+		vkg.DestroyDescriptorSetLayout(k.vd, dk.setLay, nil)
+	}
+	k.dgc = nil
+}
+
+// recordDGC records w's device-generated commands: preprocess, barrier,
+// execute (see the top of this file).
+func (m *mode) recordDGC(cb vkg.CommandBuffer, w *work) {
+	if w.dgc == nil {
+		return
+	}
+	k := m.r.k
+	dk := k.dgc
+	dc := dk.cmds[w.cmd]
+	buf, _ := m.handle(w.dgc.count)
+	vkg.CmdBindPipeline(cb, vkg.PipelineBindPointCompute, dk.pipe)
+	vkg.CmdBindDescriptorSets(cb, vkg.PipelineBindPointCompute, dk.pipeLay, 0, 1, []vkg.DescriptorSet{dc.set}, 0, nil)
+	seed := w.seed
+	vkg.CmdPushConstants(cb, dk.pipeLay, vkg.ShaderStageFlags(vkg.ShaderStageComputeBit), 0, 4, unsafe.Pointer(&seed))
+	gen := vkext.Generated{Layout: dk.layout, Pipeline: unsafe.Pointer(dk.pipe), Stream: dk.streamAddr, StreamSize: dgcSequences * dgcStride,
+		Preprocess: dc.preAddr, PreprocessSz: dc.preSize, MaxSequences: dgcSequences, Count: dk.fns.BufferAddress(unsafe.Pointer(buf))}
+	c := unsafe.Pointer(cb)
+	dk.fns.CmdPreprocess(c, gen)
+	if !dc.noPreproc {
+		k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{
+			SrcStages: uint64(vk.StageCommandPreprocessNV), SrcAccess: uint64(vk.AccessCommandPreprocessWriteNV),
+			DstStages: uint64(vk.StageDrawIndirect | vk.StageCommandPreprocessNV), DstAccess: uint64(vk.AccessIndirectCommandRead | vk.AccessCommandPreprocessReadNV)}}})
+	}
+	dk.fns.CmdExecute(c, gen)
+}

@@ -1,0 +1,164 @@
+package replay
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vk"
+	"github.com/aliasplan/aliasplan/vulkan"
+)
+
+const dgcUsage = vk.BufferUsageStorageBuffer | vk.BufferUsageIndirectBuffer | vk.BufferUsageShaderDeviceAddress
+
+// dgcRead is the access of a command that preprocesses and executes
+// generated commands whose sequence count is r's first word.
+func dgcInput(r p.ResourceID) p.Access {
+	return p.Access{Resource: r, Stages: vk.StageCommandPreprocessNV | vk.StageDrawIndirect, Access: vk.AccessCommandPreprocessReadNV | vk.AccessIndirectCommandRead}
+}
+
+// dgcGraph: x (the count) is written by a compute shader, generate
+// reads it; y is written and read around it, so a plan that puts y over
+// x clobbers the count before generate reads it.
+func dgcGraph() *p.Graph {
+	g := &p.Graph{}
+	x := g.AddBuffer("x", p.BufferDesc{Size: 4096, Usage: dgcUsage})
+	y := g.AddBuffer("y", p.BufferDesc{Size: 4096, Usage: vk.BufferUsageStorageBuffer})
+	g.AddCommand("x.write", computeWrite(x))
+	g.AddCommand("y.write", computeWrite(y))
+	g.AddCommand("generate", dgcInput(x))
+	g.AddCommand("y.read", p.Access{Resource: y, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+	return g
+}
+
+// dgcDevice opens a device with COMMAND_PREPROCESS enabled; where the
+// device cannot run the replay's device-generated commands it checks the
+// refusal names the device limit as queried and skips.
+func dgcDevice(t *testing.T) *vulkan.Device {
+	t.Helper()
+	d := extDevice(t, vk.StageCommandPreprocessNV)
+	hooks, _ := d.Replay()
+	ext, nv, m5, s := hooks.DGCSupport()
+	t.Logf("%s: VK_EXT_device_generated_commands %v, VK_NV_device_generated_commands %v, VK_KHR_maintenance5 %v; %+v; enabled %v", d.Info().Name, ext, nv, m5, s, hooks.DGC() != nil)
+	if hooks.DGC() == nil {
+		_, err := New(d, dgcGraph())
+		var ue *UnsupportedError
+		if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "(queried)") || strings.Contains(ue.Reason, "not built") {
+			t.Fatalf("a device without device-generated commands: got %v, want a refusal naming the device limit as queried", err)
+		}
+		extSkip(t, "%s: %v", d.Info().Name, err)
+	}
+	return d
+}
+
+// TestDGCRefusedAsDeviceLimit: on a device without
+// VK_EXT_device_generated_commands (the system lavapipe, Mesa 22.3) a
+// frame with a COMMAND_PREPROCESS read is refused naming the missing
+// extension as queried, not as unbuilt work. On a device with it the
+// refusal is checked on a device opened without COMMAND_PREPROCESS in
+// ReplayStages instead (named so, not unbuilt).
+func TestDGCRefusedAsDeviceLimit(t *testing.T) {
+	d := sharedDevice(t) // opened without ReplayStages
+	hooks, _ := d.Replay()
+	ext, nv, _, _ := hooks.DGCSupport()
+	_, err := New(d, dgcGraph())
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) || ue.Command != "generate" || ue.Resource != "x" || strings.Contains(ue.Reason, "not built") {
+		t.Fatalf("got %v, want generate's read of x refused as a device limit", err)
+	}
+	switch {
+	case !ext && !nv:
+		if !strings.Contains(ue.Reason, "lacks VK_EXT_device_generated_commands (queried)") {
+			t.Fatalf("got %q, want it to name VK_EXT_device_generated_commands as lacking (queried)", ue.Reason)
+		}
+	case !ext:
+		if !strings.Contains(ue.Reason, "has VK_NV_device_generated_commands but lacks VK_EXT_device_generated_commands (queried)") {
+			t.Fatalf("got %q, want it to say the device has only the NV extension", ue.Reason)
+		}
+	default:
+		if !strings.Contains(ue.Reason, "ReplayStages") && !strings.Contains(ue.Reason, "(queried)") {
+			t.Fatalf("got %q, want the device opened without COMMAND_PREPROCESS named (or a queried limit)", ue.Reason)
+		}
+	}
+	t.Logf("%s: %v", d.Info().Name, err)
+}
+
+// TestDGCGraphRules: what the replay refuses by rule, on any device (the
+// analysis comes before the device is asked).
+func TestDGCGraphRules(t *testing.T) {
+	d := sharedDevice(t)
+	for _, c := range []struct {
+		name, want string
+		mod        func(g *p.Graph)
+	}{
+		{"preprocess-only", "no execution in the command", func(g *p.Graph) {
+			g.Commands[2].Accesses[0].Stages, g.Commands[2].Accesses[0].Access = vk.StageCommandPreprocessNV, vk.AccessCommandPreprocessReadNV
+		}},
+		{"preprocess-buffer", "preprocess buffer", func(g *p.Graph) {
+			g.Commands[2].Accesses = append(g.Commands[2].Accesses, p.Access{Resource: 1, Stages: vk.StageCommandPreprocessNV, Access: vk.AccessCommandPreprocessWriteNV})
+		}},
+		{"no-address", "SHADER_DEVICE_ADDRESS", func(g *p.Graph) { g.Resources[0].Buffer.Usage &^= vk.BufferUsageShaderDeviceAddress }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := dgcGraph()
+			c.mod(g)
+			_, err := New(d, g)
+			var ue *UnsupportedError
+			if !errors.As(err, &ue) || ue.Command != "generate" || !strings.Contains(ue.Reason, c.want) {
+				t.Fatalf("got %v, want generate refused with %q", err, c.want)
+			}
+			t.Logf("%v", err)
+		})
+	}
+}
+
+// TestDGCIntact: the frame replays aliased and unaliased with equal
+// digests and no validation message, and the generated dispatches have a
+// digest of their own.
+func TestDGCIntact(t *testing.T) {
+	d := dgcDevice(t)
+	rep := extCompare(t, d, dgcGraph(), 2)
+	if !slices.ContainsFunc(rep.Digests, func(dg CommandDigest) bool { return dg.Command == "generate" && dg.Digest != 0 }) {
+		t.Errorf("no digest for generate: %+v", rep.Digests)
+	}
+	t.Logf("digests equal %v, %d messages", rep.DigestsEqual, rep.ValidationMessages)
+}
+
+// TestDGCClobber is the negative control: y placed over x overwrites
+// the count x.write left (12288+3k) with y's hash words before generate
+// reads it, so generate runs another number of workgroups and its digest
+// differs from the intact plan's (which raises no message). It fails
+// when the generated commands do not read the graph buffer, or their
+// work does not reach the digest.
+func TestDGCClobber(t *testing.T) {
+	d := dgcDevice(t)
+	g := dgcGraph()
+	r, plan := prepare(t, d, g)
+	diff := clobberDiff(t, r, g, plan)
+	t.Logf("y over x: %d differences: %v", len(diff), diff)
+	if !diffHas(diff, "generate") {
+		t.Errorf("generate's digest did not change with its count clobbered by y: %v", diff)
+	}
+}
+
+// TestDGCWrongStage: the barrier before generate recorded with a
+// destination stage that is not where the generated commands read x
+// (the compute shader) must raise a hazard where the validation layer
+// tracks vkCmdPreprocessGeneratedCommandsEXT / vkCmdExecuteGeneratedCommandsEXT.
+func TestDGCWrongStage(t *testing.T) {
+	d := dgcDevice(t)
+	g := dgcGraph()
+	r, plan := prepare(t, d, g)
+	k := slices.IndexFunc(plan.Barriers, func(b p.Barrier) bool { return b.Before == 2 && b.Resource == 0 && b.Kind == p.Hazard })
+	if k < 0 {
+		t.Fatalf("no hazard barrier on x before generate: %+v", plan.Barriers)
+	}
+	t.Logf("barrier before generate: %s/%s -> %s/%s", plan.Barriers[k].SrcStages, plan.Barriers[k].SrcAccess, plan.Barriers[k].DstStages, plan.Barriers[k].DstAccess)
+	hazards := wrongStage(t, r, plan, k, vk.StageFragmentShader, nil)
+	t.Logf("destination stage FRAGMENT_SHADER: %d hazards", hazards)
+	if hazards == 0 {
+		t.Errorf("no hazard with the barrier before generate moved to the fragment stage")
+	}
+}
