@@ -3,12 +3,15 @@ package replay
 import (
 	"encoding/binary"
 	"fmt"
+	"regexp"
+	"strings"
 	"unsafe"
 
 	vkg "github.com/goki/vulkan"
 
 	p "github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/vk"
+	"github.com/aliasplan/aliasplan/vulkan"
 	"github.com/aliasplan/aliasplan/vulkan/internal/vkext"
 )
 
@@ -199,14 +202,18 @@ func (r *Replayer) setupDGC() error {
 	binds := []vkg.DescriptorSetLayoutBinding{{Binding: 0, DescriptorType: vkg.DescriptorTypeStorageBuffer, DescriptorCount: 1,
 		StageFlags: vkg.ShaderStageFlags(vkg.ShaderStageComputeBit)}}
 	li := vkg.DescriptorSetLayoutCreateInfo{SType: vkg.StructureTypeDescriptorSetLayoutCreateInfo, BindingCount: 1, PBindings: binds}
-	res := vkg.CreateDescriptorSetLayout(k.vd, &li, nil, &dk.setLay)
+	var setLay vkg.DescriptorSetLayout // out-parameters are locals: dk holds Go pointers
+	res := vkg.CreateDescriptorSetLayout(k.vd, &li, nil, &setLay)
+	dk.setLay = setLay
 	li.Free()
 	if err := vkCheck("vkCreateDescriptorSetLayout (device-generated commands)", res); err != nil {
 		return err
 	}
 	pli := vkg.PipelineLayoutCreateInfo{SType: vkg.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1, PSetLayouts: []vkg.DescriptorSetLayout{dk.setLay},
 		PushConstantRangeCount: 1, PPushConstantRanges: []vkg.PushConstantRange{{StageFlags: vkg.ShaderStageFlags(vkg.ShaderStageComputeBit), Size: 4}}}
-	res = vkg.CreatePipelineLayout(k.vd, &pli, nil, &dk.pipeLay)
+	var pipeLay vkg.PipelineLayout
+	res = vkg.CreatePipelineLayout(k.vd, &pli, nil, &pipeLay)
+	dk.pipeLay = pipeLay
 	pli.Free()
 	if err := vkCheck("vkCreatePipelineLayout (device-generated commands)", res); err != nil {
 		return err
@@ -242,7 +249,9 @@ func (r *Replayer) setupDGC() error {
 	n := uint32(len(cmds))
 	sizes := []vkg.DescriptorPoolSize{{Type: vkg.DescriptorTypeStorageBuffer, DescriptorCount: n}}
 	pi := vkg.DescriptorPoolCreateInfo{SType: vkg.StructureTypeDescriptorPoolCreateInfo, MaxSets: n, PoolSizeCount: 1, PPoolSizes: sizes}
-	res = vkg.CreateDescriptorPool(k.vd, &pi, nil, &dk.pool)
+	var pool vkg.DescriptorPool
+	res = vkg.CreateDescriptorPool(k.vd, &pi, nil, &pool)
+	dk.pool = pool
 	pi.Free()
 	if err := vkCheck("vkCreateDescriptorPool (device-generated commands)", res); err != nil {
 		return err
@@ -253,7 +262,9 @@ func (r *Replayer) setupDGC() error {
 		dk.cmds[w.cmd] = dc
 		ai := vkg.DescriptorSetAllocateInfo{SType: vkg.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: dk.pool, DescriptorSetCount: 1,
 			PSetLayouts: []vkg.DescriptorSetLayout{dk.setLay}}
-		res := vkg.AllocateDescriptorSets(k.vd, &ai, &dc.set)
+		var set vkg.DescriptorSet
+		res := vkg.AllocateDescriptorSets(k.vd, &ai, &set)
+		dc.set = set
 		ai.Free()
 		if err := vkCheck("vkAllocateDescriptorSets (device-generated commands)", res); err != nil {
 			return err
@@ -404,4 +415,22 @@ func (m *mode) recordDGC(cb vkg.CommandBuffer, w *work) {
 			DstStages: uint64(vk.StageDrawIndirect | vk.StageCommandPreprocessNV), DstAccess: uint64(vk.AccessIndirectCommandRead | vk.AccessCommandPreprocessReadNV)}}})
 	}
 	dk.fns.CmdExecute(c, gen)
+}
+
+// dgcUnknownSType matches a layer's complaint about an sType of
+// VK_EXT_device_generated_commands (1000572xxx) or VK_KHR_maintenance5
+// (1000470xxx) it does not know.
+var dgcUnknownSType = regexp.MustCompile(`unknown VkStructureType \(10005720\d\d|unknown VkStructureType \(10004700\d\d`)
+
+// layerPredatesDGC says whether m is a validation layer's note that it
+// does not know the extensions the replay's device-generated commands
+// use (LayerQuirk "layer-predates-dgc"): layer 1.3.239 warns at
+// vkCreateDevice and reports their structures' sTypes as unknown in
+// vkCreateDevice, vkGetPhysicalDeviceProperties2 and vkCreateBuffer.
+func layerPredatesDGC(m vulkan.Message) bool {
+	if strings.HasPrefix(m.ID, "VUID-") && strings.HasSuffix(m.ID, "-pNext-pNext") && dgcUnknownSType.MatchString(m.Text) {
+		return true
+	}
+	return strings.Contains(m.Text, "Device Extension VK_EXT_device_generated_commands is not supported by this layer") ||
+		strings.Contains(m.Text, "Device Extension VK_KHR_maintenance5 is not supported by this layer")
 }
