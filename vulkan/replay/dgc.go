@@ -197,6 +197,9 @@ func (r *Replayer) setupDGC() error {
 	if len(cmds) == 0 {
 		return nil
 	}
+	if k.hooks.DGC() == nil { // dgcDevice refused first; never reached
+		return fmt.Errorf("replay: command %q: device-generated commands without VK_EXT_device_generated_commands enabled", cmds[0].name)
+	}
 	dk := &dgcKit{fns: k.hooks.DGC(), cmds: map[p.CommandID]*dgcCmd{}}
 	k.dgc = dk
 	binds := []vkg.DescriptorSetLayoutBinding{{Binding: 0, DescriptorType: vkg.DescriptorTypeStorageBuffer, DescriptorCount: 1,

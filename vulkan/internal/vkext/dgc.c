@@ -113,17 +113,6 @@ void apDGCRequirements(const apDGCFns *fns, apHandle device, apHandle layout, ap
 	*out = r.memoryRequirements;
 }
 
-// apBufferCreateInfo is VkBufferCreateInfo (vkext.h declares none).
-typedef struct apBufferCreateInfo {
-	int32_t sType;
-	const void *pNext;
-	uint32_t flags;
-	uint64_t size;
-	uint32_t usage;
-	int32_t sharingMode;
-	uint32_t queueFamilyIndexCount;
-	const uint32_t *pQueueFamilyIndices;
-} apBufferCreateInfo;
 
 apResult apCreatePreprocessBuffer(const apDGCFns *fns, apHandle device, uint64_t size, apHandle *buf) {
 	apBufferUsageFlags2CreateInfo u2 = {apSTypeBufferUsageFlags2CreateInfo, NULL, apBufferUsage2Preprocess | 0x00020000ull /* SHADER_DEVICE_ADDRESS */};

@@ -112,6 +112,18 @@ typedef struct apGeneratedCommandsPipelineInfo {
 	apHandle pipeline;
 } apGeneratedCommandsPipelineInfo;
 
+// apBufferCreateInfo is VkBufferCreateInfo (vkext.h declares none; dgc.c chains the usage flags 2 to it).
+typedef struct apBufferCreateInfo {
+	int32_t sType;
+	const void *pNext;
+	uint32_t flags;
+	uint64_t size;
+	uint32_t usage;
+	int32_t sharingMode;
+	uint32_t queueFamilyIndexCount;
+	const uint32_t *pQueueFamilyIndices;
+} apBufferCreateInfo;
+
 typedef struct apDGCFns {
 	void (*memReq)(apHandle, const apGeneratedCommandsMemoryRequirementsInfo *, apMemoryRequirements2 *);
 	void (*cmdPreprocess)(apHandle, const apGeneratedCommandsInfo *, apHandle);
