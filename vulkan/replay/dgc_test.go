@@ -2,12 +2,15 @@ package replay
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/proptest"
 	"github.com/aliasplan/aliasplan/vk"
 	"github.com/aliasplan/aliasplan/vulkan"
 )
@@ -187,5 +190,46 @@ func TestDGCWrongStage(t *testing.T) {
 	t.Logf("destination stage FRAGMENT_SHADER: %d hazards", hazards)
 	if hazards == 0 && os.Getenv("ALIASPLAN_DGC_SYNCVAL") == "1" {
 		t.Errorf("no hazard with the barrier before generate moved to the fragment stage (ALIASPLAN_DGC_SYNCVAL=1: the layer is said to track device-generated commands)")
+	}
+}
+
+// TestDGCGeneratedFrames replays proptest.DGCReplayFrame for seeds
+// 1..20 (ALIASPLAN_DGC_FRAMES overrides the count) both ways where the
+// device runs device-generated commands: no message, digests equal, and
+// every generate command has a digest. Where it does not (the system
+// lavapipe), each frame must be refused as that device limit, queried
+// (the analysis and the refusal need no GPU work: fast).
+func TestDGCGeneratedFrames(t *testing.T) {
+	n := 20
+	if s := os.Getenv("ALIASPLAN_DGC_FRAMES"); s != "" {
+		if v, err := strconv.Atoi(s); err == nil {
+			n = v
+		}
+	}
+	d := extDevice(t, vk.StageCommandPreprocessNV)
+	hooks, _ := d.Replay()
+	on := hooks.DGC() != nil
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			g, kinds := proptest.DGCReplayFrame(seed)
+			if !on {
+				_, err := New(d, g)
+				var ue *UnsupportedError
+				if !errors.As(err, &ue) || !strings.HasPrefix(ue.Command, "k") || !strings.Contains(ue.Reason, "(queried)") || strings.Contains(ue.Reason, "not built") {
+					t.Fatalf("kinds %v: got %v, want a refusal naming the device limit as queried", kinds, err)
+				}
+				return
+			}
+			rep := extCompare(t, d, g, 1)
+			for _, c := range g.Commands {
+				if strings.Contains(c.Name, "generate") && !slices.ContainsFunc(rep.Digests, func(dg CommandDigest) bool { return dg.Command == c.Name && dg.Digest != 0 }) {
+					t.Errorf("no digest for %s", c.Name)
+				}
+			}
+			t.Logf("kinds %v, quirks %v", kinds, rep.LayerQuirks)
+		})
+	}
+	if !on {
+		t.Logf("%s: %d frames refused as a device limit", d.Info().Name, n)
 	}
 }
