@@ -28,7 +28,8 @@ const dgcUsage = vk.BufferUsageIndirectBuffer | vk.BufferUsageShaderDeviceAddres
 
 // DGCReplayFrame is ReplayFrame's counterpart for DGCReplayKinds: a sink
 // buffer, then kind seed mod len(DGCReplayKinds) and one more at random,
-// a few commands each.
+// a few commands each, each kind ending with a transient written and
+// read after its count's last use (the count's memory is free for it).
 func DGCReplayFrame(seed uint64) (*planner.Graph, []string) {
 	rng := rand.New(rand.NewPCG(seed, 0x510e527fade682d1))
 	b := &rgen{g: &planner.Graph{}, rng: rng}
@@ -79,4 +80,9 @@ func (b *rgen) dgcKind(k string) {
 	default:
 		panic("proptest: unknown device-generated commands replay kind " + k)
 	}
+	// A transient that lives after the count, so the plan can put it in
+	// the count's memory (an alias barrier after the generating reads).
+	post := b.buffer("post", size+uint64(16*b.rng.IntN(4)), 0)
+	b.cmd("post.write", b.storageWrite(post))
+	b.toSink("post.read", planner.Access{Resource: post, Stages: cs, Access: vk.AccessShaderStorageRead})
 }

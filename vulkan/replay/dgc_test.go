@@ -222,6 +222,7 @@ func TestDGCGeneratedFrames(t *testing.T) {
 	d := extDevice(t, vk.StageCommandPreprocessNV)
 	hooks, _ := d.Replay()
 	on := hooks.DGC() != nil
+	aliased := 0
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			g, kinds := proptest.DGCReplayFrame(seed)
@@ -239,8 +240,14 @@ func TestDGCGeneratedFrames(t *testing.T) {
 					t.Errorf("no digest for %s", c.Name)
 				}
 			}
-			t.Logf("kinds %v, quirks %v", kinds, rep.LayerQuirks)
+			t.Logf("kinds %v, %d alias barriers, %d of %d transient bytes pooled, quirks %v", kinds, rep.AliasBarriers, rep.PooledBytes, rep.TransientBytes, rep.LayerQuirks)
+			if rep.AliasBarriers > 0 {
+				aliased++
+			}
 		})
+	}
+	if on {
+		t.Logf("%d of %d frames alias", aliased, n)
 	}
 	if !on {
 		t.Logf("%s: %d frames refused as a device limit", d.Info().Name, n)
