@@ -22,6 +22,27 @@ const (
 	extMaintenance5 = "VK_KHR_maintenance5"
 )
 
+// BufferUsagePreprocessEXT is VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT,
+// a VkBufferUsageFlags2 bit that no planner usage name has: package
+// vulkan/replay sets it in its copy of a graph on the buffers device-
+// generated commands preprocess into, and Resources creates such a
+// buffer with VkBufferUsageFlags2CreateInfoKHR (preprocessUsage), on a
+// device opened with the extension only.
+const BufferUsagePreprocessEXT avk.BufferUsage = 0x80000000
+
+// preprocessUsage is the pNext chain a buffer of usage u is created with
+// (next itself, and a no-op free, for any buffer but a preprocess one).
+func (d *Device) preprocessUsage(u avk.BufferUsage, next unsafe.Pointer) (unsafe.Pointer, func(), error) {
+	if u&BufferUsagePreprocessEXT == 0 {
+		return next, func() {}, nil
+	}
+	if !d.dgc.on {
+		return nil, nil, fmt.Errorf("%w: a preprocess buffer (VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT) on a device opened without VK_EXT_device_generated_commands", ErrUnsupported)
+	}
+	c := vkext.BufferUsage2Chain(uint64(u), next)
+	return c.Head(), c.Free, nil
+}
+
 // dgcState is what Open enabled of the extension.
 type dgcState struct {
 	on  bool

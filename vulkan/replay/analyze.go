@@ -443,7 +443,8 @@ const (
 		vk.AccessConditionalRenderingReadEXT | vk.AccessTransformFeedbackCounterReadEXT | // condrender.go, xfb.go
 		vk.AccessCommandPreprocessReadNV // dgc.go
 	writeFlags = vk.AccessShaderStorageWrite | vk.AccessColorAttachmentWrite | vk.AccessDepthStencilAttachmentWrite | vk.AccessTransferWrite |
-		vk.AccessShaderWrite | vk.AccessHostWrite | vk.AccessTransformFeedbackWriteEXT | vk.AccessTransformFeedbackCounterWriteEXT // xfb.go
+		vk.AccessShaderWrite | vk.AccessHostWrite | vk.AccessTransformFeedbackWriteEXT | vk.AccessTransformFeedbackCounterWriteEXT | // xfb.go
+		vk.AccessCommandPreprocessWriteNV // dgc.go
 	shaderFlags = vk.AccessShaderStorageRead | vk.AccessShaderSampledRead | vk.AccessUniformRead | vk.AccessShaderRead |
 		vk.AccessShaderStorageWrite | vk.AccessShaderWrite
 	// orderingStages do no work of their own: an access there (with no

@@ -108,7 +108,7 @@ func Unaliased(g *p.Graph, plan *p.Plan) (*p.Plan, error) {
 		rp.Placement.Pool, rp.Placement.Offset, rp.Placement.Aliased = i, 0, false
 		u.Stats.PooledBytes += rp.Placement.Size
 	}
-	c, err := p.Compile(g)
+	c, err := p.Compile(dgcPlannable(g)) // dgc.go: the graph as given, without the replay's preprocess usage
 	if err != nil {
 		return nil, fmt.Errorf("replay: unaliased twin: %w", err)
 	}

@@ -77,7 +77,17 @@ func init() { stageNames[stDGC] = "device-generated dispatch" }
 
 // dgcWork is one command's device-generated commands.
 type dgcWork struct {
-	count p.ResourceID // the buffer whose first word is the sequence count
+	count p.ResourceID // the buffer whose first word is the sequence count (-1 until its access is seen)
+	pre   p.ResourceID // the graph's preprocess buffer, -1 for the replay's own
+}
+
+// dgcOf is w's device-generated commands, made on the first access.
+func dgcOf(w *work) *dgcWork {
+	if w.dgc == nil {
+		w.dgc = &dgcWork{count: -1, pre: -1}
+		w.parts[stDGC] = &part{stage: stDGC}
+	}
+	return w.dgc
 }
 
 // isDGC says whether access a (in stages st) is a device-generated
@@ -86,21 +96,38 @@ func isDGC(a *p.Access, st vk.Stage) bool {
 	return st&vk.StageCommandPreprocessNV != 0 && a.Access&(vk.AccessCommandPreprocessReadNV|vk.AccessCommandPreprocessWriteNV) != 0
 }
 
-// addDGC takes a device-generated commands input (isDGC).
+// addDGC takes a device-generated commands input or preprocess buffer
+// (isDGC).
 func addDGC(g *p.Graph, w *work, a *p.Access, st vk.Stage, left *vk.AccessFlags, bad func(string, ...any) error) error {
 	r := &g.Resources[a.Resource]
-	if a.Access&vk.AccessCommandPreprocessWriteNV != 0 {
-		return bad("a graph buffer as the preprocess buffer (COMMAND_PREPROCESS_WRITE): Vulkan wants VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT, which the model's buffer usages cannot name; the replay's preprocessing writes a buffer of its own (not built; docs/replay.md, what is left)")
-	}
 	if r.Kind != p.KindBuffer {
-		return bad("a device-generated commands input is a buffer (Vulkan: VkGeneratedCommandsInfoEXT takes device addresses)")
+		return bad("a device-generated commands input or preprocess buffer is a buffer (Vulkan: VkGeneratedCommandsInfoEXT takes device addresses)")
+	}
+	if r.Buffer.Usage&vk.BufferUsageShaderDeviceAddress == 0 {
+		return bad("a device-generated commands buffer needs SHADER_DEVICE_ADDRESS usage (Vulkan: VkGeneratedCommandsInfoEXT takes its device address); the buffer has %s", r.Buffer.Usage)
 	}
 	if st&vk.StageDrawIndirect == 0 || a.Access&vk.AccessIndirectCommandRead == 0 {
-		return bad("a preprocess read with no execution in the command: vkCmdExecuteGeneratedCommandsEXT reads the same inputs in DRAW_INDIRECT with INDIRECT_COMMAND_READ (Vulkan), and the replay executes in the command that preprocesses, so the access must also declare that stage and flag (executing in another command is not built; docs/replay.md)")
+		return bad("a preprocess access with no execution in the command: vkCmdExecuteGeneratedCommandsEXT reads the inputs and the preprocess buffer in DRAW_INDIRECT with INDIRECT_COMMAND_READ (Vulkan), and the replay executes in the command that preprocesses, so the access must also declare that stage and flag (executing in another command is not built; docs/replay.md)")
 	}
-	const need = vk.BufferUsageIndirectBuffer | vk.BufferUsageShaderDeviceAddress
-	if r.Buffer.Usage&need != need {
-		return bad("a device-generated commands input needs INDIRECT_BUFFER and SHADER_DEVICE_ADDRESS usage (Vulkan); the buffer has %s", r.Buffer.Usage)
+	d := dgcOf(w)
+	if a.Access&vk.AccessCommandPreprocessWriteNV != 0 {
+		// The preprocess buffer: written by the preprocessing, read by
+		// the execution, nothing else.
+		if other := a.Access &^ (vk.AccessCommandPreprocessWriteNV | vk.AccessIndirectCommandRead); other != 0 {
+			return bad("a preprocess buffer (COMMAND_PREPROCESS_WRITE) accessed with %s too: its contents are the implementation's (Vulkan), for the execution alone", other)
+		}
+		if r.Imported || r.Memory != p.GPUOnly {
+			return bad("an imported or host-visible preprocess buffer: the replay compares such a buffer's final bytes, and a preprocess buffer's are implementation-defined")
+		}
+		if d.pre >= 0 {
+			return bad("a second preprocess buffer in one command (%s is its preprocess buffer)", g.Resources[d.pre].Name)
+		}
+		d.pre = a.Resource
+		*left &^= vk.AccessCommandPreprocessWriteNV | vk.AccessIndirectCommandRead
+		return nil
+	}
+	if r.Buffer.Usage&vk.BufferUsageIndirectBuffer == 0 {
+		return bad("a device-generated commands input needs INDIRECT_BUFFER usage (Vulkan: the sequence count address); the buffer has %s", r.Buffer.Usage)
 	}
 	if r.Buffer.Size < 4 {
 		return bad("a device-generated commands sequence count needs 4 bytes; the buffer has %d", r.Buffer.Size)
@@ -108,12 +135,88 @@ func addDGC(g *p.Graph, w *work, a *p.Access, st vk.Stage, left *vk.AccessFlags,
 	if a.Access&writeFlags != 0 {
 		return bad("a command that writes the buffer its generated commands read (no barrier can order the two inside it)")
 	}
-	if w.dgc != nil {
-		return bad("a second device-generated commands input in one command (the replay's command executes one generated sequence; %s is its count)", g.Resources[w.dgc.count].Name)
+	if d.count >= 0 {
+		return bad("a second device-generated commands input in one command (the replay's command executes one generated sequence; %s is its count)", g.Resources[d.count].Name)
 	}
-	w.dgc = &dgcWork{count: a.Resource}
-	w.parts[stDGC] = &part{stage: stDGC}
+	d.count = a.Resource
 	*left &^= dgcRead
+	return nil
+}
+
+// dgcGraph is g with BufferUsagePreprocessEXT on every buffer a command
+// writes with COMMAND_PREPROCESS_WRITE (the replay's copy: Resources
+// creates and measures it with that usage, which the model cannot name);
+// g itself when there is none.
+func dgcGraph(g *p.Graph) *p.Graph {
+	var out *p.Graph
+	for c := range g.Commands {
+		for _, a := range g.Commands[c].Accesses {
+			r := &g.Resources[a.Resource]
+			if a.Stages&vk.StageCommandPreprocessNV == 0 || a.Access&vk.AccessCommandPreprocessWriteNV == 0 || r.Kind != p.KindBuffer {
+				continue
+			}
+			if out == nil {
+				cp := *g
+				cp.Resources = append([]p.Resource(nil), g.Resources...)
+				out = &cp
+			}
+			out.Resources[a.Resource].Buffer.Usage |= vulkan.BufferUsagePreprocessEXT
+		}
+	}
+	if out == nil {
+		return g
+	}
+	return out
+}
+
+// dgcPlannable is g without BufferUsagePreprocessEXT (dgcGraph's bit,
+// which no planner name has): the graph the planner validates; g itself
+// when no buffer has it.
+func dgcPlannable(g *p.Graph) *p.Graph {
+	var out *p.Graph
+	for i := range g.Resources {
+		if g.Resources[i].Kind != p.KindBuffer || g.Resources[i].Buffer.Usage&vulkan.BufferUsagePreprocessEXT == 0 {
+			continue
+		}
+		if out == nil {
+			cp := *g
+			cp.Resources = append([]p.Resource(nil), g.Resources...)
+			out = &cp
+		}
+		out.Resources[i].Buffer.Usage &^= vulkan.BufferUsagePreprocessEXT
+	}
+	if out == nil {
+		return g
+	}
+	return out
+}
+
+// dgcRules refuses, across commands, what the analysis of one cannot
+// see: a preprocess buffer with no input to preprocess, and any use of a
+// preprocess buffer but another command's preprocessing (its contents
+// are implementation-defined: no digest can compare them).
+func dgcRules(g *p.Graph, ws []work) error {
+	pre := map[p.ResourceID]bool{}
+	for i := range ws {
+		if d := ws[i].dgc; d != nil && d.pre >= 0 {
+			pre[d.pre] = true
+		}
+	}
+	for i := range ws {
+		w := &ws[i]
+		cmd := &g.Commands[w.cmd]
+		if d := w.dgc; d != nil && d.count < 0 {
+			return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[d.pre].Name, Access: describe(g, findAccess(cmd, d.pre)),
+				Reason: "a preprocess buffer with nothing to preprocess: the command reads no device-generated commands input (COMMAND_PREPROCESS_READ)"}
+		}
+		for j := range cmd.Accesses {
+			a := &cmd.Accesses[j]
+			if pre[a.Resource] && (w.dgc == nil || w.dgc.pre != a.Resource) {
+				return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[a.Resource].Name, Access: describe(g, a),
+					Reason: "a use of a preprocess buffer outside device-generated commands: its contents are the implementation's (Vulkan), so no run's could be compared"}
+			}
+		}
+	}
 	return nil
 }
 
@@ -139,12 +242,16 @@ type dgcCmd struct {
 	preMem    vkg.DeviceMemory
 	preAddr   uint64
 	preSize   uint64
-	noPreproc bool // the device needs no preprocess buffer (size 0)
+	noPreproc bool   // the device needs no preprocess buffer (size 0)
+	align     uint64 // the preprocess address's alignment (queried)
 }
 
 // dgcDevice refuses a frame with device-generated commands on a device
 // that cannot run them, naming what it lacks as queried.
 func (k *kit) dgcDevice(g *p.Graph, ws []work) error {
+	if err := dgcRules(g, ws); err != nil {
+		return err
+	}
 	for i := range ws {
 		w := &ws[i]
 		if w.dgc == nil {
@@ -281,6 +388,18 @@ func (r *Replayer) setupDGC() error {
 			dc.noPreproc = true
 			continue
 		}
+		dc.align = align
+		if pre := w.dgc.pre; pre >= 0 {
+			// The graph's preprocess buffer (mode.recordDGC takes its
+			// address where the plan put it).
+			if have := r.g.Resources[pre].Buffer.Size; have < size {
+				cmd := &r.g.Commands[w.cmd]
+				return &UnsupportedError{Command: cmd.Name, Resource: r.g.Resources[pre].Name, Access: describe(r.g, findAccess(cmd, pre)),
+					Reason: fmt.Sprintf("the preprocess buffer has %d bytes; %s needs %d (vkGetGeneratedCommandsMemoryRequirementsEXT for the replay's %d sequences, queried)", have, k.dev.Info().Name, size, dgcSequences)}
+			}
+			dc.preSize = size
+			continue
+		}
 		if err := k.dgcPreprocessBuffer(dc, size, align, types); err != nil {
 			return err
 		}
@@ -408,8 +527,19 @@ func (m *mode) recordDGC(cb vkg.CommandBuffer, w *work) {
 	vkg.CmdBindDescriptorSets(cb, vkg.PipelineBindPointCompute, dk.pipeLay, 0, 1, []vkg.DescriptorSet{dc.set}, 0, nil)
 	seed := w.seed
 	vkg.CmdPushConstants(cb, dk.pipeLay, vkg.ShaderStageFlags(vkg.ShaderStageComputeBit), 0, 4, unsafe.Pointer(&seed))
+	preAddr := dc.preAddr
+	if pre := w.dgc.pre; pre >= 0 && !dc.noPreproc {
+		pb, _ := m.handle(pre)
+		preAddr = dk.fns.BufferAddress(unsafe.Pointer(pb))
+		if preAddr%dc.align != 0 {
+			cmd := &m.r.g.Commands[w.cmd]
+			m.recErr = &UnsupportedError{Command: cmd.Name, Resource: m.r.g.Resources[pre].Name, Access: describe(m.r.g, findAccess(cmd, pre)),
+				Reason: fmt.Sprintf("the plan put the preprocess buffer at device address %#x, not a multiple of the %d bytes vkGetGeneratedCommandsMemoryRequirementsEXT asks for (queried)", preAddr, dc.align)}
+			return
+		}
+	}
 	gen := vkext.Generated{Layout: dk.layout, Pipeline: unsafe.Pointer(dk.pipe), Stream: dk.streamAddr, StreamSize: dgcSequences * dgcStride,
-		Preprocess: dc.preAddr, PreprocessSz: dc.preSize, MaxSequences: dgcSequences, Count: dk.fns.BufferAddress(unsafe.Pointer(buf))}
+		Preprocess: preAddr, PreprocessSz: dc.preSize, MaxSequences: dgcSequences, Count: dk.fns.BufferAddress(unsafe.Pointer(buf))}
 	c := unsafe.Pointer(cb)
 	dk.fns.CmdPreprocess(c, gen)
 	if !dc.noPreproc {

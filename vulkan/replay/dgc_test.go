@@ -23,10 +23,16 @@ func dgcInput(r p.ResourceID) p.Access {
 	return p.Access{Resource: r, Stages: vk.StageCommandPreprocessNV | vk.StageDrawIndirect, Access: vk.AccessCommandPreprocessReadNV | vk.AccessIndirectCommandRead}
 }
 
-// dgcGraph: x (the count) is written by a compute shader, generate
+// dgcPreprocess is the access of a generating command to its preprocess
+// buffer r: written by the preprocessing, read by the execution.
+func dgcPreprocess(r p.ResourceID) p.Access {
+	return p.Access{Resource: r, Stages: vk.StageCommandPreprocessNV | vk.StageDrawIndirect, Access: vk.AccessCommandPreprocessWriteNV | vk.AccessIndirectCommandRead}
+}
+
+// dgcFrame: x (the count) is written by a compute shader, generate
 // reads it; y is written and read around it, so a plan that puts y over
 // x clobbers the count before generate reads it.
-func dgcGraph() *p.Graph {
+func dgcFrame() *p.Graph {
 	g := &p.Graph{}
 	x := g.AddBuffer("x", p.BufferDesc{Size: 4096, Usage: dgcUsage})
 	y := g.AddBuffer("y", p.BufferDesc{Size: 4096, Usage: vk.BufferUsageStorageBuffer})
@@ -47,7 +53,7 @@ func dgcDevice(t *testing.T) *vulkan.Device {
 	ext, nv, m5, s := hooks.DGCSupport()
 	t.Logf("%s: VK_EXT_device_generated_commands %v, VK_NV_device_generated_commands %v, VK_KHR_maintenance5 %v; %+v; enabled %v", d.Info().Name, ext, nv, m5, s, hooks.DGC() != nil)
 	if hooks.DGC() == nil {
-		_, err := New(d, dgcGraph())
+		_, err := New(d, dgcFrame())
 		var ue *UnsupportedError
 		if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "(queried)") || strings.Contains(ue.Reason, "not built") {
 			t.Fatalf("a device without device-generated commands: got %v, want a refusal naming the device limit as queried", err)
@@ -67,7 +73,7 @@ func TestDGCRefusedAsDeviceLimit(t *testing.T) {
 	d := sharedDevice(t) // opened without ReplayStages
 	hooks, _ := d.Replay()
 	ext, nv, _, _ := hooks.DGCSupport()
-	_, err := New(d, dgcGraph())
+	_, err := New(d, dgcFrame())
 	// The query of the extension's properties is the only call a layer
 	// that predates it may note (LayerQuirk); nothing else stays queued
 	// on the shared device.
@@ -104,18 +110,38 @@ func TestDGCGraphRules(t *testing.T) {
 		{"preprocess-only", "no execution in the command", func(g *p.Graph) {
 			g.Commands[2].Accesses[0].Stages, g.Commands[2].Accesses[0].Access = vk.StageCommandPreprocessNV, vk.AccessCommandPreprocessReadNV
 		}},
-		{"preprocess-buffer", "preprocess buffer", func(g *p.Graph) {
-			g.Commands[2].Accesses = append(g.Commands[2].Accesses, p.Access{Resource: 1, Stages: vk.StageCommandPreprocessNV, Access: vk.AccessCommandPreprocessWriteNV})
+		{"preprocess-buffer-not-executed", "no execution in the command", func(g *p.Graph) {
+			pre := g.AddBuffer("pre", p.BufferDesc{Size: 1 << 20, Usage: vk.BufferUsageShaderDeviceAddress})
+			g.Commands[2].Accesses = append(g.Commands[2].Accesses, p.Access{Resource: pre, Stages: vk.StageCommandPreprocessNV, Access: vk.AccessCommandPreprocessWriteNV})
+		}},
+		{"preprocess-buffer-read-elsewhere", "outside device-generated commands", func(g *p.Graph) {
+			pre := g.AddBuffer("pre", p.BufferDesc{Size: 1 << 20, Usage: vk.BufferUsageShaderDeviceAddress | vk.BufferUsageStorageBuffer})
+			g.Commands[2].Accesses = append(g.Commands[2].Accesses, dgcPreprocess(pre))
+			g.AddCommand("pre.read", p.Access{Resource: pre, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+		}},
+		{"preprocess-buffer-alone", "nothing to preprocess", func(g *p.Graph) {
+			pre := g.AddBuffer("pre", p.BufferDesc{Size: 1 << 20, Usage: vk.BufferUsageShaderDeviceAddress})
+			g.Commands[2].Accesses = []p.Access{dgcPreprocess(pre)}
+		}},
+		{"preprocess-buffer-imported", "imported or host-visible", func(g *p.Graph) {
+			pre := g.AddBuffer("pre", p.BufferDesc{Size: 1 << 20, Usage: vk.BufferUsageShaderDeviceAddress})
+			g.Resources[pre].Imported = true
+			g.Commands[2].Accesses = append(g.Commands[2].Accesses, dgcPreprocess(pre))
 		}},
 		{"no-address", "SHADER_DEVICE_ADDRESS", func(g *p.Graph) { g.Resources[0].Buffer.Usage &^= vk.BufferUsageShaderDeviceAddress }},
+		{"no-indirect", "INDIRECT_BUFFER", func(g *p.Graph) { g.Resources[0].Buffer.Usage &^= vk.BufferUsageIndirectBuffer }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			g := dgcGraph()
+			g := dgcFrame()
 			c.mod(g)
 			_, err := New(d, g)
 			var ue *UnsupportedError
-			if !errors.As(err, &ue) || ue.Command != "generate" || !strings.Contains(ue.Reason, c.want) {
-				t.Fatalf("got %v, want generate refused with %q", err, c.want)
+			cmd := "generate"
+			if c.name == "preprocess-buffer-read-elsewhere" {
+				cmd = "pre.read"
+			}
+			if !errors.As(err, &ue) || ue.Command != cmd || !strings.Contains(ue.Reason, c.want) {
+				t.Fatalf("got %v, want %s refused with %q", err, cmd, c.want)
 			}
 			t.Logf("%v", err)
 		})
@@ -127,12 +153,12 @@ func TestDGCGraphRules(t *testing.T) {
 // digest of their own.
 func TestDGCIntact(t *testing.T) {
 	d := dgcDevice(t)
-	rep := extCompare(t, d, dgcGraph(), 2)
+	rep := extCompare(t, d, dgcFrame(), 2)
 	if !slices.ContainsFunc(rep.Digests, func(dg CommandDigest) bool { return dg.Command == "generate" && dg.Digest != 0 }) {
 		t.Errorf("no digest for generate: %+v", rep.Digests)
 	}
 	t.Logf("digests equal %v, %d messages, quirks %v", rep.DigestsEqual, rep.ValidationMessages, rep.LayerQuirks)
-	r, _ := prepare(t, d, dgcGraph())
+	r, _ := prepare(t, d, dgcFrame())
 	for _, dc := range r.k.dgc.cmds {
 		t.Logf("preprocess buffer: %d bytes (vkGetGeneratedCommandsMemoryRequirementsEXT for %d sequences; 0: none needed)", dc.preSize, dgcSequences)
 	}
@@ -159,7 +185,7 @@ func dgcDrain(t *testing.T, d *vulkan.Device) {
 // work does not reach the digest.
 func TestDGCClobber(t *testing.T) {
 	d := dgcDevice(t)
-	g := dgcGraph()
+	g := dgcFrame()
 	r, plan := prepare(t, d, g)
 	diff := clobberDiff(t, r, g, plan)
 	t.Logf("y over x: %d differences: %v", len(diff), diff)
@@ -181,7 +207,7 @@ func TestDGCClobber(t *testing.T) {
 // tracks the commands); TestDGCClobber is the control that fails.
 func TestDGCWrongStage(t *testing.T) {
 	d := dgcDevice(t)
-	g := dgcGraph()
+	g := dgcFrame()
 	r, plan := prepare(t, d, g)
 	k := slices.IndexFunc(plan.Barriers, func(b p.Barrier) bool { return b.Before == 2 && b.Resource == 0 && b.Kind == p.Hazard })
 	if k < 0 {
@@ -252,4 +278,44 @@ func TestDGCGeneratedFrames(t *testing.T) {
 	if !on {
 		t.Logf("%s: %d frames refused as a device limit", d.Info().Name, n)
 	}
+}
+
+// dgcPreFrame is dgcFrame with a graph preprocess buffer of size bytes
+// for generate, and a buffer written and read after it (the plan may put
+// it in the preprocess buffer's memory).
+func dgcPreFrame(size uint64) *p.Graph {
+	g := dgcFrame()
+	pre := g.AddBuffer("pre", p.BufferDesc{Size: size, Usage: vk.BufferUsageShaderDeviceAddress})
+	g.Commands[2].Accesses = append(g.Commands[2].Accesses, dgcPreprocess(pre))
+	// z orders post after generate (which writes it in its own compute
+	// part): otherwise post could run beside generate, and could not
+	// take pre's memory.
+	z := g.AddBuffer("z", p.BufferDesc{Size: 256, Usage: vk.BufferUsageStorageBuffer})
+	g.Commands[2].Accesses = append(g.Commands[2].Accesses, computeWrite(z))
+	post := g.AddBuffer("post", p.BufferDesc{Size: size, Usage: vk.BufferUsageStorageBuffer})
+	g.AddCommand("post.write", computeWrite(post), p.Access{Resource: z, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+	g.AddCommand("post.read", p.Access{Resource: post, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+	return g
+}
+
+// TestDGCGraphPreprocessBuffer: generate preprocesses into a graph buffer
+// (COMMAND_PREPROCESS_WRITE, created with PREPROCESS_BUFFER usage in the
+// replay's copy) of 4 MiB: the frame replays with equal digests and no
+// message, and the plan puts post in pre's memory after generate (an
+// alias barrier from generate's stages). A buffer smaller than the
+// device asks for is refused naming both sizes, queried.
+func TestDGCGraphPreprocessBuffer(t *testing.T) {
+	d := dgcDevice(t)
+	rep := extCompare(t, d, dgcPreFrame(4<<20), 2)
+	t.Logf("digests equal %v, %d messages, %d alias barriers, quirks %v", rep.DigestsEqual, rep.ValidationMessages, rep.AliasBarriers, rep.LayerQuirks)
+	if rep.AliasBarriers == 0 {
+		t.Errorf("nothing aliased: post was meant to take pre's memory")
+	}
+	_, err := New(d, dgcPreFrame(4096))
+	dgcDrain(t, d)
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) || ue.Resource != "pre" || !strings.Contains(ue.Reason, "the preprocess buffer has 4096 bytes") || !strings.Contains(ue.Reason, "queried)") {
+		t.Fatalf("a 4096-byte preprocess buffer: got %v, want it refused naming the size the device needs", err)
+	}
+	t.Logf("%v", err)
 }

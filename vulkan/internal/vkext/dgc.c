@@ -127,6 +127,17 @@ apResult apCreatePreprocessBuffer(const apDGCFns *fns, apHandle device, uint64_t
 
 void apDestroyBuffer(const apDGCFns *fns, apHandle device, apHandle buf) { fns->destroyBuffer(device, buf, NULL); }
 
+void *apNewBufferUsage2(uint64_t usage, const void *next) {
+	apBufferUsageFlags2CreateInfo *u = calloc(1, sizeof *u);
+	if (u == NULL) {
+		return NULL;
+	}
+	u->sType = apSTypeBufferUsageFlags2CreateInfo;
+	u->pNext = next;
+	u->usage = usage;
+	return u;
+}
+
 uint64_t apDGCBufferAddress(const apDGCFns *fns, apHandle device, apHandle buffer) {
 	apBufferDeviceAddressInfo info = {apSTypeBufferDeviceAddressInfo, NULL, buffer};
 	return fns->bufferAddress(device, &info);

@@ -47,6 +47,15 @@ func DGCChain(next unsafe.Pointer, bda bool) Chain {
 	return Chain{alloc: alloc, head: head}
 }
 
+// BufferUsage2Chain is a VkBufferUsageFlags2CreateInfoKHR of usage (the
+// 32-bit VkBufferCreateInfo.usage is ignored where it is chained; a
+// usage bit above the 32-bit flags, or one only the flags2 type names,
+// needs it). Free it after vkCreateBuffer.
+func BufferUsage2Chain(usage uint64, next unsafe.Pointer) Chain {
+	p := C.apNewBufferUsage2(C.uint64_t(usage), next)
+	return Chain{alloc: p, head: p}
+}
+
 // LoadDGC resolves the extension's entry points.
 func (in *Instance) LoadDGC(device unsafe.Pointer) (*DGC, error) {
 	e := &DGC{device: C.apHandle(device)}

@@ -155,6 +155,9 @@ void apDGCRequirements(const apDGCFns *fns, apHandle device, apHandle layout, ap
 // SHADER_DEVICE_ADDRESS usage (VkBufferUsageFlags2CreateInfoKHR).
 apResult apCreatePreprocessBuffer(const apDGCFns *fns, apHandle device, uint64_t size, apHandle *buf);
 void apDestroyBuffer(const apDGCFns *fns, apHandle device, apHandle buf);
+// apNewBufferUsage2: a VkBufferUsageFlags2CreateInfoKHR of usage, before
+// next (apFree it).
+void *apNewBufferUsage2(uint64_t usage, const void *next);
 uint64_t apDGCBufferAddress(const apDGCFns *fns, apHandle device, apHandle buffer);
 // apCmdDGC records vkCmdPreprocessGeneratedCommandsEXT (execute 0; the
 // state is cmd's own: the compute pipeline bound there) or
