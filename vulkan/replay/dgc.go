@@ -28,8 +28,11 @@ import (
 //
 //   - vkCmdPreprocessGeneratedCommandsEXT (the layout is
 //     EXPLICIT_PREPROCESS; the command buffer is its own state command
-//     buffer) of at most dgcSequences sequences, into a preprocess buffer
-//     of the replay's own, sized by vkGetGeneratedCommandsMemoryRequirementsEXT;
+//     buffer) of at most dgcSequences sequences, into the command's
+//     preprocess buffer: the graph's, where the command writes one
+//     (COMMAND_PREPROCESS_WRITE, with INDIRECT_COMMAND_READ in
+//     DRAW_INDIRECT: the execution reads it), else one of the replay's
+//     own, sized by vkGetGeneratedCommandsMemoryRequirementsEXT;
 //   - a barrier from the preprocess write (COMMAND_PREPROCESS,
 //     COMMAND_PREPROCESS_WRITE) to the execution's read of it
 //     (DRAW_INDIRECT, INDIRECT_COMMAND_READ);
@@ -50,14 +53,21 @@ import (
 // they hold (a hash word is far over maxComputeWorkGroupCount), and no
 // clamp of them could happen inside the declared accesses.
 //
-// Refused, by rule: a preprocess read without the execution's (the
+// A graph preprocess buffer gets VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT
+// in the replay's copy of the graph (dgcGraph: the model's usages cannot
+// name it; vulkan.Resources creates it with VkBufferUsageFlags2CreateInfoKHR,
+// so the plan is made with its real requirements); one smaller than
+// vkGetGeneratedCommandsMemoryRequirementsEXT asks is refused naming both
+// sizes, one the plan put at an address off the asked alignment too. Its
+// contents are the implementation's: no digest sees them, and any other
+// use of it (a read, an import, host visibility) is refused (dgcRules).
+//
+// Refused, by rule: a preprocess access without the execution's (the
 // replay executes in the preprocessing command: Vulkan's execution reads
 // the inputs in DRAW_INDIRECT; preprocessing in one command and executing
-// in another is not built), a graph buffer as the preprocess buffer
-// (COMMAND_PREPROCESS_WRITE: it needs VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT,
-// which the model's usages cannot name; not built), a count buffer
-// without INDIRECT_BUFFER and SHADER_DEVICE_ADDRESS usage (Vulkan), a
-// command that writes its count. By the device, as queried: no
+// in another is not built), a count buffer without INDIRECT_BUFFER and
+// SHADER_DEVICE_ADDRESS usage (Vulkan), a command that writes its count.
+// By the device, as queried: no
 // VK_EXT_device_generated_commands (a device with only the NV extension
 // is told the replay uses the EXT), VK_KHR_maintenance5, their features,
 // compute in supportedIndirectCommandsShaderStages, maxIndirectSequenceCount.
