@@ -254,6 +254,7 @@ type dgcCmd struct {
 	preSize   uint64
 	noPreproc bool   // the device needs no preprocess buffer (size 0)
 	align     uint64 // the preprocess address's alignment (queried)
+	types     uint32 // the memory types the preprocess buffer may live in (queried)
 }
 
 // dgcDevice refuses a frame with device-generated commands on a device
@@ -398,7 +399,7 @@ func (r *Replayer) setupDGC() error {
 			dc.noPreproc = true
 			continue
 		}
-		dc.align = align
+		dc.align, dc.types = align, types
 		if pre := w.dgc.pre; pre >= 0 {
 			// The graph's preprocess buffer (mode.recordDGC takes its
 			// address where the plan put it).
@@ -541,6 +542,12 @@ func (m *mode) recordDGC(cb vkg.CommandBuffer, w *work) {
 	if pre := w.dgc.pre; pre >= 0 && !dc.noPreproc {
 		pb, _ := m.handle(pre)
 		preAddr = dk.fns.BufferAddress(unsafe.Pointer(pb))
+		if rp := &m.plan.Resources[pre]; rp.Status == p.StatusPooled && dc.types&(1<<m.plan.Pools[rp.Placement.Pool].MemoryTypeIndex) == 0 {
+			cmd := &m.r.g.Commands[w.cmd]
+			m.recErr = &UnsupportedError{Command: cmd.Name, Resource: m.r.g.Resources[pre].Name, Access: describe(m.r.g, findAccess(cmd, pre)),
+				Reason: fmt.Sprintf("the plan put the preprocess buffer in memory type %d, outside the types %#x vkGetGeneratedCommandsMemoryRequirementsEXT allows (queried)", m.plan.Pools[rp.Placement.Pool].MemoryTypeIndex, dc.types)}
+			return
+		}
 		if preAddr%dc.align != 0 {
 			cmd := &m.r.g.Commands[w.cmd]
 			m.recErr = &UnsupportedError{Command: cmd.Name, Resource: m.r.g.Resources[pre].Name, Access: describe(m.r.g, findAccess(cmd, pre)),
