@@ -20,7 +20,7 @@ import (
 // every driver (addresses are reserved), and most pools need none.
 
 // deviceAddresses says whether memory may carry DEVICE_ADDRESS.
-func (d *Device) deviceAddresses() bool { return d.extras.as }
+func (d *Device) deviceAddresses() bool { return d.extras.as || d.dgc.on } // replay_dgc.go too
 
 // addressed says whether res is a buffer read through device addresses.
 func addressed(res *planner.Resource) bool {

@@ -116,6 +116,7 @@ type Device struct {
 	// extras: the replay's extension entry points and what is enabled
 	// (replay_extras.go).
 	extras replayExtras
+	dgc    dgcState // replay_dgc.go
 }
 
 // liveCounts counts the objects created through this package and not yet
@@ -485,6 +486,7 @@ func (d *Device) createDevice(choice apiChoice) error {
 			exts, d.loadOpNone = append(exts, e+"\x00"), true
 		}
 		exts = append(exts, d.chooseExtras()...) // replay_extras.go
+		exts = append(exts, d.chooseDGC()...)    // replay_dgc.go
 	}
 	chain := vkext.Sync2Chain()
 	var features []vk.PhysicalDeviceFeatures
@@ -498,12 +500,18 @@ func (d *Device) createDevice(choice apiChoice) error {
 	defer xc.Free()
 	xchain := d.extraChain(xc.Head()) // replay_extras.go
 	defer xchain.Free()
+	head := xchain.Head()
+	dchain := d.dgcChain(head) // replay_dgc.go
+	defer dchain.Free()
+	if dchain.Head() != nil {
+		head = dchain.Head()
+	}
 	qs, counts := chooseQueues(familyProperties(d.physical), d.info.QueueFamily)
 	d.info.Queues = qs
 	queues := queueCreateInfos(counts)
 	info := vk.DeviceCreateInfo{
 		SType:                   vk.StructureTypeDeviceCreateInfo,
-		PNext:                   xchain.Head(),
+		PNext:                   head,
 		QueueCreateInfoCount:    uint32(len(queues)),
 		PQueueCreateInfos:       queues,
 		EnabledExtensionCount:   uint32(len(exts)),
@@ -530,6 +538,9 @@ func (d *Device) createDevice(choice apiChoice) error {
 			return fmt.Errorf("%w: %q: %v", ErrUnsupported, d.info.Name, err)
 		}
 		if err := d.loadExtras(); err != nil { // replay_extras.go
+			return err
+		}
+		if err := d.loadDGC(); err != nil { // replay_dgc.go
 			return err
 		}
 	}

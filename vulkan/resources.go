@@ -188,9 +188,16 @@ func (r *Resources) create(id planner.ResourceID) error {
 		if fams := r.concurrentFamilies(id); fams != nil {
 			info.SharingMode, info.QueueFamilyIndexCount, info.PQueueFamilyIndices = vk.SharingModeConcurrent, uint32(len(fams)), fams
 		}
+		next, free, err := r.dev.preprocessUsage(res.Buffer.Usage, nil) // replay_dgc.go
+		if err != nil {
+			return fmt.Errorf("vulkan: resource %q: %w", res.Name, err)
+		}
+		info.PNext = next
+		info.Usage &^= vk.BufferUsageFlags(BufferUsagePreprocessEXT) // a flags2 bit, given by the chain
 		var b vk.Buffer
 		ret := vk.CreateBuffer(r.dev.device, &info, nil, &b)
 		info.Free()
+		free()
 		if err := check("vkCreateBuffer", ret); err != nil {
 			return fmt.Errorf("vulkan: resource %q: %w", res.Name, err)
 		}

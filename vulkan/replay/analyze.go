@@ -171,7 +171,7 @@ const (
 	stVertex
 	stFragment
 	numBaseStages
-	numStages = numBaseStages + 13 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh; raytrace.go: ray query, ray trace; raygen.go: ray generation; rqgfx.go: five graphics ray queries
+	numStages = numBaseStages + 14 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh; raytrace.go: ray query, ray trace; raygen.go: ray generation; rqgfx.go: five graphics ray queries; dgc.go: generated dispatches
 )
 
 var stageNames = [numStages]string{"compute", "vertex", "fragment"}
@@ -315,6 +315,8 @@ type work struct {
 	gfxMore []*gfxGroup
 	// rt: acceleration-structure builds, copies and ray queries (raytrace.go).
 	rt *rtWork
+	// dgc: device-generated commands (dgc.go).
+	dgc *dgcWork
 }
 
 // pass is one dynamic-rendering pass of a command: one subresource of
@@ -438,9 +440,11 @@ const (
 	readFlags = vk.AccessShaderStorageRead | vk.AccessShaderSampledRead | vk.AccessUniformRead | vk.AccessColorAttachmentRead |
 		vk.AccessDepthStencilAttachmentRead | vk.AccessTransferRead | vk.AccessIndirectCommandRead | vk.AccessVertexAttributeRead |
 		vk.AccessShaderRead | vk.AccessIndexRead | vk.AccessInputAttachmentRead | vk.AccessHostRead |
-		vk.AccessConditionalRenderingReadEXT | vk.AccessTransformFeedbackCounterReadEXT // condrender.go, xfb.go
+		vk.AccessConditionalRenderingReadEXT | vk.AccessTransformFeedbackCounterReadEXT | // condrender.go, xfb.go
+		vk.AccessCommandPreprocessReadNV // dgc.go
 	writeFlags = vk.AccessShaderStorageWrite | vk.AccessColorAttachmentWrite | vk.AccessDepthStencilAttachmentWrite | vk.AccessTransferWrite |
-		vk.AccessShaderWrite | vk.AccessHostWrite | vk.AccessTransformFeedbackWriteEXT | vk.AccessTransformFeedbackCounterWriteEXT // xfb.go
+		vk.AccessShaderWrite | vk.AccessHostWrite | vk.AccessTransformFeedbackWriteEXT | vk.AccessTransformFeedbackCounterWriteEXT | // xfb.go
+		vk.AccessCommandPreprocessWriteNV // dgc.go
 	shaderFlags = vk.AccessShaderStorageRead | vk.AccessShaderSampledRead | vk.AccessUniformRead | vk.AccessShaderRead |
 		vk.AccessShaderStorageWrite | vk.AccessShaderWrite
 	// orderingStages do no work of their own: an access there (with no
@@ -608,7 +612,13 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			w.graphics = true
 			left &^= vk.AccessDepthStencilAttachmentRead | vk.AccessDepthStencilAttachmentWrite
 		}
-		if st&vk.StageDrawIndirect != 0 && a.Access&vk.AccessIndirectCommandRead != 0 {
+		dgc := isDGC(a, st) // dgc.go: its INDIRECT_COMMAND_READ is the execution's, no indirect draw
+		if dgc {
+			if err := addDGC(g, &w, a, st, &left, bad); err != nil {
+				return w, err
+			}
+		}
+		if !dgc && st&vk.StageDrawIndirect != 0 && a.Access&vk.AccessIndirectCommandRead != 0 {
 			if r.Kind != p.KindBuffer || r.Buffer.Size < 16 || r.Buffer.Usage&vk.BufferUsageIndirectBuffer == 0 {
 				return w, bad("an indirect-argument read needs a buffer with INDIRECT_BUFFER usage and 16 bytes of arguments (Vulkan)")
 			}

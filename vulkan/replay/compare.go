@@ -108,7 +108,7 @@ func Unaliased(g *p.Graph, plan *p.Plan) (*p.Plan, error) {
 		rp.Placement.Pool, rp.Placement.Offset, rp.Placement.Aliased = i, 0, false
 		u.Stats.PooledBytes += rp.Placement.Size
 	}
-	c, err := p.Compile(g)
+	c, err := p.Compile(dgcPlannable(g)) // dgc.go: the graph as given, without the replay's preprocess usage
 	if err != nil {
 		return nil, fmt.Errorf("replay: unaliased twin: %w", err)
 	}
@@ -387,6 +387,11 @@ func (r *Replayer) Compare(plan *p.Plan, cfg Config) (*Report, error) {
 //     buffer barrier whose destination is exactly VERTEX_ATTRIBUTE_INPUT
 //     / VERTEX_ATTRIBUTE_READ (this layer applies it to other stages:
 //     the message's write_barriers list no VERTEX_ATTRIBUTE_INPUT).
+//   - "layer-predates-dgc": the layer does not know
+//     VK_EXT_device_generated_commands or VK_KHR_maintenance5 (dgc.go): it
+//     warns that they are not supported and calls their structures'
+//     sTypes unknown. It validates none of their use (a layer that knows
+//     them reports nothing of the replay's: docs/replay.md).
 //   - "mesh-stage-chain": a layout transition reported as a
 //     write-after-write against a write the plan made visible to a task or
 //     mesh shader stage, the transition's barrier chained from that stage
@@ -396,6 +401,9 @@ func (r *Replayer) Compare(plan *p.Plan, cfg Config) (*Report, error) {
 func LayerQuirk(m vulkan.Message) string {
 	if generalLayoutAdvice(m) { // blocks.go
 		return "general-layout-advice"
+	}
+	if layerPredatesDGC(m) { // dgc.go
+		return "layer-predates-dgc"
 	}
 	if !strings.HasPrefix(m.ID, "SYNC-HAZARD-") {
 		return ""

@@ -40,6 +40,7 @@ type kit struct {
 	meshLay   vk.PipelineLayout // mesh.go: mesh, fragment and task sets
 	meshArgB  vk.Buffer         // meshindirect.go: mesh-task argument records
 	rt        *rtKit            // raytrace.go
+	dgc       *dgcKit           // dgc.go
 	compPipes map[specMasks]vk.Pipeline
 	gfxPipes  map[gfxKey]vk.Pipeline
 	sampler   vk.Sampler
@@ -469,6 +470,7 @@ func (k *kit) close() {
 	}
 	vk.DeviceWaitIdle(k.vd)
 	k.closeRT()       // raytrace.go
+	k.closeDGC()      // dgc.go
 	k.releaseShared() // sharedkit.go: the device's shared objects stay
 	for _, pl := range k.gfxPipes {
 		vk.DestroyPipeline(k.vd, pl, nil)

@@ -529,6 +529,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) (err error) {
 		}
 	}
 	m.recordXfb(cb, w) // xfb.go
+	m.recordDGC(cb, w) // dgc.go
 	if !w.graphics {
 		return nil
 	}

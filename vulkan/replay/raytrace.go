@@ -78,7 +78,9 @@ func init() { stageNames[stRayQuery], stageNames[stRayTrace] = "ray query", "ray
 
 // ownSetStage says whether a part's descriptor set is raytrace.go's own
 // (not one of the kit's stage layouts).
-func ownSetStage(st stage) bool { return st == stRayQuery || st == stRayTrace || isRQGfx(st) }
+func ownSetStage(st stage) bool {
+	return st == stRayQuery || st == stRayTrace || isRQGfx(st) || st == stDGC
+} // dgc.go too
 
 const (
 	rtTriangles = 16

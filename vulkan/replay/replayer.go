@@ -62,6 +62,7 @@ type importObj struct {
 func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
 	defer pauseGC()()
 	g = replayGraph(g)   // inputattach.go
+	g = dgcGraph(g)      // dgc.go
 	g = concreteGraph(g) // generic.go
 	ws := make([]work, len(g.Commands))
 	for c := range g.Commands {
@@ -84,7 +85,15 @@ func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
 		k.close()
 		return nil, err
 	}
+	if err := k.dgcDevice(g, ws); err != nil { // dgc.go
+		k.close()
+		return nil, err
+	}
 	if err := r.setup(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	if err := r.setupDGC(); err != nil { // dgc.go
 		r.Close()
 		return nil, err
 	}
@@ -361,6 +370,7 @@ func (r *Replayer) checkOrder(order []p.CommandID) error {
 		for i := range cmd.Accesses {
 			a := &cmd.Accesses[i]
 			rw := a.Access&(avk.AccessColorAttachmentWrite|avk.AccessDepthStencilAttachmentWrite) != 0
+			rw = rw || a.Access&avk.AccessCommandPreprocessWriteNV != 0 // dgc.go: the execution reads what the preprocessing wrote
 			if !written[a.Resource] && a.Access&readFlags != 0 && !rw {
 				return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[a.Resource].Name, Access: describe(g, a),
 					Reason: "read before any command writes it: its contents are undefined, so runs could not be compared"}

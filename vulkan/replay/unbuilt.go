@@ -26,7 +26,8 @@ var unbuiltStages = []struct {
 	{vk.StageVideoDecode, []string{"VK_KHR_video_decode_queue"}, "video decode"},
 	{vk.StageFragmentShadingRateAttachment, []string{"VK_KHR_fragment_shading_rate", "VK_NV_shading_rate_image"}, "shading-rate attachments"},
 	{vk.StageFragmentDensityProcessEXT, []string{"VK_EXT_fragment_density_map"}, "fragment density maps"},
-	{vk.StageCommandPreprocessNV, []string{"VK_NV_device_generated_commands"}, "device-generated commands"},
+	// COMMAND_PREPROCESS: dgc.go (VK_EXT_device_generated_commands; a
+	// device with only the NV extension is refused there, naming it).
 	// OPTICAL_FLOW_NV: opticalFlowReason (oflow.go) names what is missing.
 	{vk.StageMicromapBuildEXT, []string{"VK_EXT_opacity_micromap"}, "micromap builds"},
 	{vk.StageSubpassShadingHUAWEI | vk.StageInvocationMaskHUAWEI | vk.StageClusterCullingShaderHUAWEI,

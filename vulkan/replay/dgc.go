@@ -1,0 +1,586 @@
+package replay
+
+import (
+	"encoding/binary"
+	"fmt"
+	"regexp"
+	"strings"
+	"unsafe"
+
+	vkg "github.com/goki/vulkan"
+
+	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vk"
+	"github.com/aliasplan/aliasplan/vulkan"
+	"github.com/aliasplan/aliasplan/vulkan/internal/vkext"
+)
+
+// Device-generated commands (VK_EXT_device_generated_commands; issue 21).
+// A buffer a command reads in COMMAND_PREPROCESS with
+// COMMAND_PREPROCESS_READ (the stage and access of
+// vkCmdPreprocessGeneratedCommandsEXT's inputs; the NV names are the same
+// bits) and in DRAW_INDIRECT with INDIRECT_COMMAND_READ (where
+// vkCmdExecuteGeneratedCommandsEXT reads the same inputs again) is the
+// sequence count of the command's generated dispatches: its first 32-bit
+// word, at the buffer's device address where the plan put it, is
+// VkGeneratedCommandsInfoEXT's sequenceCountAddress. The command records,
+// with replay_dgc.comp's pipeline bound:
+//
+//   - vkCmdPreprocessGeneratedCommandsEXT (the layout is
+//     EXPLICIT_PREPROCESS; the command buffer is its own state command
+//     buffer) of at most dgcSequences sequences, into the command's
+//     preprocess buffer: the graph's, where the command writes one
+//     (COMMAND_PREPROCESS_WRITE, with INDIRECT_COMMAND_READ in
+//     DRAW_INDIRECT: the execution reads it), else one of the replay's
+//     own, sized by vkGetGeneratedCommandsMemoryRequirementsEXT;
+//   - a barrier from the preprocess write (COMMAND_PREPROCESS,
+//     COMMAND_PREPROCESS_WRITE) to the execution's read of it
+//     (DRAW_INDIRECT, INDIRECT_COMMAND_READ);
+//   - vkCmdExecuteGeneratedCommandsEXT(isPreprocessed).
+//
+// The token stream is the replay's own (one DISPATCH token per sequence,
+// VkDispatchIndirectCommand, no execution set: the bound pipeline
+// dispatches): sequences 0..indirectStride-1 dispatch no workgroup, the
+// next dgcSpare one workgroup each. So the generated work is
+// min(word, dgcSequences) - indirectStride workgroups, where the word is
+// what the buffer held: a frame's compute writers of INDIRECT_BUFFER
+// buffers write 12288+3k there (common.glsl's F_INDIRECT words, k < 32),
+// any other word (a hash, a clobber) runs all dgcSpare. Each workgroup
+// adds to the command's own lanes (part stDGC), so the digest sees the
+// word: a stale or clobbered count changes it (TestDGCClobber). As in
+// meshindirect.go the graph buffer is the count, not the token stream: a
+// stream of the buffer's words would dispatch whatever workgroup counts
+// they hold (a hash word is far over maxComputeWorkGroupCount), and no
+// clamp of them could happen inside the declared accesses.
+//
+// A graph preprocess buffer gets VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT
+// in the replay's copy of the graph (dgcGraph: the model's usages cannot
+// name it; vulkan.Resources creates it with VkBufferUsageFlags2CreateInfoKHR,
+// so the plan is made with its real requirements); one smaller than
+// vkGetGeneratedCommandsMemoryRequirementsEXT asks is refused naming both
+// sizes, one the plan put at an address off the asked alignment too. Its
+// contents are the implementation's: no digest sees them, and any other
+// use of it (a read, an import, host visibility) is refused (dgcRules).
+//
+// Refused, by rule: a preprocess access without the execution's (the
+// replay executes in the preprocessing command: Vulkan's execution reads
+// the inputs in DRAW_INDIRECT; preprocessing in one command and executing
+// in another is not built), a count buffer without INDIRECT_BUFFER and
+// SHADER_DEVICE_ADDRESS usage (Vulkan), a command that writes its count.
+// By the device, as queried: no
+// VK_EXT_device_generated_commands (a device with only the NV extension
+// is told the replay uses the EXT), VK_KHR_maintenance5, their features,
+// compute in supportedIndirectCommandsShaderStages, maxIndirectSequenceCount.
+
+const (
+	dgcSpare     = 96
+	dgcSequences = indirectStride + dgcSpare
+	dgcStride    = 12 // VkDispatchIndirectCommand
+
+	// stDGC is the generated dispatches' part (its lanes).
+	stDGC stage = numBaseStages + 13
+
+	dgcRead = vk.AccessCommandPreprocessReadNV | vk.AccessIndirectCommandRead
+)
+
+func init() { stageNames[stDGC] = "device-generated dispatch" }
+
+// dgcWork is one command's device-generated commands.
+type dgcWork struct {
+	count p.ResourceID // the buffer whose first word is the sequence count (-1 until its access is seen)
+	pre   p.ResourceID // the graph's preprocess buffer, -1 for the replay's own
+}
+
+// dgcOf is w's device-generated commands, made on the first access.
+func dgcOf(w *work) *dgcWork {
+	if w.dgc == nil {
+		w.dgc = &dgcWork{count: -1, pre: -1}
+		w.parts[stDGC] = &part{stage: stDGC}
+	}
+	return w.dgc
+}
+
+// isDGC says whether access a (in stages st) is a device-generated
+// commands input.
+func isDGC(a *p.Access, st vk.Stage) bool {
+	return st&vk.StageCommandPreprocessNV != 0 && a.Access&(vk.AccessCommandPreprocessReadNV|vk.AccessCommandPreprocessWriteNV) != 0
+}
+
+// addDGC takes a device-generated commands input or preprocess buffer
+// (isDGC).
+func addDGC(g *p.Graph, w *work, a *p.Access, st vk.Stage, left *vk.AccessFlags, bad func(string, ...any) error) error {
+	r := &g.Resources[a.Resource]
+	if r.Kind != p.KindBuffer {
+		return bad("a device-generated commands input or preprocess buffer is a buffer (Vulkan: VkGeneratedCommandsInfoEXT takes device addresses)")
+	}
+	if r.Buffer.Usage&vk.BufferUsageShaderDeviceAddress == 0 {
+		return bad("a device-generated commands buffer needs SHADER_DEVICE_ADDRESS usage (Vulkan: VkGeneratedCommandsInfoEXT takes its device address); the buffer has %s", r.Buffer.Usage)
+	}
+	if st&vk.StageDrawIndirect == 0 || a.Access&vk.AccessIndirectCommandRead == 0 {
+		return bad("a preprocess access with no execution in the command: vkCmdExecuteGeneratedCommandsEXT reads the inputs and the preprocess buffer in DRAW_INDIRECT with INDIRECT_COMMAND_READ (Vulkan), and the replay executes in the command that preprocesses, so the access must also declare that stage and flag (executing in another command is not built; docs/replay.md)")
+	}
+	d := dgcOf(w)
+	if a.Access&vk.AccessCommandPreprocessWriteNV != 0 {
+		// The preprocess buffer: written by the preprocessing, read by
+		// the execution, nothing else.
+		if other := a.Access &^ (vk.AccessCommandPreprocessWriteNV | vk.AccessIndirectCommandRead); other != 0 {
+			return bad("a preprocess buffer (COMMAND_PREPROCESS_WRITE) accessed with %s too: its contents are the implementation's (Vulkan), for the execution alone", other)
+		}
+		if r.Imported || r.Memory != p.GPUOnly {
+			return bad("an imported or host-visible preprocess buffer: the replay compares such a buffer's final bytes, and a preprocess buffer's are implementation-defined")
+		}
+		if d.pre >= 0 {
+			return bad("a second preprocess buffer in one command (%s is its preprocess buffer)", g.Resources[d.pre].Name)
+		}
+		d.pre = a.Resource
+		*left &^= vk.AccessCommandPreprocessWriteNV | vk.AccessIndirectCommandRead
+		return nil
+	}
+	if r.Buffer.Usage&vk.BufferUsageIndirectBuffer == 0 {
+		return bad("a device-generated commands input needs INDIRECT_BUFFER usage (Vulkan: the sequence count address); the buffer has %s", r.Buffer.Usage)
+	}
+	if r.Buffer.Size < 4 {
+		return bad("a device-generated commands sequence count needs 4 bytes; the buffer has %d", r.Buffer.Size)
+	}
+	if a.Access&writeFlags != 0 {
+		return bad("a command that writes the buffer its generated commands read (no barrier can order the two inside it)")
+	}
+	if d.count >= 0 {
+		return bad("a second device-generated commands input in one command (the replay's command executes one generated sequence; %s is its count)", g.Resources[d.count].Name)
+	}
+	d.count = a.Resource
+	*left &^= dgcRead
+	return nil
+}
+
+// dgcGraph is g with BufferUsagePreprocessEXT on every buffer a command
+// writes with COMMAND_PREPROCESS_WRITE (the replay's copy: Resources
+// creates and measures it with that usage, which the model cannot name);
+// g itself when there is none.
+func dgcGraph(g *p.Graph) *p.Graph {
+	var out *p.Graph
+	for c := range g.Commands {
+		for _, a := range g.Commands[c].Accesses {
+			r := &g.Resources[a.Resource]
+			if a.Stages&vk.StageCommandPreprocessNV == 0 || a.Access&vk.AccessCommandPreprocessWriteNV == 0 || r.Kind != p.KindBuffer {
+				continue
+			}
+			if out == nil {
+				cp := *g
+				cp.Resources = append([]p.Resource(nil), g.Resources...)
+				out = &cp
+			}
+			out.Resources[a.Resource].Buffer.Usage |= vulkan.BufferUsagePreprocessEXT
+		}
+	}
+	if out == nil {
+		return g
+	}
+	return out
+}
+
+// dgcPlannable is g without BufferUsagePreprocessEXT (dgcGraph's bit,
+// which no planner name has): the graph the planner validates; g itself
+// when no buffer has it.
+func dgcPlannable(g *p.Graph) *p.Graph {
+	var out *p.Graph
+	for i := range g.Resources {
+		if g.Resources[i].Kind != p.KindBuffer || g.Resources[i].Buffer.Usage&vulkan.BufferUsagePreprocessEXT == 0 {
+			continue
+		}
+		if out == nil {
+			cp := *g
+			cp.Resources = append([]p.Resource(nil), g.Resources...)
+			out = &cp
+		}
+		out.Resources[i].Buffer.Usage &^= vulkan.BufferUsagePreprocessEXT
+	}
+	if out == nil {
+		return g
+	}
+	return out
+}
+
+// dgcRules refuses, across commands, what the analysis of one cannot
+// see: a preprocess buffer with no input to preprocess, and any use of a
+// preprocess buffer but another command's preprocessing (its contents
+// are implementation-defined: no digest can compare them).
+func dgcRules(g *p.Graph, ws []work) error {
+	pre := map[p.ResourceID]bool{}
+	for i := range ws {
+		if d := ws[i].dgc; d != nil && d.pre >= 0 {
+			pre[d.pre] = true
+		}
+	}
+	for i := range ws {
+		w := &ws[i]
+		cmd := &g.Commands[w.cmd]
+		if d := w.dgc; d != nil && d.count < 0 {
+			return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[d.pre].Name, Access: describe(g, findAccess(cmd, d.pre)),
+				Reason: "a preprocess buffer with nothing to preprocess: the command reads no device-generated commands input (COMMAND_PREPROCESS_READ)"}
+		}
+		for j := range cmd.Accesses {
+			a := &cmd.Accesses[j]
+			if pre[a.Resource] && (w.dgc == nil || w.dgc.pre != a.Resource) {
+				return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[a.Resource].Name, Access: describe(g, a),
+					Reason: "a use of a preprocess buffer outside device-generated commands: its contents are the implementation's (Vulkan), so no run's could be compared"}
+			}
+		}
+	}
+	return nil
+}
+
+// dgcKit is what the replay makes of its own for device-generated
+// commands: replay_dgc.comp's pipeline, the indirect commands layout, the
+// token stream, and per command a descriptor set (its lanes) and a
+// preprocess buffer.
+type dgcKit struct {
+	fns        *vkext.DGC
+	setLay     vkg.DescriptorSetLayout
+	pipeLay    vkg.PipelineLayout
+	pipe       vkg.Pipeline
+	layout     unsafe.Pointer
+	pool       vkg.DescriptorPool
+	stream     ownBuffer
+	streamAddr uint64
+	cmds       map[p.CommandID]*dgcCmd
+}
+
+type dgcCmd struct {
+	set       vkg.DescriptorSet
+	pre       unsafe.Pointer // VkBuffer
+	preMem    vkg.DeviceMemory
+	preAddr   uint64
+	preSize   uint64
+	noPreproc bool   // the device needs no preprocess buffer (size 0)
+	align     uint64 // the preprocess address's alignment (queried)
+	types     uint32 // the memory types the preprocess buffer may live in (queried)
+}
+
+// dgcDevice refuses a frame with device-generated commands on a device
+// that cannot run them, naming what it lacks as queried.
+func (k *kit) dgcDevice(g *p.Graph, ws []work) error {
+	if err := dgcRules(g, ws); err != nil {
+		return err
+	}
+	for i := range ws {
+		w := &ws[i]
+		if w.dgc == nil {
+			continue
+		}
+		if reason := k.dgcMissing(); reason != "" {
+			cmd := &g.Commands[w.cmd]
+			return &UnsupportedError{Command: cmd.Name, Resource: g.Resources[w.dgc.count].Name, Access: describe(g, findAccess(cmd, w.dgc.count)), Reason: reason}
+		}
+	}
+	return nil
+}
+
+// dgcMissing names what the device lacks for the replay's device-generated
+// commands ("" when it has everything and was opened with it).
+func (k *kit) dgcMissing() string {
+	name := k.dev.Info().Name
+	ext, nv, m5, s := k.hooks.DGCSupport()
+	switch {
+	case !ext && nv:
+		return fmt.Sprintf("%s has VK_NV_device_generated_commands but lacks VK_EXT_device_generated_commands (queried): the replay's device-generated commands are the EXT's (the NV extension's are not built)", name)
+	case !ext:
+		return fmt.Sprintf("%s lacks VK_EXT_device_generated_commands (queried): the device cannot run device-generated commands", name)
+	case !m5:
+		return fmt.Sprintf("%s lacks VK_KHR_maintenance5 (queried), which VK_EXT_device_generated_commands requires", name)
+	case !s.DGC:
+		return fmt.Sprintf("%s lacks the deviceGeneratedCommands feature (queried)", name)
+	case !s.BDA || !s.Maintenance5:
+		return fmt.Sprintf("%s lacks bufferDeviceAddress or maintenance5 (queried), which device-generated commands need", name)
+	case s.Stages&uint32(vkg.ShaderStageComputeBit) == 0:
+		return fmt.Sprintf("%s's supportedIndirectCommandsShaderStages (%#x, queried) lack the compute stage the replay's generated dispatches use", name, s.Stages)
+	case s.MaxSequences < dgcSequences:
+		return fmt.Sprintf("%s's maxIndirectSequenceCount is %d (queried), below the replay's %d sequences", name, s.MaxSequences, dgcSequences)
+	case k.hooks.DGC() == nil:
+		return "the device was opened without COMMAND_PREPROCESS in vulkan.Config.ReplayStages (replay.Stages(g) names it), so VK_EXT_device_generated_commands is not enabled"
+	}
+	return ""
+}
+
+// setupDGC makes the kit's device-generated commands objects (after
+// setup has numbered the parts).
+func (r *Replayer) setupDGC() error {
+	k := r.k
+	var cmds []*work
+	for i := range r.works {
+		if r.works[i].dgc != nil {
+			cmds = append(cmds, &r.works[i])
+		}
+	}
+	if len(cmds) == 0 {
+		return nil
+	}
+	if k.hooks.DGC() == nil { // dgcDevice refused first; never reached
+		return fmt.Errorf("replay: command %q: device-generated commands without VK_EXT_device_generated_commands enabled", cmds[0].name)
+	}
+	dk := &dgcKit{fns: k.hooks.DGC(), cmds: map[p.CommandID]*dgcCmd{}}
+	k.dgc = dk
+	binds := []vkg.DescriptorSetLayoutBinding{{Binding: 0, DescriptorType: vkg.DescriptorTypeStorageBuffer, DescriptorCount: 1,
+		StageFlags: vkg.ShaderStageFlags(vkg.ShaderStageComputeBit)}}
+	li := vkg.DescriptorSetLayoutCreateInfo{SType: vkg.StructureTypeDescriptorSetLayoutCreateInfo, BindingCount: 1, PBindings: binds}
+	var setLay vkg.DescriptorSetLayout // out-parameters are locals: dk holds Go pointers
+	res := vkg.CreateDescriptorSetLayout(k.vd, &li, nil, &setLay)
+	dk.setLay = setLay
+	li.Free()
+	if err := vkCheck("vkCreateDescriptorSetLayout (device-generated commands)", res); err != nil {
+		return err
+	}
+	pli := vkg.PipelineLayoutCreateInfo{SType: vkg.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1, PSetLayouts: []vkg.DescriptorSetLayout{dk.setLay},
+		PushConstantRangeCount: 1, PPushConstantRanges: []vkg.PushConstantRange{{StageFlags: vkg.ShaderStageFlags(vkg.ShaderStageComputeBit), Size: 4}}}
+	var pipeLay vkg.PipelineLayout
+	res = vkg.CreatePipelineLayout(k.vd, &pli, nil, &pipeLay)
+	dk.pipeLay = pipeLay
+	pli.Free()
+	if err := vkCheck("vkCreatePipelineLayout (device-generated commands)", res); err != nil {
+		return err
+	}
+	ci := []vkg.ComputePipelineCreateInfo{{SType: vkg.StructureTypeComputePipelineCreateInfo, Layout: dk.pipeLay,
+		Stage: vkg.PipelineShaderStageCreateInfo{SType: vkg.StructureTypePipelineShaderStageCreateInfo, Stage: vkg.ShaderStageComputeBit, Module: k.modules["dgc.spv"], PName: "main\x00"}}}
+	pipes := make([]vkg.Pipeline, 1)
+	res = vkg.CreateComputePipelines(k.vd, vkg.NullPipelineCache, 1, ci, nil, pipes)
+	ci[0].Free()
+	if err := vkCheck("vkCreateComputePipelines (device-generated commands)", res); err != nil {
+		return err
+	}
+	dk.pipe = pipes[0]
+	l, rc := dk.fns.CreateDispatchLayout()
+	if err := vkCheck("vkCreateIndirectCommandsLayoutEXT", vkg.Result(rc)); err != nil {
+		return err
+	}
+	dk.layout = l
+	var err error
+	if dk.stream, dk.streamAddr, err = k.dgcBuffer(dgcSequences*dgcStride, vkg.BufferUsageIndirectBufferBit, true); err != nil {
+		return err
+	}
+	out := dk.stream.bytes()
+	for j := 0; j < dgcSequences; j++ {
+		v := uint32(0)
+		if j >= indirectStride {
+			v = 1
+		}
+		for c := 0; c < 3; c++ {
+			binary.LittleEndian.PutUint32(out[dgcStride*j+4*c:], v)
+		}
+	}
+	n := uint32(len(cmds))
+	sizes := []vkg.DescriptorPoolSize{{Type: vkg.DescriptorTypeStorageBuffer, DescriptorCount: n}}
+	pi := vkg.DescriptorPoolCreateInfo{SType: vkg.StructureTypeDescriptorPoolCreateInfo, MaxSets: n, PoolSizeCount: 1, PPoolSizes: sizes}
+	var pool vkg.DescriptorPool
+	res = vkg.CreateDescriptorPool(k.vd, &pi, nil, &pool)
+	dk.pool = pool
+	pi.Free()
+	if err := vkCheck("vkCreateDescriptorPool (device-generated commands)", res); err != nil {
+		return err
+	}
+	size, align, types := dk.fns.Requirements(dk.layout, unsafe.Pointer(dk.pipe), dgcSequences)
+	for _, w := range cmds {
+		dc := &dgcCmd{}
+		dk.cmds[w.cmd] = dc
+		ai := vkg.DescriptorSetAllocateInfo{SType: vkg.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: dk.pool, DescriptorSetCount: 1,
+			PSetLayouts: []vkg.DescriptorSetLayout{dk.setLay}}
+		var set vkg.DescriptorSet
+		res := vkg.AllocateDescriptorSets(k.vd, &ai, &set)
+		dc.set = set
+		ai.Free()
+		if err := vkCheck("vkAllocateDescriptorSets (device-generated commands)", res); err != nil {
+			return err
+		}
+		pt := w.parts[stDGC]
+		wr := []vkg.WriteDescriptorSet{{SType: vkg.StructureTypeWriteDescriptorSet, DstSet: dc.set, DstBinding: 0, DescriptorCount: 1, DescriptorType: vkg.DescriptorTypeStorageBuffer,
+			PBufferInfo: []vkg.DescriptorBufferInfo{{Buffer: r.lanes.buf, Offset: vkg.DeviceSize(uint64(pt.index) * laneBytes), Range: laneBytes}}}}
+		vkg.UpdateDescriptorSets(k.vd, 1, wr, 0, nil)
+		wr[0].Free()
+		if size == 0 {
+			dc.noPreproc = true
+			continue
+		}
+		dc.align, dc.types = align, types
+		if pre := w.dgc.pre; pre >= 0 {
+			// The graph's preprocess buffer (mode.recordDGC takes its
+			// address where the plan put it).
+			if have := r.g.Resources[pre].Buffer.Size; have < size {
+				cmd := &r.g.Commands[w.cmd]
+				return &UnsupportedError{Command: cmd.Name, Resource: r.g.Resources[pre].Name, Access: describe(r.g, findAccess(cmd, pre)),
+					Reason: fmt.Sprintf("the preprocess buffer has %d bytes; %s needs %d (vkGetGeneratedCommandsMemoryRequirementsEXT for the replay's %d sequences, queried)", have, k.dev.Info().Name, size, dgcSequences)}
+			}
+			dc.preSize = size
+			continue
+		}
+		if err := k.dgcPreprocessBuffer(dc, size, align, types); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dgcBuffer is a buffer of the replay's own with a device address.
+func (k *kit) dgcBuffer(size uint64, usage vkg.BufferUsageFlagBits, host bool) (ownBuffer, uint64, error) {
+	info := vkg.BufferCreateInfo{SType: vkg.StructureTypeBufferCreateInfo, Size: vkg.DeviceSize(size), Usage: vkg.BufferUsageFlags(usage) | usageDeviceAddress}
+	info.SharingMode, info.QueueFamilyIndexCount, info.PQueueFamilyIndices = k.sharing()
+	var b vkg.Buffer
+	res := vkg.CreateBuffer(k.vd, &info, nil, &b)
+	info.Free()
+	if err := vkCheck("vkCreateBuffer (device-generated commands)", res); err != nil {
+		return ownBuffer{}, 0, err
+	}
+	ob := ownBuffer{buf: b, size: size}
+	var req vkg.MemoryRequirements
+	vkg.GetBufferMemoryRequirements(k.vd, b, &req)
+	req.Deref()
+	mem, err := k.addrMemory(uint64(req.Size), req.MemoryTypeBits, host)
+	ob.mem = mem
+	if err == nil {
+		err = vkCheck("vkBindBufferMemory", vkg.BindBufferMemory(k.vd, b, ob.mem, 0))
+	}
+	if err == nil && host {
+		var ptr unsafe.Pointer
+		err = vkCheck("vkMapMemory", vkg.MapMemory(k.vd, ob.mem, 0, vkg.DeviceSize(vkg.WholeSize), 0, &ptr))
+		ob.mapped = ptr
+	}
+	k.buffers = append(k.buffers, ob)
+	if err != nil {
+		return ob, 0, err
+	}
+	return ob, k.dgc.fns.BufferAddress(unsafe.Pointer(b)), nil
+}
+
+// addrMemory allocates memory with DEVICE_ADDRESS.
+func (k *kit) addrMemory(size uint64, bits uint32, host bool) (vkg.DeviceMemory, error) {
+	t, err := k.memoryType(bits, host, false)
+	if err != nil {
+		return vkg.NullDeviceMemory, err
+	}
+	flags := vkext.AllocateFlags()
+	ai := vkg.MemoryAllocateInfo{SType: vkg.StructureTypeMemoryAllocateInfo, PNext: flags.Head(), AllocationSize: vkg.DeviceSize(size), MemoryTypeIndex: t}
+	var m vkg.DeviceMemory
+	res := vkg.AllocateMemory(k.vd, &ai, nil, &m)
+	ai.Free()
+	flags.Free()
+	return m, vkCheck("vkAllocateMemory (device address)", res)
+}
+
+// dgcPreprocessBuffer makes a command's preprocess buffer: size bytes
+// (vkGetGeneratedCommandsMemoryRequirementsEXT), PREPROCESS_BUFFER usage,
+// memory of the types both it and the buffer allow.
+func (k *kit) dgcPreprocessBuffer(dc *dgcCmd, size, align uint64, types uint32) error {
+	fns := k.dgc.fns
+	b, rc := fns.CreatePreprocessBuffer(size + align)
+	if err := vkCheck("vkCreateBuffer (preprocess buffer)", vkg.Result(rc)); err != nil {
+		return err
+	}
+	dc.pre = b
+	var req vkg.MemoryRequirements
+	vkg.GetBufferMemoryRequirements(k.vd, vkg.Buffer(b), &req)
+	req.Deref()
+	mem, err := k.addrMemory(uint64(req.Size), req.MemoryTypeBits&types, false)
+	dc.preMem = mem
+	if err != nil {
+		return err
+	}
+	if err := vkCheck("vkBindBufferMemory (preprocess buffer)", vkg.BindBufferMemory(k.vd, vkg.Buffer(b), mem, 0)); err != nil {
+		return err
+	}
+	addr := fns.BufferAddress(b)
+	dc.preAddr = (addr + align - 1) / align * align
+	dc.preSize = size
+	return nil
+}
+
+// closeDGC destroys the kit's device-generated commands objects (the
+// stream is one of k.buffers).
+func (k *kit) closeDGC() {
+	dk := k.dgc
+	if dk == nil {
+		return
+	}
+	for _, dc := range dk.cmds {
+		if dc.pre != nil {
+			dk.fns.DestroyBuffer(dc.pre)
+		}
+		if dc.preMem != vkg.NullDeviceMemory {
+			vkg.FreeMemory(k.vd, dc.preMem, nil)
+		}
+	}
+	if dk.layout != nil {
+		dk.fns.DestroyLayout(dk.layout)
+	}
+	if dk.pipe != vkg.NullPipeline {
+		vkg.DestroyPipeline(k.vd, dk.pipe, nil)
+	}
+	if dk.pipeLay != vkg.NullPipelineLayout {
+		vkg.DestroyPipelineLayout(k.vd, dk.pipeLay, nil)
+	}
+	if dk.pool != vkg.NullDescriptorPool {
+		vkg.DestroyDescriptorPool(k.vd, dk.pool, nil)
+	}
+	if dk.setLay != vkg.NullDescriptorSetLayout {
+		vkg.DestroyDescriptorSetLayout(k.vd, dk.setLay, nil)
+	}
+	k.dgc = nil
+}
+
+// recordDGC records w's device-generated commands: preprocess, barrier,
+// execute (see the top of this file).
+func (m *mode) recordDGC(cb vkg.CommandBuffer, w *work) {
+	if w.dgc == nil {
+		return
+	}
+	k := m.r.k
+	dk := k.dgc
+	dc := dk.cmds[w.cmd]
+	buf, _ := m.handle(w.dgc.count)
+	vkg.CmdBindPipeline(cb, vkg.PipelineBindPointCompute, dk.pipe)
+	vkg.CmdBindDescriptorSets(cb, vkg.PipelineBindPointCompute, dk.pipeLay, 0, 1, []vkg.DescriptorSet{dc.set}, 0, nil)
+	seed := w.seed
+	vkg.CmdPushConstants(cb, dk.pipeLay, vkg.ShaderStageFlags(vkg.ShaderStageComputeBit), 0, 4, unsafe.Pointer(&seed))
+	preAddr := dc.preAddr
+	if pre := w.dgc.pre; pre >= 0 && !dc.noPreproc {
+		pb, _ := m.handle(pre)
+		preAddr = dk.fns.BufferAddress(unsafe.Pointer(pb))
+		if rp := &m.plan.Resources[pre]; rp.Status == p.StatusPooled && dc.types&(1<<m.plan.Pools[rp.Placement.Pool].MemoryTypeIndex) == 0 {
+			cmd := &m.r.g.Commands[w.cmd]
+			m.recErr = &UnsupportedError{Command: cmd.Name, Resource: m.r.g.Resources[pre].Name, Access: describe(m.r.g, findAccess(cmd, pre)),
+				Reason: fmt.Sprintf("the plan put the preprocess buffer in memory type %d, outside the types %#x vkGetGeneratedCommandsMemoryRequirementsEXT allows (queried)", m.plan.Pools[rp.Placement.Pool].MemoryTypeIndex, dc.types)}
+			return
+		}
+		if preAddr%dc.align != 0 {
+			cmd := &m.r.g.Commands[w.cmd]
+			m.recErr = &UnsupportedError{Command: cmd.Name, Resource: m.r.g.Resources[pre].Name, Access: describe(m.r.g, findAccess(cmd, pre)),
+				Reason: fmt.Sprintf("the plan put the preprocess buffer at device address %#x, not a multiple of the %d bytes vkGetGeneratedCommandsMemoryRequirementsEXT asks for (queried)", preAddr, dc.align)}
+			return
+		}
+	}
+	gen := vkext.Generated{Layout: dk.layout, Pipeline: unsafe.Pointer(dk.pipe), Stream: dk.streamAddr, StreamSize: dgcSequences * dgcStride,
+		Preprocess: preAddr, PreprocessSz: dc.preSize, MaxSequences: dgcSequences, Count: dk.fns.BufferAddress(unsafe.Pointer(buf))}
+	c := unsafe.Pointer(cb)
+	dk.fns.CmdPreprocess(c, gen)
+	if !dc.noPreproc {
+		k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{
+			SrcStages: uint64(vk.StageCommandPreprocessNV), SrcAccess: uint64(vk.AccessCommandPreprocessWriteNV),
+			DstStages: uint64(vk.StageDrawIndirect | vk.StageCommandPreprocessNV), DstAccess: uint64(vk.AccessIndirectCommandRead | vk.AccessCommandPreprocessReadNV)}}})
+	}
+	dk.fns.CmdExecute(c, gen)
+}
+
+// dgcUnknownSType matches a layer's complaint about an sType of
+// VK_EXT_device_generated_commands (1000572xxx) or VK_KHR_maintenance5
+// (1000470xxx) it does not know.
+var dgcUnknownSType = regexp.MustCompile(`unknown VkStructureType \(10005720\d\d|unknown VkStructureType \(10004700\d\d`)
+
+// layerPredatesDGC says whether m is a validation layer's note that it
+// does not know the extensions the replay's device-generated commands
+// use (LayerQuirk "layer-predates-dgc"): layer 1.3.239 warns at
+// vkCreateDevice and reports their structures' sTypes as unknown in
+// vkCreateDevice, vkGetPhysicalDeviceProperties2 and vkCreateBuffer.
+func layerPredatesDGC(m vulkan.Message) bool {
+	if strings.HasPrefix(m.ID, "VUID-") && strings.HasSuffix(m.ID, "-pNext-pNext") && dgcUnknownSType.MatchString(m.Text) {
+		return true
+	}
+	return strings.Contains(m.Text, "Device Extension VK_EXT_device_generated_commands is not supported by this layer") ||
+		strings.Contains(m.Text, "Device Extension VK_KHR_maintenance5 is not supported by this layer")
+}

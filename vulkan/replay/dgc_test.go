@@ -1,0 +1,321 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/proptest"
+	"github.com/aliasplan/aliasplan/vk"
+	"github.com/aliasplan/aliasplan/vulkan"
+)
+
+const dgcUsage = vk.BufferUsageStorageBuffer | vk.BufferUsageIndirectBuffer | vk.BufferUsageShaderDeviceAddress
+
+// dgcRead is the access of a command that preprocesses and executes
+// generated commands whose sequence count is r's first word.
+func dgcInput(r p.ResourceID) p.Access {
+	return p.Access{Resource: r, Stages: vk.StageCommandPreprocessNV | vk.StageDrawIndirect, Access: vk.AccessCommandPreprocessReadNV | vk.AccessIndirectCommandRead}
+}
+
+// dgcPreprocess is the access of a generating command to its preprocess
+// buffer r: written by the preprocessing, read by the execution.
+func dgcPreprocess(r p.ResourceID) p.Access {
+	return p.Access{Resource: r, Stages: vk.StageCommandPreprocessNV | vk.StageDrawIndirect, Access: vk.AccessCommandPreprocessWriteNV | vk.AccessIndirectCommandRead}
+}
+
+// dgcFrame: x (the count) is written by a compute shader, generate
+// reads it; y is written and read around it, so a plan that puts y over
+// x clobbers the count before generate reads it.
+func dgcFrame() *p.Graph {
+	g := &p.Graph{}
+	x := g.AddBuffer("x", p.BufferDesc{Size: 4096, Usage: dgcUsage})
+	y := g.AddBuffer("y", p.BufferDesc{Size: 4096, Usage: vk.BufferUsageStorageBuffer})
+	g.AddCommand("x.write", computeWrite(x))
+	g.AddCommand("y.write", computeWrite(y))
+	g.AddCommand("generate", dgcInput(x))
+	g.AddCommand("y.read", p.Access{Resource: y, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+	return g
+}
+
+// dgcDevice opens a device with COMMAND_PREPROCESS enabled; where the
+// device cannot run the replay's device-generated commands it checks the
+// refusal names the device limit as queried and skips.
+func dgcDevice(t *testing.T) *vulkan.Device {
+	t.Helper()
+	d := extDevice(t, vk.StageCommandPreprocessNV)
+	hooks, _ := d.Replay()
+	ext, nv, m5, s := hooks.DGCSupport()
+	t.Logf("%s: VK_EXT_device_generated_commands %v, VK_NV_device_generated_commands %v, VK_KHR_maintenance5 %v; %+v; enabled %v", d.Info().Name, ext, nv, m5, s, hooks.DGC() != nil)
+	if hooks.DGC() == nil {
+		_, err := New(d, dgcFrame())
+		var ue *UnsupportedError
+		if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "(queried)") || strings.Contains(ue.Reason, "not built") {
+			t.Fatalf("a device without device-generated commands: got %v, want a refusal naming the device limit as queried", err)
+		}
+		extSkip(t, "%s: %v", d.Info().Name, err)
+	}
+	return d
+}
+
+// TestDGCRefusedAsDeviceLimit: on a device without
+// VK_EXT_device_generated_commands (the system lavapipe, Mesa 22.3) a
+// frame with a COMMAND_PREPROCESS read is refused naming the missing
+// extension as queried, not as unbuilt work. On a device with it the
+// refusal is checked on a device opened without COMMAND_PREPROCESS in
+// ReplayStages instead (named so, not unbuilt).
+func TestDGCRefusedAsDeviceLimit(t *testing.T) {
+	d := sharedDevice(t) // opened without ReplayStages
+	hooks, _ := d.Replay()
+	ext, nv, _, _ := hooks.DGCSupport()
+	_, err := New(d, dgcFrame())
+	// The query of the extension's properties is the only call a layer
+	// that predates it may note (LayerQuirk); nothing else stays queued
+	// on the shared device.
+	dgcDrain(t, d)
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) || ue.Command != "generate" || ue.Resource != "x" || strings.Contains(ue.Reason, "not built") {
+		t.Fatalf("got %v, want generate's read of x refused as a device limit", err)
+	}
+	switch {
+	case !ext && !nv:
+		if !strings.Contains(ue.Reason, "lacks VK_EXT_device_generated_commands (queried)") {
+			t.Fatalf("got %q, want it to name VK_EXT_device_generated_commands as lacking (queried)", ue.Reason)
+		}
+	case !ext:
+		if !strings.Contains(ue.Reason, "has VK_NV_device_generated_commands but lacks VK_EXT_device_generated_commands (queried)") {
+			t.Fatalf("got %q, want it to say the device has only the NV extension", ue.Reason)
+		}
+	default:
+		if !strings.Contains(ue.Reason, "ReplayStages") && !strings.Contains(ue.Reason, "(queried)") {
+			t.Fatalf("got %q, want the device opened without COMMAND_PREPROCESS named (or a queried limit)", ue.Reason)
+		}
+	}
+	t.Logf("%s: %v", d.Info().Name, err)
+}
+
+// TestDGCGraphRules: what the replay refuses by rule, on any device (the
+// analysis comes before the device is asked).
+func TestDGCGraphRules(t *testing.T) {
+	d := sharedDevice(t)
+	for _, c := range []struct {
+		name, want string
+		mod        func(g *p.Graph)
+	}{
+		{"preprocess-only", "no execution in the command", func(g *p.Graph) {
+			g.Commands[2].Accesses[0].Stages, g.Commands[2].Accesses[0].Access = vk.StageCommandPreprocessNV, vk.AccessCommandPreprocessReadNV
+		}},
+		{"preprocess-buffer-not-executed", "no execution in the command", func(g *p.Graph) {
+			pre := g.AddBuffer("pre", p.BufferDesc{Size: 1 << 20, Usage: vk.BufferUsageShaderDeviceAddress})
+			g.Commands[2].Accesses = append(g.Commands[2].Accesses, p.Access{Resource: pre, Stages: vk.StageCommandPreprocessNV, Access: vk.AccessCommandPreprocessWriteNV})
+		}},
+		{"preprocess-buffer-read-elsewhere", "outside device-generated commands", func(g *p.Graph) {
+			pre := g.AddBuffer("pre", p.BufferDesc{Size: 1 << 20, Usage: vk.BufferUsageShaderDeviceAddress | vk.BufferUsageStorageBuffer})
+			g.Commands[2].Accesses = append(g.Commands[2].Accesses, dgcPreprocess(pre))
+			g.AddCommand("pre.read", p.Access{Resource: pre, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+		}},
+		{"preprocess-buffer-alone", "nothing to preprocess", func(g *p.Graph) {
+			pre := g.AddBuffer("pre", p.BufferDesc{Size: 1 << 20, Usage: vk.BufferUsageShaderDeviceAddress})
+			g.Commands[2].Accesses = []p.Access{dgcPreprocess(pre)}
+		}},
+		{"preprocess-buffer-imported", "imported or host-visible", func(g *p.Graph) {
+			pre := g.AddBuffer("pre", p.BufferDesc{Size: 1 << 20, Usage: vk.BufferUsageShaderDeviceAddress})
+			g.Resources[pre].Imported = true
+			g.Commands[2].Accesses = append(g.Commands[2].Accesses, dgcPreprocess(pre))
+		}},
+		{"no-address", "SHADER_DEVICE_ADDRESS", func(g *p.Graph) { g.Resources[0].Buffer.Usage &^= vk.BufferUsageShaderDeviceAddress }},
+		{"no-indirect", "INDIRECT_BUFFER", func(g *p.Graph) { g.Resources[0].Buffer.Usage &^= vk.BufferUsageIndirectBuffer }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := dgcFrame()
+			c.mod(g)
+			_, err := New(d, g)
+			var ue *UnsupportedError
+			cmd := "generate"
+			if c.name == "preprocess-buffer-read-elsewhere" {
+				cmd = "pre.read"
+			}
+			if !errors.As(err, &ue) || ue.Command != cmd || !strings.Contains(ue.Reason, c.want) {
+				t.Fatalf("got %v, want %s refused with %q", err, cmd, c.want)
+			}
+			t.Logf("%v", err)
+		})
+	}
+}
+
+// TestDGCIntact: the frame replays aliased and unaliased with equal
+// digests and no validation message, and the generated dispatches have a
+// digest of their own.
+func TestDGCIntact(t *testing.T) {
+	d := dgcDevice(t)
+	rep := extCompare(t, d, dgcFrame(), 2)
+	if !slices.ContainsFunc(rep.Digests, func(dg CommandDigest) bool { return dg.Command == "generate" && dg.Digest != 0 }) {
+		t.Errorf("no digest for generate: %+v", rep.Digests)
+	}
+	t.Logf("digests equal %v, %d messages, quirks %v", rep.DigestsEqual, rep.ValidationMessages, rep.LayerQuirks)
+	r, _ := prepare(t, d, dgcFrame())
+	for _, dc := range r.k.dgc.cmds {
+		t.Logf("preprocess buffer: %d bytes (vkGetGeneratedCommandsMemoryRequirementsEXT for %d sequences; 0: none needed)", dc.preSize, dgcSequences)
+	}
+	dgcDrain(t, d)
+}
+
+// dgcDrain takes the messages queued on d by calls outside a run (New's
+// queries and buffers): only a layer's notes that it predates the
+// extension may be among them.
+func dgcDrain(t *testing.T, d *vulkan.Device) {
+	t.Helper()
+	for _, m := range d.TakeMessages() {
+		if LayerQuirk(m) != "layer-predates-dgc" {
+			t.Errorf("validation: %s", m)
+		}
+	}
+}
+
+// TestDGCClobber is the negative control: y placed over x overwrites
+// the count x.write left (12288+3k) with y's hash words before generate
+// reads it, so generate runs another number of workgroups and its digest
+// differs from the intact plan's (which raises no message). It fails
+// when the generated commands do not read the graph buffer, or their
+// work does not reach the digest.
+func TestDGCClobber(t *testing.T) {
+	d := dgcDevice(t)
+	g := dgcFrame()
+	r, plan := prepare(t, d, g)
+	diff := clobberDiff(t, r, g, plan)
+	t.Logf("y over x: %d differences: %v", len(diff), diff)
+	if !diffHas(diff, "generate") {
+		t.Errorf("generate's digest did not change with its count clobbered by y: %v", diff)
+	}
+}
+
+// TestDGCWrongStage: the barrier before generate recorded with a
+// destination stage that is not where the generated commands read x
+// (the fragment shader). No layer here can check it: layer 1.3.239
+// (Debian 12, the H200's) has synchronization validation but does not
+// know VK_EXT_device_generated_commands (it passes the commands through
+// unseen), and Chromium's newer build knows the extension but has no
+// synchronization validation. So the test asserts the control that
+// synchronization validation is on (y.read's barrier moved to the same
+// wrong stage raises a hazard) and logs the count for generate's
+// barrier, asserting it only under ALIASPLAN_DGC_SYNCVAL=1 (a layer that
+// tracks the commands); TestDGCClobber is the control that fails.
+func TestDGCWrongStage(t *testing.T) {
+	d := dgcDevice(t)
+	g := dgcFrame()
+	r, plan := prepare(t, d, g)
+	k := slices.IndexFunc(plan.Barriers, func(b p.Barrier) bool { return b.Before == 2 && b.Resource == 0 && b.Kind == p.Hazard })
+	if k < 0 {
+		t.Fatalf("no hazard barrier on x before generate: %+v", plan.Barriers)
+	}
+	t.Logf("barrier before generate: %s/%s -> %s/%s", plan.Barriers[k].SrcStages, plan.Barriers[k].SrcAccess, plan.Barriers[k].DstStages, plan.Barriers[k].DstAccess)
+	// Synchronization validation is on: the barrier before y.read (a
+	// compute read) moved to the fragment stage raises a hazard.
+	ky := slices.IndexFunc(plan.Barriers, func(b p.Barrier) bool { return b.Before == 3 && b.Resource == 1 && b.Kind == p.Hazard })
+	if ky < 0 {
+		t.Fatalf("no hazard barrier on y before y.read: %+v", plan.Barriers)
+	}
+	if h := wrongStage(t, r, plan, ky, vk.StageFragmentShader, nil); h == 0 {
+		t.Fatalf("synchronization validation raised no hazard for y.read's barrier moved to the fragment stage")
+	} else {
+		t.Logf("control: y.read's barrier moved to FRAGMENT_SHADER: %d hazards", h)
+	}
+	hazards := wrongStage(t, r, plan, k, vk.StageFragmentShader, nil)
+	t.Logf("destination stage FRAGMENT_SHADER: %d hazards", hazards)
+	if hazards == 0 && os.Getenv("ALIASPLAN_DGC_SYNCVAL") == "1" {
+		t.Errorf("no hazard with the barrier before generate moved to the fragment stage (ALIASPLAN_DGC_SYNCVAL=1: the layer is said to track device-generated commands)")
+	}
+}
+
+// TestDGCGeneratedFrames replays proptest.DGCReplayFrame for seeds
+// 1..20 (ALIASPLAN_DGC_FRAMES overrides the count) both ways where the
+// device runs device-generated commands: no message, digests equal, and
+// every generate command has a digest. Where it does not (the system
+// lavapipe), each frame must be refused as that device limit, queried
+// (the analysis and the refusal need no GPU work: fast).
+func TestDGCGeneratedFrames(t *testing.T) {
+	n := 20
+	if s := os.Getenv("ALIASPLAN_DGC_FRAMES"); s != "" {
+		if v, err := strconv.Atoi(s); err == nil {
+			n = v
+		}
+	}
+	d := extDevice(t, vk.StageCommandPreprocessNV)
+	hooks, _ := d.Replay()
+	on := hooks.DGC() != nil
+	aliased := 0
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			g, kinds := proptest.DGCReplayFrame(seed)
+			if !on {
+				_, err := New(d, g)
+				var ue *UnsupportedError
+				if !errors.As(err, &ue) || !strings.HasPrefix(ue.Command, "k") || !strings.Contains(ue.Reason, "(queried)") || strings.Contains(ue.Reason, "not built") {
+					t.Fatalf("kinds %v: got %v, want a refusal naming the device limit as queried", kinds, err)
+				}
+				return
+			}
+			rep := extCompare(t, d, g, 1)
+			for _, c := range g.Commands {
+				if strings.Contains(c.Name, "generate") && !slices.ContainsFunc(rep.Digests, func(dg CommandDigest) bool { return dg.Command == c.Name && dg.Digest != 0 }) {
+					t.Errorf("no digest for %s", c.Name)
+				}
+			}
+			t.Logf("kinds %v, %d alias barriers, %d of %d transient bytes pooled, quirks %v", kinds, rep.AliasBarriers, rep.PooledBytes, rep.TransientBytes, rep.LayerQuirks)
+			if rep.AliasBarriers > 0 {
+				aliased++
+			}
+		})
+	}
+	if on {
+		t.Logf("%d of %d frames alias", aliased, n)
+	}
+	if !on {
+		t.Logf("%s: %d frames refused as a device limit", d.Info().Name, n)
+	}
+}
+
+// dgcPreFrame is dgcFrame with a graph preprocess buffer of size bytes
+// for generate, and a buffer written and read after it (the plan may put
+// it in the preprocess buffer's memory).
+func dgcPreFrame(size uint64) *p.Graph {
+	g := dgcFrame()
+	pre := g.AddBuffer("pre", p.BufferDesc{Size: size, Usage: vk.BufferUsageShaderDeviceAddress})
+	g.Commands[2].Accesses = append(g.Commands[2].Accesses, dgcPreprocess(pre))
+	// z orders post after generate (which writes it in its own compute
+	// part): otherwise post could run beside generate, and could not
+	// take pre's memory.
+	z := g.AddBuffer("z", p.BufferDesc{Size: 256, Usage: vk.BufferUsageStorageBuffer})
+	g.Commands[2].Accesses = append(g.Commands[2].Accesses, computeWrite(z))
+	post := g.AddBuffer("post", p.BufferDesc{Size: size, Usage: vk.BufferUsageStorageBuffer})
+	g.AddCommand("post.write", computeWrite(post), p.Access{Resource: z, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+	g.AddCommand("post.read", p.Access{Resource: post, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+	return g
+}
+
+// TestDGCGraphPreprocessBuffer: generate preprocesses into a graph buffer
+// (COMMAND_PREPROCESS_WRITE, created with PREPROCESS_BUFFER usage in the
+// replay's copy) of 4 MiB: the frame replays with equal digests and no
+// message, and the plan puts post in pre's memory after generate (an
+// alias barrier from generate's stages). A buffer smaller than the
+// device asks for is refused naming both sizes, queried.
+func TestDGCGraphPreprocessBuffer(t *testing.T) {
+	d := dgcDevice(t)
+	rep := extCompare(t, d, dgcPreFrame(4<<20), 2)
+	t.Logf("digests equal %v, %d messages, %d alias barriers, quirks %v", rep.DigestsEqual, rep.ValidationMessages, rep.AliasBarriers, rep.LayerQuirks)
+	if rep.AliasBarriers == 0 {
+		t.Errorf("nothing aliased: post was meant to take pre's memory")
+	}
+	_, err := New(d, dgcPreFrame(4096))
+	dgcDrain(t, d)
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) || ue.Resource != "pre" || !strings.Contains(ue.Reason, "the preprocess buffer has 4096 bytes") || !strings.Contains(ue.Reason, "queried)") {
+		t.Fatalf("a 4096-byte preprocess buffer: got %v, want it refused naming the size the device needs", err)
+	}
+	t.Logf("%v", err)
+}
