@@ -1,0 +1,34 @@
+#version 450
+// replay_fsr.frag: the fragment shader of a shading-rate pass (fsr.go).
+// The pass's pipeline takes each fragment's size from the shading-rate
+// attachment (combiner ops KEEP, REPLACE), so the fragments it runs, and
+// the rate each reports in gl_ShadingRateEXT, are what the attachment's
+// texels say. Every fragment adds a hash of its position and rate to one
+// of the part's 256 lanes (atomic sums: the order of fragments does not
+// matter), so the part's digest is a function of the attachment's texels
+// (their low four bits, which encode the rate).
+#extension GL_EXT_fragment_shading_rate : require
+
+layout(set = 0, binding = 0, std430) buffer Lanes {
+	uint lane[256];
+} L;
+
+layout(push_constant) uniform Push {
+	uint seed; // the command's seed and the subresource's index
+} P;
+
+uint hash(uint x) {
+	x ^= x >> 16;
+	x *= 0x7feb352du;
+	x ^= x >> 15;
+	x *= 0x846ca68bu;
+	x ^= x >> 16;
+	return x;
+}
+
+void main() {
+	uvec2 p = uvec2(gl_FragCoord.xy);
+	uint rate = uint(gl_ShadingRateEXT);
+	uint h = hash(P.seed ^ hash(p.x ^ hash(p.y ^ hash(rate + 1u))));
+	atomicAdd(L.lane[hash(p.x * 65599u + p.y) & 255u], h);
+}
