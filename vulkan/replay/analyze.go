@@ -315,6 +315,8 @@ type work struct {
 	gfxMore []*gfxGroup
 	// rt: acceleration-structure builds, copies and ray queries (raytrace.go).
 	rt *rtWork
+	// fsr: shading-rate attachment reads, one pass per subresource (fsr.go).
+	fsr []fsrUse
 }
 
 // pass is one dynamic-rendering pass of a command: one subresource of
@@ -438,7 +440,8 @@ const (
 	readFlags = vk.AccessShaderStorageRead | vk.AccessShaderSampledRead | vk.AccessUniformRead | vk.AccessColorAttachmentRead |
 		vk.AccessDepthStencilAttachmentRead | vk.AccessTransferRead | vk.AccessIndirectCommandRead | vk.AccessVertexAttributeRead |
 		vk.AccessShaderRead | vk.AccessIndexRead | vk.AccessInputAttachmentRead | vk.AccessHostRead |
-		vk.AccessConditionalRenderingReadEXT | vk.AccessTransformFeedbackCounterReadEXT // condrender.go, xfb.go
+		vk.AccessConditionalRenderingReadEXT | vk.AccessTransformFeedbackCounterReadEXT | // condrender.go, xfb.go
+		vk.AccessFragmentShadingRateAttachmentRead // fsr.go
 	writeFlags = vk.AccessShaderStorageWrite | vk.AccessColorAttachmentWrite | vk.AccessDepthStencilAttachmentWrite | vk.AccessTransferWrite |
 		vk.AccessShaderWrite | vk.AccessHostWrite | vk.AccessTransformFeedbackWriteEXT | vk.AccessTransformFeedbackCounterWriteEXT // xfb.go
 	shaderFlags = vk.AccessShaderStorageRead | vk.AccessShaderSampledRead | vk.AccessUniformRead | vk.AccessShaderRead |
@@ -689,6 +692,9 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			left &^= done
 		}
 		if err := addRTAccess(g, &w, a, st, &left, bad); err != nil { // raytrace.go
+			return w, err
+		}
+		if err := addFSR(g, &w, a, st, &left, bad); err != nil { // fsr.go
 			return w, err
 		}
 		if left != 0 {

@@ -40,6 +40,7 @@ type kit struct {
 	meshLay   vk.PipelineLayout // mesh.go: mesh, fragment and task sets
 	meshArgB  vk.Buffer         // meshindirect.go: mesh-task argument records
 	rt        *rtKit            // raytrace.go
+	fsr       *fsrKit           // fsr.go
 	compPipes map[specMasks]vk.Pipeline
 	gfxPipes  map[gfxKey]vk.Pipeline
 	sampler   vk.Sampler
@@ -98,7 +99,7 @@ func (k *kit) initStatic() error {
 	for _, e := range names {
 		name := e.Name()
 		if name == "comp_ms.spv" && k.noMSCompute() || k.skipModule(name) || name == "xfb.spv" && !k.hooks.XfbCond().TransformFeedback() || // msaacompute.go, prerast.go, xfb.go
-			k.skipMeshModule(name) || k.skipRTModule(name) || k.skipFmtlessModule(name) { // mesh.go, raytrace.go, fmtless.go
+			k.skipMeshModule(name) || k.skipRTModule(name) || k.skipFmtlessModule(name) || k.skipFSRModule(name) { // mesh.go, raytrace.go, fmtless.go, fsr.go
 			continue
 		}
 		code, err := spirvWords(name)
@@ -361,6 +362,9 @@ func (k *kit) newImage(im *p.ImageDesc, usage vk.ImageUsageFlags) (ownImage, err
 // formatFeatures checks that the device supports what the replay does
 // with each image of g, naming the command, resource and access if not.
 func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
+	if err := k.fsrDevice(g, ws); err != nil { // fsr.go
+		return err
+	}
 	if err := k.texelFeatures(g, ws); err != nil { // texel.go
 		return err
 	}
@@ -469,6 +473,7 @@ func (k *kit) close() {
 	}
 	vk.DeviceWaitIdle(k.vd)
 	k.closeRT()       // raytrace.go
+	k.closeFSR()      // fsr.go
 	k.releaseShared() // sharedkit.go: the device's shared objects stay
 	for _, pl := range k.gfxPipes {
 		vk.DestroyPipeline(k.vd, pl, nil)

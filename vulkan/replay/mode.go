@@ -529,6 +529,9 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) (err error) {
 		}
 	}
 	m.recordXfb(cb, w) // xfb.go
+	if err := m.recordFSR(cb, w); err != nil { // fsr.go
+		return err
+	}
 	if !w.graphics {
 		return nil
 	}
