@@ -28,6 +28,8 @@
 #               (transform feedback, conditional rendering, their racing controls)
 #   device run: command "bash .vk/h200-mesh.sh", carry [".gl", ".vk"]
 #               (issue 21's extension stages: mesh/task shaders, ray queries)
+#   device run: command "bash .vk/h200-fsr.sh", carry [".gl", ".vk"]
+#               (issue 21: shading-rate attachments, VK_KHR_fragment_shading_rate)
 #   device run: command "bash .vk/h200-frames.sh", carry [".gl", ".vk"]
 #               (frame sequences back to back into held memory, issue 25)
 #               (the racing control's rates, the generated frames)
@@ -57,6 +59,7 @@ cp "$src/scripts/h200-replay.sh" "$src/scripts/h200-race.sh" "$src/scripts/h200-
 # (scripts/replayable-frame.py), for h200-ranges.sh.
 cp "$src/scripts/h200-ranges.sh" .vk/
 cp "$src/scripts/h200-cover.sh" "$src/scripts/h200-standin.sh" "$src/scripts/h200-mesh.sh" "$src/scripts/h200-xfb.sh" .vk/
+cp "$src/scripts/h200-fsr.sh" .vk/ # shading-rate attachments (fsr.go)
 mkdir -p .vk/frames-ranges
 for f in "$src"/proptest/testdata/frames/*.json; do
 	python3 "$src/scripts/replayable-frame.py" "$f" ".vk/frames-ranges/$(basename "$f")"
