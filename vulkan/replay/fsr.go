@@ -2,7 +2,6 @@ package replay
 
 import (
 	"fmt"
-	"strings"
 	"unsafe"
 
 	vkg "github.com/goki/vulkan"
@@ -129,10 +128,54 @@ type fsrKit struct {
 	sets    map[int]vkg.DescriptorSet
 }
 
-// skipFSRModule: the shading-rate pass shaders need the extension enabled
-// (FragmentShadingRateKHR capability).
+// skipFSRModule: the shading-rate pass's fragment shader needs the
+// extension enabled (FragmentShadingRateKHR capability).
 func (k *kit) skipFSRModule(name string) bool {
-	return strings.HasPrefix(name, "fsr_") && !k.hooks.FragmentShadingRate()
+	return name == "fsr_frag.spv" && !k.hooks.FragmentShadingRate()
+}
+
+// fsrDry (tests only) records the shading-rate passes on a device without
+// the extension: no attachment (so nothing decides the fragment sizes),
+// no pipeline flag or rate state, fsr_frag_dry.spv. It checks the passes'
+// plumbing (parts, lanes, views, sets, render areas, barriers) where the
+// real path cannot run; it is not the read the graph declares.
+var fsrDry = false
+
+func (k *kit) fsrOn() bool { return k.hooks.FragmentShadingRate() && !fsrDry }
+
+// fsrDryPlan is plan for fsrDry (plan itself otherwise): barriers name
+// FRAGMENT_SHADER and SHADER_SAMPLED_READ for the shading-rate stage and
+// read, and GENERAL for its layout, which a device without the feature
+// may not name (VUID-VkImageMemoryBarrier2-dstStageMask-04956 and kin).
+func fsrDryPlan(plan *p.Plan) *p.Plan {
+	if !fsrDry {
+		return plan
+	}
+	fix := func(bs []p.Barrier) []p.Barrier {
+		bs = append([]p.Barrier(nil), bs...)
+		for i := range bs {
+			b := &bs[i]
+			for _, st := range []*vk.Stage{&b.SrcStages, &b.DstStages} {
+				if *st&vk.StageFragmentShadingRateAttachment != 0 {
+					*st = *st&^vk.StageFragmentShadingRateAttachment | vk.StageFragmentShader
+				}
+			}
+			for _, a := range []*vk.AccessFlags{&b.SrcAccess, &b.DstAccess} {
+				if *a&vk.AccessFragmentShadingRateAttachmentRead != 0 {
+					*a = *a&^vk.AccessFragmentShadingRateAttachmentRead | vk.AccessShaderSampledRead
+				}
+			}
+			for _, l := range []*vk.Layout{&b.OldLayout, &b.NewLayout} {
+				if *l == vk.LayoutFragmentShadingRateAttachmentOptimal {
+					*l = vk.LayoutGeneral
+				}
+			}
+		}
+		return bs
+	}
+	c := *plan
+	c.Barriers, c.FinalBarriers = fix(plan.Barriers), fix(plan.FinalBarriers)
+	return &c
 }
 
 // fsrTexel picks the texel size of the shading-rate passes: the smallest
@@ -171,6 +214,12 @@ func (k *kit) fsrDevice(g *p.Graph, ws []work) error {
 			}
 			name := k.dev.Info().Name
 			has, info := k.hooks.FSRSupport()
+			if fsrDry {
+				if k.fsr == nil {
+					k.fsr = &fsrKit{tw: 16, th: 16, sets: map[int]vkg.DescriptorSet{}}
+				}
+				continue
+			}
 			switch {
 			case !has:
 				return refuse("%s lacks VK_KHR_fragment_shading_rate (queried): the device cannot read shading-rate attachments", name)
@@ -243,15 +292,19 @@ func (k *kit) fsrPipeline() (vkg.Pipeline, error) {
 		}
 		f.pipeLay = l
 	}
-	vert, fr := k.modules["fsr_vert.spv"], k.modules["fsr_frag.spv"]
+	fname, flags, chain := "fsr_frag.spv", vkg.PipelineCreateFlags(vkext.PipelineCreateFSRAttachment), vkext.FSRPipelineChain()
+	if !k.fsrOn() {
+		chain.Free()
+		fname, flags, chain = "fsr_frag_dry.spv", 0, vkext.PipelineRendering(nil, int32(vkg.FormatUndefined), int32(vkg.FormatUndefined))
+	}
+	defer chain.Free()
+	vert, fr := k.modules["fsr_vert.spv"], k.modules[fname]
 	if vert == vkg.NullShaderModule || fr == vkg.NullShaderModule {
 		return vkg.NullPipeline, fmt.Errorf("replay: the shading-rate pass shaders are not loaded (VK_KHR_fragment_shading_rate enabled: %v)", k.hooks.FragmentShadingRate())
 	}
-	chain := vkext.FSRPipelineChain()
-	defer chain.Free()
 	info := []vkg.GraphicsPipelineCreateInfo{{
 		SType:      vkg.StructureTypeGraphicsPipelineCreateInfo,
-		Flags:      vkg.PipelineCreateFlags(vkext.PipelineCreateFSRAttachment),
+		Flags:      flags,
 		PNext:      chain.Head(),
 		StageCount: 2,
 		PStages: []vkg.PipelineShaderStageCreateInfo{
@@ -359,7 +412,11 @@ func (m *mode) recordFSR(cb vkg.CommandBuffer, w *work) error {
 				return err
 			}
 			aw, ah := k.fsrArea(im, s.level)
-			k.hooks.Rendering().BeginRenderingFSR(unsafe.Pointer(cb), aw, ah, unsafe.Pointer(v), int32(u.layout), k.fsr.tw, k.fsr.th)
+			if k.fsrOn() {
+				k.hooks.Rendering().BeginRenderingFSR(unsafe.Pointer(cb), aw, ah, unsafe.Pointer(v), int32(u.layout), k.fsr.tw, k.fsr.th)
+			} else {
+				k.hooks.Rendering().BeginRendering(unsafe.Pointer(cb), aw, ah, nil, nil, nil) // fsrDry
+			}
 			vkg.CmdBindPipeline(cb, vkg.PipelineBindPointGraphics, pl)
 			vkg.CmdSetViewport(cb, 0, 1, []vkg.Viewport{{Width: float32(aw), Height: float32(ah), MaxDepth: 1}})
 			vkg.CmdSetScissor(cb, 0, 1, []vkg.Rect2D{{Extent: vkg.Extent2D{Width: aw, Height: ah}}})

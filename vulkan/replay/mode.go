@@ -51,6 +51,7 @@ type viewKey struct {
 // descriptor sets, and records the command buffers.
 func (r *Replayer) bind(res *vulkan.Resources, plan *p.Plan, own bool) (*mode, error) {
 	plan = replayPlan(plan) // inputattach.go
+	plan = fsrDryPlan(plan) // fsr.go: tests only
 	// selfrace.go: own-pixel reads loaded without LOAD_OP_NONE.
 	plan = r.ownLoadPlan(plan)
 	m := &mode{r: r, res: res, plan: plan, own: own, views: map[viewKey]vk.ImageView{}}
@@ -528,7 +529,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) (err error) {
 			return err
 		}
 	}
-	m.recordXfb(cb, w) // xfb.go
+	m.recordXfb(cb, w)                         // xfb.go
 	if err := m.recordFSR(cb, w); err != nil { // fsr.go
 		return err
 	}

@@ -6,8 +6,12 @@
 // texels say. Every fragment adds a hash of its position and rate to one
 // of the part's 256 lanes (atomic sums: the order of fragments does not
 // matter), so the part's digest is a function of the attachment's texels
-// (their low four bits, which encode the rate).
+// (their low four bits, which encode the rate). With DRY (fsr_frag_dry.spv,
+// fsrDry: a local check of the passes' plumbing on devices without the
+// extension) the rate reads as 0 and no attachment decides the sizes.
+#ifndef DRY
 #extension GL_EXT_fragment_shading_rate : require
+#endif
 
 layout(set = 0, binding = 0, std430) buffer Lanes {
 	uint lane[256];
@@ -28,7 +32,11 @@ uint hash(uint x) {
 
 void main() {
 	uvec2 p = uvec2(gl_FragCoord.xy);
+#ifdef DRY
+	uint rate = 0u;
+#else
 	uint rate = uint(gl_ShadingRateEXT);
+#endif
 	uint h = hash(P.seed ^ hash(p.x ^ hash(p.y ^ hash(rate + 1u))));
 	atomicAdd(L.lane[hash(p.x * 65599u + p.y) & 255u], h);
 }
