@@ -40,3 +40,12 @@ func (h ReplayHooks) FSRSupport() (has bool, info vkext.FSRInfo) {
 	}
 	return true, h.d.ext.FSRSupported(unsafe.Pointer(h.d.physical))
 }
+
+// FSRRates lists vkGetPhysicalDeviceFragmentShadingRatesKHR's rates and
+// its VkResult, where the device lists the extension (for logging).
+func (h ReplayHooks) FSRRates() ([]vkext.FSRRate, int32) {
+	if !deviceExtensions(h.d.physical)[extFSR] {
+		return nil, 0
+	}
+	return h.d.ext.FSRRates(unsafe.Pointer(h.d.physical))
+}

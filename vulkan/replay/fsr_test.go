@@ -38,9 +38,13 @@ func fsrDeviceOrSkip(t *testing.T) *vulkan.Device {
 				info.MinTexel.Width, info.MinTexel.Height, info.MaxTexel.Width, info.MaxTexel.Height, info.MaxTexelAspect, info.Layered, info.NonTrivialCombiners)
 			t.Logf("max fragment size %dx%d (aspect %d), max coverage samples %d, max rasterization samples %#x",
 				info.MaxFragmentSize.Width, info.MaxFragmentSize.Height, info.MaxFragmentSizeAspect, info.MaxCoverageSamples, info.MaxRasterizationSamples)
-			t.Logf("vkGetPhysicalDeviceFragmentShadingRatesKHR: VkResult %d, %d rates", info.RatesResult, len(info.Rates))
-			for _, r := range info.Rates {
+			rates, res := hooks.FSRRates()
+			t.Logf("vkGetPhysicalDeviceFragmentShadingRatesKHR: VkResult %d, %d rates", res, len(rates))
+			for _, r := range rates {
 				t.Logf("  rate %dx%d samples %#x", r.Size.Width, r.Size.Height, r.SampleCounts)
+			}
+			for _, m := range d.TakeMessages() {
+				t.Logf("message from the rate query (logged, not counted): %s", m)
 			}
 			if tw, th, ok := fsrTexel(info); ok {
 				t.Logf("the shading-rate passes' texel size: %dx%d", tw, th)

@@ -36,8 +36,8 @@ type FSRInfo struct {
 	RatesResult             int32 // vkGetPhysicalDeviceFragmentShadingRatesKHR's VkResult
 }
 
-// FSRSupported queries physical's fragment shading rate features,
-// properties and rates.
+// FSRSupported queries physical's fragment shading rate features and
+// properties (Rates stays empty: FSRRates).
 func (in *Instance) FSRSupported(physical unsafe.Pointer) FSRInfo {
 	var pipe, prim, att C.apBool32
 	C.apFSRSupport(&in.fns, C.apHandle(physical), &pipe, &prim, &att)
@@ -50,15 +50,23 @@ func (in *Instance) FSRSupported(physical unsafe.Pointer) FSRInfo {
 		NonTrivialCombiners: pr.fragmentShadingRateNonTrivialCombinerOps != 0, MaxFragmentSize: ext(pr.maxFragmentSize),
 		MaxFragmentSizeAspect: uint32(pr.maxFragmentSizeAspectRatio), MaxCoverageSamples: uint32(pr.maxFragmentShadingRateCoverageSamples),
 		MaxRasterizationSamples: uint32(pr.maxFragmentShadingRateRasterizationSamples)}
+	return out
+}
+
+// FSRRates is vkGetPhysicalDeviceFragmentShadingRatesKHR (at most 32
+// rates) and its VkResult; only for logging what a device supports.
+func (in *Instance) FSRRates(physical unsafe.Pointer) ([]FSRRate, int32) {
+	ext := func(e C.apFSRExtent2D) Extent { return Extent{uint32(e.width), uint32(e.height)} }
 	mem := C.calloc(C.apMaxFSRRates, C.size_t(unsafe.Sizeof(C.apPhysicalDeviceFragmentShadingRate{})))
 	defer C.free(mem)
 	rates := unsafe.Slice((*C.apPhysicalDeviceFragmentShadingRate)(mem), C.apMaxFSRRates)
 	var n C.uint32_t
-	out.RatesResult = int32(C.apFSRRates(&in.fns, C.apHandle(physical), &n, &rates[0]))
+	res := int32(C.apFSRRates(&in.fns, C.apHandle(physical), &n, &rates[0]))
+	var out []FSRRate
 	for i := 0; i < int(n) && i < C.apMaxFSRRates; i++ {
-		out.Rates = append(out.Rates, FSRRate{SampleCounts: uint32(rates[i].sampleCounts), Size: ext(rates[i].fragmentSize)})
+		out = append(out, FSRRate{SampleCounts: uint32(rates[i].sampleCounts), Size: ext(rates[i].fragmentSize)})
 	}
-	return out
+	return out, res
 }
 
 // FSRChain enables pipelineFragmentShadingRate and
