@@ -298,8 +298,13 @@ func TestFSRDry(t *testing.T) {
 	}
 	for _, pt := range parts {
 		lanes := run.res[0].lanes[pt.index*lanesPerCmd : (pt.index+1)*lanesPerCmd]
-		if !slices.ContainsFunc(lanes, func(v uint32) bool { return v != 0 }) {
+		if !slices.ContainsFunc(lanes[:240], func(v uint32) bool { return v != 0 }) {
 			t.Errorf("part %d: every lane zero: the pass drew nothing", pt.index)
+		}
+		// No attachment: every fragment 1x1, one per pixel of the 4x4
+		// texels times 16x16 area.
+		if hist := fsrHistogram(lanes); hist[0] != 64*64 || slices.ContainsFunc(hist[1:], func(v uint32) bool { return v != 0 }) {
+			t.Errorf("part %d: fragments per rate %v, want 4096 of rate 0 (1x1) only", pt.index, hist)
 		}
 	}
 	for seed := uint64(1); seed <= 4; seed++ {
@@ -308,5 +313,52 @@ func TestFSRDry(t *testing.T) {
 			extCompare(t, d, g, 1)
 			t.Logf("kinds %v", kinds)
 		})
+	}
+}
+
+// fsrHistogram is a shading-rate pass part's fragment count per rate
+// (lanes 240..255, replay_fsr.frag): index (log2 width)<<2 | log2 height.
+func fsrHistogram(lanes []uint32) [16]uint32 {
+	var h [16]uint32
+	copy(h[:], lanes[240:256])
+	return h
+}
+
+// TestFSRRates: the shading-rate pass of the intact frame runs fragments
+// of the sizes x's texels say: its fragment count per rate (logged) must
+// include a size other than 1x1 (16 texels of compute-written hashes, so
+// 16 random rates; all 1x1 would mean the attachment decided nothing),
+// and the total must be what those sizes cover (at least one fragment per
+// 16x16 texel, at most one per pixel). It fails when the attachment or
+// its combiner op is not applied.
+func TestFSRRates(t *testing.T) {
+	d := fsrDeviceOrSkip(t)
+	g := fsrGraph(vk.LayoutFragmentShadingRateAttachmentOptimal)
+	r, plan := prepare(t, d, g)
+	run, msgs, err := r.RunPlan(plan, 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rest, _ := SplitQuirks(msgs); len(rest) != 0 {
+		t.Fatalf("messages: %v", rest)
+	}
+	use := slices.IndexFunc(r.works, func(w work) bool { return w.name == "use" })
+	pt := r.works[use].fsrParts()[0]
+	hist := fsrHistogram(run.res[0].lanes[pt.index*lanesPerCmd : (pt.index+1)*lanesPerCmd])
+	total := uint32(0)
+	var seen []string
+	for rate, n := range hist {
+		total += n
+		if n != 0 {
+			seen = append(seen, fmt.Sprintf("%dx%d: %d", 1<<(rate>>2), 1<<(rate&3), n))
+		}
+	}
+	tw, th := r.k.fsr.tw, r.k.fsr.th
+	t.Logf("texel %dx%d, area %dx%d: %d fragments: %v", tw, th, 4*tw, 4*th, total, seen)
+	if total < 16 || total > 16*tw*th {
+		t.Errorf("%d fragments over 16 texels of %dx%d pixels", total, tw, th)
+	}
+	if hist[0] == total {
+		t.Errorf("every fragment 1x1: the shading-rate attachment decided no fragment size")
 	}
 }

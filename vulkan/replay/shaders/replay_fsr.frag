@@ -4,7 +4,8 @@
 // attachment (combiner ops KEEP, REPLACE), so the fragments it runs, and
 // the rate each reports in gl_ShadingRateEXT, are what the attachment's
 // texels say. Every fragment adds a hash of its position and rate to one
-// of the part's 256 lanes (atomic sums: the order of fragments does not
+// of the part's first 240 lanes and counts itself in lane 240 + its rate
+// (atomic sums: the order of fragments does not
 // matter), so the part's digest is a function of the attachment's texels
 // (their low four bits, which encode the rate). With DRY (fsr_frag_dry.spv,
 // fsrDry: a local check of the passes' plumbing on devices without the
@@ -38,5 +39,7 @@ void main() {
 	uint rate = uint(gl_ShadingRateEXT);
 #endif
 	uint h = hash(P.seed ^ hash(p.x ^ hash(p.y ^ hash(rate + 1u))));
-	atomicAdd(L.lane[hash(p.x * 65599u + p.y) & 255u], h);
+	atomicAdd(L.lane[hash(p.x * 65599u + p.y) % 240u], h);
+	// Lanes 240..255 count the fragments of each rate (tests log them).
+	atomicAdd(L.lane[240u + (rate & 15u)], 1u);
 }
