@@ -160,7 +160,9 @@ const (
 	fRead     = 1
 	fWrite    = 2
 	fIndirect = 4
-	fOwn      = 8 // common.glsl F_OWN: read at the fragment's own pixel in the pass that renders it (selfrace.go)
+	fOwn      = 8  // common.glsl F_OWN: read at the fragment's own pixel in the pass that renders it (selfrace.go)
+	fFit8     = 16 // common.glsl F_FIT8, F_FIT16: unsigned writes masked to 8- or 16-bit components (fsr.go, uintFit)
+	fFit16    = 32
 )
 
 // stage is a shader stage of the replay.
@@ -1070,7 +1072,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 			case isSintFormat(im.Format):
 				c = catIWI // sint.go
 			}
-			if err := add(c, s, fWrite); err != nil {
+			if err := add(c, s, fWrite|uintFit(c, im.Format)); err != nil { // fsr.go
 				return err
 			}
 		}

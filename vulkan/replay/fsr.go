@@ -121,6 +121,7 @@ func (w *work) fsrParts() []*part {
 type fsrKit struct {
 	tw, th  uint32
 	nparts  int
+	dry     bool // fsrDry: the set layout has the rate image's storage binding
 	setLay  vkg.DescriptorSetLayout
 	pipeLay vkg.PipelineLayout
 	pipe    vkg.Pipeline
@@ -135,16 +136,19 @@ func (k *kit) skipFSRModule(name string) bool {
 }
 
 // fsrDry (tests only) records the shading-rate passes on a device without
-// the extension: no attachment (so nothing decides the fragment sizes),
-// no pipeline flag or rate state, fsr_frag_dry.spv. It checks the passes'
-// plumbing (parts, lanes, views, sets, render areas, barriers) where the
-// real path cannot run; it is not the read the graph declares.
+// the extension: no attachment (so nothing decides the fragment sizes:
+// every fragment is 1x1), no pipeline flag or rate state, and
+// fsr_frag_dry.spv, which reads the rate texels through the rate image
+// bound as an R8_UINT storage image (GENERAL) in the fragment stage. It
+// checks the passes' plumbing (parts, lanes, views, sets, render areas,
+// barriers, the digest's view of the texels) where the real path cannot
+// run; it is not the read the graph declares (another stage and access).
 var fsrDry = false
 
 func (k *kit) fsrOn() bool { return k.hooks.FragmentShadingRate() && !fsrDry }
 
 // fsrDryPlan is plan for fsrDry (plan itself otherwise): barriers name
-// FRAGMENT_SHADER and SHADER_SAMPLED_READ for the shading-rate stage and
+// FRAGMENT_SHADER and SHADER_STORAGE_READ for the shading-rate stage and
 // read, and GENERAL for its layout, which a device without the feature
 // may not name (VUID-VkImageMemoryBarrier2-dstStageMask-04956 and kin).
 func fsrDryPlan(plan *p.Plan) *p.Plan {
@@ -162,7 +166,7 @@ func fsrDryPlan(plan *p.Plan) *p.Plan {
 			}
 			for _, a := range []*vk.AccessFlags{&b.SrcAccess, &b.DstAccess} {
 				if *a&vk.AccessFragmentShadingRateAttachmentRead != 0 {
-					*a = *a&^vk.AccessFragmentShadingRateAttachmentRead | vk.AccessShaderSampledRead
+					*a = *a&^vk.AccessFragmentShadingRateAttachmentRead | vk.AccessShaderStorageRead
 				}
 			}
 			for _, l := range []*vk.Layout{&b.OldLayout, &b.NewLayout} {
@@ -215,8 +219,11 @@ func (k *kit) fsrDevice(g *p.Graph, ws []work) error {
 			name := k.dev.Info().Name
 			has, info := k.hooks.FSRSupport()
 			if fsrDry {
+				if res.Image.Format != vk.FormatR8Uint || res.Image.Usage&vk.ImageUsageStorage == 0 {
+					return refuse("fsrDry reads rate images as R8_UINT storage images (this one: %s, usage %s)", res.Image.Format, res.Image.Usage)
+				}
 				if k.fsr == nil {
-					k.fsr = &fsrKit{tw: 16, th: 16, sets: map[int]vkg.DescriptorSet{}}
+					k.fsr = &fsrKit{tw: 16, th: 16, dry: true, sets: map[int]vkg.DescriptorSet{}}
 				}
 				continue
 			}
@@ -271,8 +278,11 @@ func (k *kit) fsrPipeline() (vkg.Pipeline, error) {
 	}
 	frag := vkg.ShaderStageFlags(vkg.ShaderStageFragmentBit)
 	if f.setLay == vkg.NullDescriptorSetLayout {
-		info := vkg.DescriptorSetLayoutCreateInfo{SType: vkg.StructureTypeDescriptorSetLayoutCreateInfo, BindingCount: 1,
-			PBindings: []vkg.DescriptorSetLayoutBinding{{Binding: 0, DescriptorType: vkg.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: frag}}}
+		binds := []vkg.DescriptorSetLayoutBinding{{Binding: 0, DescriptorType: vkg.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: frag}}
+		if f.dry {
+			binds = append(binds, vkg.DescriptorSetLayoutBinding{Binding: 1, DescriptorType: vkg.DescriptorTypeStorageImage, DescriptorCount: 1, StageFlags: frag})
+		}
+		info := vkg.DescriptorSetLayoutCreateInfo{SType: vkg.StructureTypeDescriptorSetLayoutCreateInfo, BindingCount: uint32(len(binds)), PBindings: binds}
 		var l vkg.DescriptorSetLayout
 		r := vkg.CreateDescriptorSetLayout(k.vd, &info, nil, &l)
 		info.Free()
@@ -407,7 +417,12 @@ func (m *mode) recordFSR(cb vkg.CommandBuffer, w *work) error {
 			if err != nil {
 				return err
 			}
-			set, err := k.fsrSet(m.r.lanes.buf, u.parts[si].index)
+			var set vkg.DescriptorSet
+			if k.fsr.dry {
+				set, err = m.fsrDrySet(u.parts[si].index, v)
+			} else {
+				set, err = k.fsrSet(m.r.lanes.buf, u.parts[si].index)
+			}
 			if err != nil {
 				return err
 			}
@@ -428,4 +443,61 @@ func (m *mode) recordFSR(cb vkg.CommandBuffer, w *work) error {
 		}
 	}
 	return nil
+}
+
+// fsrDrySet is a dry pass's set (fsrDry): its lanes and the rate view as a
+// storage image, from the mode's pool (whose budget of two sets per part
+// the shading-rate parts do not otherwise use; a mode records twice).
+func (m *mode) fsrDrySet(index int, view vkg.ImageView) (vkg.DescriptorSet, error) {
+	k := m.r.k
+	ai := vkg.DescriptorSetAllocateInfo{SType: vkg.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: m.pool,
+		DescriptorSetCount: 1, PSetLayouts: []vkg.DescriptorSetLayout{k.fsr.setLay}}
+	var set vkg.DescriptorSet
+	r := vkg.AllocateDescriptorSets(k.vd, &ai, &set)
+	ai.Free()
+	if err := vkCheck("vkAllocateDescriptorSets (dry shading-rate pass)", r); err != nil {
+		return set, err
+	}
+	wr := []vkg.WriteDescriptorSet{
+		{SType: vkg.StructureTypeWriteDescriptorSet, DstSet: set, DstBinding: 0, DescriptorCount: 1, DescriptorType: vkg.DescriptorTypeStorageBuffer,
+			PBufferInfo: []vkg.DescriptorBufferInfo{{Buffer: m.r.lanes.buf, Offset: vkg.DeviceSize(uint64(index) * laneBytes), Range: laneBytes}}},
+		{SType: vkg.StructureTypeWriteDescriptorSet, DstSet: set, DstBinding: 1, DescriptorCount: 1, DescriptorType: vkg.DescriptorTypeStorageImage,
+			PImageInfo: []vkg.DescriptorImageInfo{{ImageView: view, ImageLayout: vkg.ImageLayoutGeneral}}},
+	}
+	vkg.UpdateDescriptorSets(k.vd, 2, wr, 0, nil)
+	wr[0].Free()
+	wr[1].Free()
+	return set, nil
+}
+
+// uintFit is the F_FIT flag of a 2D unsigned storage write (catIWU) into
+// an 8- or 16-bit-component format: its values are masked to the width,
+// so they are stored as they are instead of clamped (lavapipe stores
+// 255 for every hash word in R8_UINT: a rate image written by compute
+// would hold one value everywhere, and a clobber of it would change
+// nothing the digest sees). Clears of such formats get masked values too
+// (uintClearBits).
+func uintFit(c category, f vk.Format) uint32 {
+	if c != catIWU {
+		return 0
+	}
+	switch f {
+	case vk.FormatR8Uint, vk.FormatR8G8Uint, vk.FormatR8G8B8A8Uint:
+		return fFit8
+	case vk.FormatR16Uint, vk.FormatR16G16Uint, vk.FormatR16G16B16A16Uint:
+		return fFit16
+	}
+	return 0
+}
+
+// uintClearBits is the clear value word h of an unsigned format, masked
+// to its component width (see uintFit).
+func uintClearBits(f vk.Format, h uint32) uint32 {
+	switch uintFit(catIWU, f) {
+	case fFit8:
+		return h & 0xff
+	case fFit16:
+		return h & 0xffff
+	}
+	return h
 }

@@ -499,7 +499,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) (err error) {
 		bits := (*[4]uint32)(unsafe.Pointer(&cv))
 		for i := range bits {
 			if isUintFormat(res.Image.Format) {
-				bits[i] = hash32(w.seed + uint32(i))
+				bits[i] = uintClearBits(res.Image.Format, hash32(w.seed+uint32(i))) // fsr.go
 			} else {
 				bits[i] = math.Float32bits(float32(hash32(w.seed+uint32(i))>>8) / 16777216)
 			}

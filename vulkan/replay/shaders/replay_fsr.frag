@@ -9,7 +9,9 @@
 // matter), so the part's digest is a function of the attachment's texels
 // (their low four bits, which encode the rate). With DRY (fsr_frag_dry.spv,
 // fsrDry: a local check of the passes' plumbing on devices without the
-// extension) the rate reads as 0 and no attachment decides the sizes.
+// extension) no attachment decides the sizes (every fragment is 1x1) and
+// the rate is read from the rate image bound as an R8_UINT storage image
+// (binding 1), texel p / 16 (fsrDry's texel size).
 #ifndef DRY
 #extension GL_EXT_fragment_shading_rate : require
 #endif
@@ -17,6 +19,10 @@
 layout(set = 0, binding = 0, std430) buffer Lanes {
 	uint lane[256];
 } L;
+
+#ifdef DRY
+layout(set = 0, binding = 1, r8ui) uniform readonly uimage2D R;
+#endif
 
 layout(push_constant) uniform Push {
 	uint seed; // the command's seed and the subresource's index
@@ -34,7 +40,7 @@ uint hash(uint x) {
 void main() {
 	uvec2 p = uvec2(gl_FragCoord.xy);
 #ifdef DRY
-	uint rate = 0u;
+	uint rate = imageLoad(R, ivec2(p / 16u)).x & 15u;
 #else
 	uint rate = uint(gl_ShadingRateEXT);
 #endif
