@@ -16,6 +16,7 @@ import (
 	"github.com/aliasplan/aliasplan/proptest"
 	"github.com/aliasplan/aliasplan/vk"
 	"github.com/aliasplan/aliasplan/vulkan"
+	"github.com/aliasplan/aliasplan/vulkan/internal/vkext"
 )
 
 var fsrLogOnce sync.Once
@@ -375,5 +376,30 @@ func TestFSRRates(t *testing.T) {
 	}
 	if hist[0] == total {
 		t.Errorf("every fragment 1x1: the shading-rate attachment decided no fragment size")
+	}
+}
+
+// TestFSRTexel: the texel size is the smallest power of two within the
+// device's limits and aspect ratio; none where the limits leave none.
+func TestFSRTexel(t *testing.T) {
+	e := func(w, h uint32) vkext.Extent { return vkext.Extent{Width: w, Height: h} }
+	for _, c := range []struct {
+		min, max vkext.Extent
+		aspect   uint32
+		w, h     uint32
+		ok       bool
+	}{
+		{e(16, 16), e(16, 16), 1, 16, 16, true}, // one size (NVIDIA-like)
+		{e(8, 8), e(32, 32), 4, 8, 8, true},
+		{e(8, 16), e(32, 32), 2, 8, 16, true},
+		{e(4, 16), e(32, 32), 2, 8, 16, true},   // 4x16 is 4:1
+		{e(12, 12), e(32, 32), 1, 16, 16, true}, // powers of two only
+		{e(16, 16), e(8, 8), 1, 0, 0, false},
+		{e(0, 0), e(0, 0), 0, 0, 0, false},
+	} {
+		w, h, ok := fsrTexel(vkext.FSRInfo{MinTexel: c.min, MaxTexel: c.max, MaxTexelAspect: c.aspect})
+		if w != c.w || h != c.h || ok != c.ok {
+			t.Errorf("min %v max %v aspect %d: got %dx%d %v, want %dx%d %v", c.min, c.max, c.aspect, w, h, ok, c.w, c.h, c.ok)
+		}
 	}
 }
