@@ -68,15 +68,19 @@ func fsrDeviceOrSkip(t *testing.T) *vulkan.Device {
 	return d
 }
 
-// fsrGraph: x (the R8_UINT rate image, 4x4 texels) and y (its twin, so
-// the two share memory requirements and a pool) are written by compute
-// and live at once; "use" reads x as its shading-rate attachment in
+// fsrGraph: x (the R8_UINT rate image, 32x32 texels: 1 KiB, a multiple
+// of the H200's 1024-byte alignment, so the planner pools it; 4x4 was
+// made dedicated there) and y (its twin, so the two share memory
+// requirements and a pool) are written by compute and live at once; "use" reads x as its shading-rate attachment in
 // layout l and writes a colour attachment; y is read (sampled) after. A
 // broken plan that puts y over x makes y's write clobber the rates use
 // reads.
+// fsrSide is the side of fsrGraph's rate images, in texels.
+const fsrSide = 32
+
 func fsrGraph(l vk.Layout) *p.Graph {
 	g := &p.Graph{}
-	rate := p.ImageDesc{Format: vk.FormatR8Uint, Width: 4, Height: 4, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+	rate := p.ImageDesc{Format: vk.FormatR8Uint, Width: fsrSide, Height: fsrSide, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
 		Tiling: vk.TilingOptimal, Usage: vk.ImageUsageStorage | vk.ImageUsageSampled | vk.ImageUsageFragmentShadingRateAttachment}
 	x := g.AddImage("x", rate)
 	y := g.AddImage("y", rate)
@@ -304,9 +308,9 @@ func TestFSRDry(t *testing.T) {
 		if !slices.ContainsFunc(lanes[:240], func(v uint32) bool { return v != 0 }) {
 			t.Errorf("part %d: every lane zero: the pass drew nothing", pt.index)
 		}
-		// No attachment: every fragment 1x1, one per pixel of the 4x4
-		// texels times 16x16 area, each counted under the rate its texel
-		// (read as a storage image) holds: 16 hashes, several values.
+		// No attachment: every fragment 1x1, one per pixel of the
+		// 32x32 texels times 16x16 area, each counted under the rate its
+		// texel (read as a storage image) holds: hashes, several values.
 		hist := fsrHistogram(lanes)
 		total, bins := uint32(0), 0
 		for _, n := range hist {
@@ -315,8 +319,8 @@ func TestFSRDry(t *testing.T) {
 				bins++
 			}
 		}
-		if total != 64*64 || bins < 2 {
-			t.Errorf("part %d: fragments per texel value %v: want 4096 fragments over several values", pt.index, hist)
+		if want := uint32(fsrSide * 16 * fsrSide * 16); total != want || bins < 2 {
+			t.Errorf("part %d: fragments per texel value %v: want %d fragments over several values", pt.index, hist, want)
 		}
 	}
 	// The dry digest sees the texels: y over x changes use's.
@@ -342,10 +346,10 @@ func fsrHistogram(lanes []uint32) [16]uint32 {
 
 // TestFSRRates: the shading-rate pass of the intact frame runs fragments
 // of the sizes x's texels say: its fragment count per rate (logged) must
-// include a size other than 1x1 (16 texels of compute-written hashes, so
-// 16 random rates; all 1x1 would mean the attachment decided nothing),
-// and the total must be what those sizes cover (at least one fragment per
-// 16x16 texel, at most one per pixel). It fails when the attachment or
+// include a size other than 1x1 (texels of compute-written hashes, so
+// random rates; all 1x1 would mean the attachment decided nothing), and
+// the total must be what those sizes cover (at least one fragment per
+// texel, at most one per pixel). It fails when the attachment or
 // its combiner op is not applied.
 func TestFSRRates(t *testing.T) {
 	d := fsrDeviceOrSkip(t)
@@ -370,9 +374,10 @@ func TestFSRRates(t *testing.T) {
 		}
 	}
 	tw, th := r.k.fsr.tw, r.k.fsr.th
-	t.Logf("texel %dx%d, area %dx%d: %d fragments: %v", tw, th, 4*tw, 4*th, total, seen)
-	if total < 16 || total > 16*tw*th {
-		t.Errorf("%d fragments over 16 texels of %dx%d pixels", total, tw, th)
+	n := uint32(fsrSide * fsrSide)
+	t.Logf("texel %dx%d, area %dx%d: %d fragments: %v", tw, th, fsrSide*tw, fsrSide*th, total, seen)
+	if total < n || total > n*tw*th {
+		t.Errorf("%d fragments over %d texels of %dx%d pixels", total, n, tw, th)
 	}
 	if hist[0] == total {
 		t.Errorf("every fragment 1x1: the shading-rate attachment decided no fragment size")
