@@ -68,15 +68,15 @@ func fsrDeviceOrSkip(t *testing.T) *vulkan.Device {
 	return d
 }
 
-// fsrGraph: x (the R8_UINT rate image, 32x32 texels: 1 KiB, a multiple
-// of the H200's 1024-byte alignment, so the planner pools it; 4x4 was
-// made dedicated there) and y (its twin, so the two share memory
+// fsrGraph: x (the R8_UINT rate image, 64x64 texels: 4 KiB, a multiple
+// of the H200's 1024-byte alignment and of larger ones, so the planner
+// pools it; 4x4, 512 bytes, was made dedicated there) and y (its twin, so the two share memory
 // requirements and a pool) are written by compute and live at once; "use" reads x as its shading-rate attachment in
 // layout l and writes a colour attachment; y is read (sampled) after. A
 // broken plan that puts y over x makes y's write clobber the rates use
 // reads.
 // fsrSide is the side of fsrGraph's rate images, in texels.
-const fsrSide = 32
+const fsrSide = 64
 
 func fsrGraph(l vk.Layout) *p.Graph {
 	g := &p.Graph{}
@@ -280,7 +280,7 @@ func TestFSRGeneratedFrames(t *testing.T) {
 // and render areas, without the attachment, the pipeline flag and rate
 // state, the texels read as a storage image instead): the frame and
 // sixteen generated frames replay with no message and equal digests,
-// every pass's lanes are written (4096 fragments over the texels'
+// every pass's lanes are written (a fragment per pixel, over the texels'
 // values), and y placed over x changes use's digest. It is not the
 // shading-rate read (nothing decides fragment sizes): the tests above
 // are, where the device has the path.
@@ -309,7 +309,7 @@ func TestFSRDry(t *testing.T) {
 			t.Errorf("part %d: every lane zero: the pass drew nothing", pt.index)
 		}
 		// No attachment: every fragment 1x1, one per pixel of the
-		// 32x32 texels times 16x16 area, each counted under the rate its
+		// 64x64 texels times 16x16 area, each counted under the rate its
 		// texel (read as a storage image) holds: hashes, several values.
 		hist := fsrHistogram(lanes)
 		total, bins := uint32(0), 0
