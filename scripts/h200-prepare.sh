@@ -32,6 +32,8 @@
 #               (optical flow: what the H200 reports, the refusal, a session probe)
 #   device run: command "bash .vk/h200-dgc.sh", carry [".gl", ".vk"]
 #               (issue 21: device-generated commands, VK_EXT_device_generated_commands)
+#   device run: command "bash .vk/h200-fsr.sh", carry [".gl", ".vk"]
+#               (issue 21: shading-rate attachments, VK_KHR_fragment_shading_rate)
 #   device run: command "bash .vk/h200-frames.sh", carry [".gl", ".vk"]
 #               (frame sequences back to back into held memory, issue 25)
 #               (the racing control's rates, the generated frames)
@@ -63,6 +65,7 @@ cp "$src/scripts/h200-ranges.sh" .vk/
 cp "$src/scripts/h200-cover.sh" "$src/scripts/h200-standin.sh" "$src/scripts/h200-mesh.sh" "$src/scripts/h200-xfb.sh" .vk/
 cp "$src/scripts/h200-oflow.sh" .vk/
 cp "$src/scripts/h200-dgc.sh" .vk/ # device-generated commands (branch dgc12)
+cp "$src/scripts/h200-fsr.sh" .vk/ # shading-rate attachments (fsr.go)
 mkdir -p .vk/frames-ranges
 for f in "$src"/proptest/testdata/frames/*.json; do
 	python3 "$src/scripts/replayable-frame.py" "$f" ".vk/frames-ranges/$(basename "$f")"

@@ -498,7 +498,9 @@ func (d *Device) createDevice(choice apiChoice) error {
 	defer chain.Free()
 	xc, xfb, cond := d.xfbCondChain(chain.Head(), &exts) // replay_xfbcond.go
 	defer xc.Free()
-	xchain := d.extraChain(xc.Head()) // replay_extras.go
+	fc := d.fsrChain(xc.Head(), &exts) // replay_fsr.go
+	defer fc.Free()
+	xchain := d.extraChain(fc.Head()) // replay_extras.go
 	defer xchain.Free()
 	head := xchain.Head()
 	dchain := d.dgcChain(head) // replay_dgc.go

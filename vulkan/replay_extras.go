@@ -36,6 +36,7 @@ type replayExtras struct {
 	rq, rtp    bool // VK_KHR_ray_query, VK_KHR_ray_tracing_pipeline enabled (with as)
 	rtm1       bool // VK_KHR_ray_tracing_maintenance1 enabled (with as)
 	meshCount  bool // VK_KHR_draw_indirect_count enabled (with mesh)
+	fsr        bool // VK_KHR_fragment_shading_rate enabled (replay_fsr.go)
 	fns        *vkext.Extras
 }
 

@@ -160,7 +160,9 @@ const (
 	fRead     = 1
 	fWrite    = 2
 	fIndirect = 4
-	fOwn      = 8 // common.glsl F_OWN: read at the fragment's own pixel in the pass that renders it (selfrace.go)
+	fOwn      = 8  // common.glsl F_OWN: read at the fragment's own pixel in the pass that renders it (selfrace.go)
+	fFit8     = 16 // common.glsl F_FIT8, F_FIT16: unsigned writes masked to 8- or 16-bit components (fsr.go, uintFit)
+	fFit16    = 32
 )
 
 // stage is a shader stage of the replay.
@@ -317,6 +319,8 @@ type work struct {
 	rt *rtWork
 	// dgc: device-generated commands (dgc.go).
 	dgc *dgcWork
+	// fsr: shading-rate attachment reads, one pass per subresource (fsr.go).
+	fsr []fsrUse
 }
 
 // pass is one dynamic-rendering pass of a command: one subresource of
@@ -441,7 +445,8 @@ const (
 		vk.AccessDepthStencilAttachmentRead | vk.AccessTransferRead | vk.AccessIndirectCommandRead | vk.AccessVertexAttributeRead |
 		vk.AccessShaderRead | vk.AccessIndexRead | vk.AccessInputAttachmentRead | vk.AccessHostRead |
 		vk.AccessConditionalRenderingReadEXT | vk.AccessTransformFeedbackCounterReadEXT | // condrender.go, xfb.go
-		vk.AccessCommandPreprocessReadNV // dgc.go
+		vk.AccessCommandPreprocessReadNV | // dgc.go
+		vk.AccessFragmentShadingRateAttachmentRead // fsr.go
 	writeFlags = vk.AccessShaderStorageWrite | vk.AccessColorAttachmentWrite | vk.AccessDepthStencilAttachmentWrite | vk.AccessTransferWrite |
 		vk.AccessShaderWrite | vk.AccessHostWrite | vk.AccessTransformFeedbackWriteEXT | vk.AccessTransformFeedbackCounterWriteEXT | // xfb.go
 		vk.AccessCommandPreprocessWriteNV // dgc.go
@@ -699,6 +704,9 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			left &^= done
 		}
 		if err := addRTAccess(g, &w, a, st, &left, bad); err != nil { // raytrace.go
+			return w, err
+		}
+		if err := addFSR(g, &w, a, st, &left, bad); err != nil { // fsr.go
 			return w, err
 		}
 		if left != 0 {
@@ -1074,7 +1082,7 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 			case isSintFormat(im.Format):
 				c = catIWI // sint.go
 			}
-			if err := add(c, s, fWrite); err != nil {
+			if err := add(c, s, fWrite|uintFit(c, im.Format)); err != nil { // fsr.go
 				return err
 			}
 		}

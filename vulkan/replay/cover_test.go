@@ -136,7 +136,9 @@ func TestBigUniformRanges(t *testing.T) {
 
 // TestUnbuiltStagesNamed: a use in a stage the replay has no work for is
 // refused naming the extension the stage needs, queried on the device:
-// lacking (a device limit) or present (not built). RAY_TRACING_SHADER has
+// lacking (a device limit) or present (not built). FRAGMENT_SHADING_RATE_ATTACHMENT
+// has work now (fsr.go, TestFSRRefusal); FRAGMENT_DENSITY_PROCESS_EXT stands
+// for the stages without. RAY_TRACING_SHADER has
 // work now (raygen.go); on the shared device, opened without it, its
 // refusal names the extension the same way (lacking, or present but not
 // enabled).
@@ -146,7 +148,7 @@ func TestUnbuiltStagesNamed(t *testing.T) {
 	for _, c := range []struct {
 		stage vk.Stage
 		ext   string
-	}{{vk.StageFragmentShadingRateAttachment, "VK_KHR_fragment_shading_rate"}, {vk.StageRayTracingShader, "VK_KHR_ray_tracing_pipeline"}} {
+	}{{vk.StageFragmentDensityProcessEXT, "VK_EXT_fragment_density_map"}, {vk.StageRayTracingShader, "VK_KHR_ray_tracing_pipeline"}} {
 		g := &p.Graph{}
 		b := g.AddBuffer("b", p.BufferDesc{Size: 256, Usage: vk.BufferUsageStorageBuffer})
 		g.AddCommand("w", p.Access{Resource: b, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite})

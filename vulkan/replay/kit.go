@@ -41,6 +41,7 @@ type kit struct {
 	meshArgB  vk.Buffer         // meshindirect.go: mesh-task argument records
 	rt        *rtKit            // raytrace.go
 	dgc       *dgcKit           // dgc.go
+	fsr       *fsrKit           // fsr.go
 	compPipes map[specMasks]vk.Pipeline
 	gfxPipes  map[gfxKey]vk.Pipeline
 	sampler   vk.Sampler
@@ -99,7 +100,7 @@ func (k *kit) initStatic() error {
 	for _, e := range names {
 		name := e.Name()
 		if name == "comp_ms.spv" && k.noMSCompute() || k.skipModule(name) || name == "xfb.spv" && !k.hooks.XfbCond().TransformFeedback() || // msaacompute.go, prerast.go, xfb.go
-			k.skipMeshModule(name) || k.skipRTModule(name) || k.skipFmtlessModule(name) { // mesh.go, raytrace.go, fmtless.go
+			k.skipMeshModule(name) || k.skipRTModule(name) || k.skipFmtlessModule(name) || k.skipFSRModule(name) { // mesh.go, raytrace.go, fmtless.go, fsr.go
 			continue
 		}
 		code, err := spirvWords(name)
@@ -362,6 +363,9 @@ func (k *kit) newImage(im *p.ImageDesc, usage vk.ImageUsageFlags) (ownImage, err
 // formatFeatures checks that the device supports what the replay does
 // with each image of g, naming the command, resource and access if not.
 func (k *kit) formatFeatures(g *p.Graph, ws []work) error {
+	if err := k.fsrDevice(g, ws); err != nil { // fsr.go
+		return err
+	}
 	if err := k.texelFeatures(g, ws); err != nil { // texel.go
 		return err
 	}
@@ -471,6 +475,7 @@ func (k *kit) close() {
 	vk.DeviceWaitIdle(k.vd)
 	k.closeRT()       // raytrace.go
 	k.closeDGC()      // dgc.go
+	k.closeFSR()      // fsr.go
 	k.releaseShared() // sharedkit.go: the device's shared objects stay
 	for _, pl := range k.gfxPipes {
 		vk.DestroyPipeline(k.vd, pl, nil)

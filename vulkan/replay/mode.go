@@ -51,6 +51,7 @@ type viewKey struct {
 // descriptor sets, and records the command buffers.
 func (r *Replayer) bind(res *vulkan.Resources, plan *p.Plan, own bool) (*mode, error) {
 	plan = replayPlan(plan) // inputattach.go
+	plan = fsrDryPlan(plan) // fsr.go: tests only
 	// selfrace.go: own-pixel reads loaded without LOAD_OP_NONE.
 	plan = r.ownLoadPlan(plan)
 	m := &mode{r: r, res: res, plan: plan, own: own, views: map[viewKey]vk.ImageView{}}
@@ -498,7 +499,7 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) (err error) {
 		bits := (*[4]uint32)(unsafe.Pointer(&cv))
 		for i := range bits {
 			if isUintFormat(res.Image.Format) {
-				bits[i] = hash32(w.seed + uint32(i))
+				bits[i] = uintClearBits(res.Image.Format, hash32(w.seed+uint32(i))) // fsr.go
 			} else {
 				bits[i] = math.Float32bits(float32(hash32(w.seed+uint32(i))>>8) / 16777216)
 			}
@@ -528,7 +529,10 @@ func (m *mode) recordWork(cb vk.CommandBuffer, w *work) (err error) {
 			return err
 		}
 	}
-	m.recordXfb(cb, w) // xfb.go
+	m.recordXfb(cb, w)                         // xfb.go
+	if err := m.recordFSR(cb, w); err != nil { // fsr.go
+		return err
+	}
 	m.recordDGC(cb, w) // dgc.go
 	if !w.graphics {
 		return nil

@@ -23,10 +23,10 @@ import (
 // allParts is every part of w: one per stage (nil where the stage has
 // none), then the extra compute parts.
 func (w *work) allParts() []*part {
-	if len(w.more) == 0 && len(w.gfxMore) == 0 {
+	if len(w.more) == 0 && len(w.gfxMore) == 0 && len(w.fsr) == 0 {
 		return w.parts[:]
 	}
-	return append(append(w.parts[:len(w.parts):len(w.parts)], w.more...), w.gfxMoreParts()...) // gfxsplit.go
+	return append(append(append(w.parts[:len(w.parts):len(w.parts)], w.more...), w.gfxMoreParts()...), w.fsrParts()...) // gfxsplit.go, fsr.go
 }
 
 // splitCompute moves w's compute slots beyond the arrays' sizes into

@@ -24,7 +24,6 @@ var unbuiltStages = []struct {
 	what  string
 }{
 	{vk.StageVideoDecode, []string{"VK_KHR_video_decode_queue"}, "video decode"},
-	{vk.StageFragmentShadingRateAttachment, []string{"VK_KHR_fragment_shading_rate", "VK_NV_shading_rate_image"}, "shading-rate attachments"},
 	{vk.StageFragmentDensityProcessEXT, []string{"VK_EXT_fragment_density_map"}, "fragment density maps"},
 	// COMMAND_PREPROCESS: dgc.go (VK_EXT_device_generated_commands; a
 	// device with only the NV extension is refused there, naming it).

@@ -94,6 +94,12 @@
 // pixel, before its output writes that pixel: no other invocation writes
 // what it reads, nothing else reads what it writes.
 #define F_OWN 8u
+// F_FIT8, F_FIT16: an unsigned write into a format of 8- or 16-bit
+// components: the values are masked to that width, so they are stored as
+// they are (out-of-range values clamp to the maximum on lavapipe: every
+// texel would read 255), e.g. shading-rate texels (fsr.go).
+#define F_FIT8 16u
+#define F_FIT16 32u
 #ifndef OWN_ON
 #define OWN_ON(k) false
 #endif
@@ -274,6 +280,12 @@ vec4 unit(uvec4 u) { return vec4(u >> 8u) * (1.0 / 16777216.0); }
 
 uvec4 spread(uint h) { return uvec4(h, hash(h ^ 1u), hash(h ^ 2u), hash(h ^ 3u)); }
 
+// fit masks an unsigned write of slot k to its format's width (F_FIT8, F_FIT16).
+uvec4 fit(uint k, uvec4 v) {
+	uint f = P.s[k].flags;
+	return (f & F_FIT8) != 0u ? v & 0xffu : ((f & F_FIT16) != 0u ? v & 0xffffu : v);
+}
+
 ivec3 coord(uint k, uint e) {
 	uint w = P.s[k].w, h = P.s[k].h;
 	return ivec3(int(e % w), int((e / w) % h), int(e / (w * h)));
@@ -384,7 +396,7 @@ uint wval(uint k, uint e) { return hash(H ^ (P.s[k].flags >> 8) ^ hash(e + P.see
 #define WRITE(m, i, k, STORE) if ((m & (1u << (i))) != 0u) { uint n_ = count(k); for (uint e = I0; e < n_; e += STEP) { STORE; } }
 #define W_SB(i) WRITE(M_SBW, i, OFF_SBW + i, { uint v_ = wval(OFF_SBW + i, e); if ((P.s[OFF_SBW + i].flags & F_INDIRECT) != 0u && e < 4u) v_ = e == 0u ? 12288u + 3u * (v_ & 31u) : (e == 1u ? 1u : 0u); sbw[i].w[e] = v_; })
 #define W_IW(i) WRITE(M_IW, i, OFF_IW + i, imageStore(iw[i], coord(OFF_IW + i, e), unit(spread(wval(OFF_IW + i, e)))))
-#define W_IWU(i) WRITE(M_IWU, i, OFF_IWU + i, imageStore(iwu[i], coord(OFF_IWU + i, e), spread(wval(OFF_IWU + i, e))))
+#define W_IWU(i) WRITE(M_IWU, i, OFF_IWU + i, imageStore(iwu[i], coord(OFF_IWU + i, e), fit(OFF_IWU + i, spread(wval(OFF_IWU + i, e)))))
 #define W_IW3(i) WRITE(M_IW3, i, OFF_IW3 + i, imageStore(iw3[i], coord(OFF_IW3 + i, e), unit(spread(wval(OFF_IW3 + i, e)))))
 
 #define W_IW3U(i) WRITE(M_IW3U, i, OFF_IW3U + i, imageStore(iw3u[i], coord(OFF_IW3U + i, e), spread(wval(OFF_IW3U + i, e))))
