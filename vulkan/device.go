@@ -216,7 +216,15 @@ func (d *Device) createInstance(cfg Config, api Version) error {
 	}
 	var chain vkext.Chain
 	if cfg.Validation {
-		chain = vkext.ValidationChain(true, d.handler)
+		// Layer 1.3.239 does not know VK_EXT_device_generated_commands:
+		// its handle wrapping would pass the driver's unintercepted
+		// entry points its own handles (the NVIDIA driver crashed on
+		// the pipeline in VkGeneratedCommandsPipelineInfoEXT), so a
+		// device for those commands is validated with the driver's
+		// handles. Every check, synchronization validation included,
+		// stays on (docs/decisions.md).
+		dgc := cfg.ReplayStages&avk.StageCommandPreprocessNV != 0
+		chain = vkext.ValidationChain(true, dgc, d.handler)
 		defer chain.Free()
 	}
 	name := cfg.AppName

@@ -3,6 +3,7 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"github.com/aliasplan/aliasplan"
 	"os"
 	"slices"
 	"strconv"
@@ -260,7 +261,7 @@ func TestDGCGeneratedFrames(t *testing.T) {
 				}
 				return
 			}
-			rep := extCompare(t, d, g, 1)
+			rep := extCompareWith(t, d, g, 1, dgcOpts)
 			for _, c := range g.Commands {
 				if strings.Contains(c.Name, "generate") && !slices.ContainsFunc(rep.Digests, func(dg CommandDigest) bool { return dg.Command == c.Name && dg.Digest != 0 }) {
 					t.Errorf("no digest for %s", c.Name)
@@ -300,13 +301,13 @@ func dgcPreFrame(size uint64) *p.Graph {
 
 // TestDGCGraphPreprocessBuffer: generate preprocesses into a graph buffer
 // (COMMAND_PREPROCESS_WRITE, created with PREPROCESS_BUFFER usage in the
-// replay's copy) of 4 MiB: the frame replays with equal digests and no
+// replay's copy) of proptest.DGCPreprocessSize: the frame replays with equal digests and no
 // message, and the plan puts post in pre's memory after generate (an
 // alias barrier from generate's stages). A buffer smaller than the
 // device asks for is refused naming both sizes, queried.
 func TestDGCGraphPreprocessBuffer(t *testing.T) {
 	d := dgcDevice(t)
-	rep := extCompare(t, d, dgcPreFrame(4<<20), 2)
+	rep := extCompareWith(t, d, dgcPreFrame(proptest.DGCPreprocessSize), 2, dgcOpts)
 	t.Logf("digests equal %v, %d messages, %d alias barriers, quirks %v", rep.DigestsEqual, rep.ValidationMessages, rep.AliasBarriers, rep.LayerQuirks)
 	if rep.AliasBarriers == 0 {
 		t.Errorf("nothing aliased: post was meant to take pre's memory")
@@ -319,3 +320,8 @@ func TestDGCGraphPreprocessBuffer(t *testing.T) {
 	}
 	t.Logf("%v", err)
 }
+
+// dgcOpts plans the frames with graph preprocess buffers: without a
+// dedicated threshold, so that a buffer of proptest.DGCPreprocessSize is
+// pooled and a later transient can take its memory.
+var dgcOpts = aliasplan.Options{DedicatedThreshold: aliasplan.NoDedicatedThreshold}

@@ -133,12 +133,20 @@ func closeShared() {
 // prepare makes a Replayer for g and plans g with its source.
 func prepare(t testing.TB, d *vulkan.Device, g *p.Graph) (*Replayer, *p.Plan) {
 	t.Helper()
+	return prepareWith(t, d, g, aliasplan.Options{})
+}
+
+// prepareWith is prepare planning with opts (its Source and MaxPoolSize
+// are the replayer's and the device's).
+func prepareWith(t testing.TB, d *vulkan.Device, g *p.Graph, opts aliasplan.Options) (*Replayer, *p.Plan) {
+	t.Helper()
 	r, err := New(d, g)
 	if err != nil {
 		t.Fatalf("replay.New: %v", err)
 	}
 	t.Cleanup(r.Close)
-	plan, err := aliasplan.New(aliasplan.Options{Source: r.Source(), MaxPoolSize: d.Info().MaxMemoryAllocationSize}).Plan(&aliasplan.Graph{Graph: *g})
+	opts.Source, opts.MaxPoolSize = r.Source(), d.Info().MaxMemoryAllocationSize
+	plan, err := aliasplan.New(opts).Plan(&aliasplan.Graph{Graph: *g})
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}

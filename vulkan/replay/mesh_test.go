@@ -3,6 +3,7 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"github.com/aliasplan/aliasplan"
 	"os"
 	"slices"
 	"strconv"
@@ -89,7 +90,13 @@ func meshGraph(uses func(g *p.Graph, buf, img, out p.ResourceID) []p.Access) *p.
 // 25.0.7 prints it, 22.3.6 and NVIDIA do not) is logged, not failed.
 func extCompare(t *testing.T, d *vulkan.Device, g *p.Graph, runs int) *Report {
 	t.Helper()
-	r, plan := prepare(t, d, g)
+	return extCompareWith(t, d, g, runs, aliasplan.Options{})
+}
+
+// extCompareWith is extCompare planning with opts (prepareWith).
+func extCompareWith(t *testing.T, d *vulkan.Device, g *p.Graph, runs int, opts aliasplan.Options) *Report {
+	t.Helper()
+	r, plan := prepareWith(t, d, g, opts)
 	rep, err := r.Compare(plan, Config{Runs: runs})
 	if err != nil {
 		t.Fatalf("Compare: %v", err)

@@ -70,6 +70,7 @@ var consts = [][2]string{
 	{"apSTypeDependencyInfo", "VK_STRUCTURE_TYPE_DEPENDENCY_INFO"},
 	{"apSTypeSync2Features", "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES"},
 	{"apValidationSync", "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT"},
+	{"apValidationDisableUniqueHandles", "VK_VALIDATION_FEATURE_DISABLE_UNIQUE_HANDLES_EXT"},
 }
 
 // TestABI compiles vkext.h next to the vulkan_core.h that goki/vulkan

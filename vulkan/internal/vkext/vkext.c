@@ -145,29 +145,37 @@ static void apMessengerInfo(apDebugUtilsMessengerCreateInfo *info, uintptr_t use
 }
 
 // A validation chain for VkInstanceCreateInfo.pNext, in one allocation:
-// VkValidationFeaturesEXT (when syncValidation) then a messenger create
-// info, which reports the messages of vkCreateInstance and
-// vkDestroyInstance themselves. The allocation is returned for apFree; the
-// chain's head goes to *head.
+// VkValidationFeaturesEXT (when syncValidation or noUniqueHandles) then a
+// messenger create info, which reports the messages of vkCreateInstance
+// and vkDestroyInstance themselves. The allocation is returned for apFree;
+// the chain's head goes to *head.
 typedef struct apValidationChain {
 	apValidationFeatures features;
 	int32_t enables[1];
+	int32_t disables[1];
 	apDebugUtilsMessengerCreateInfo messenger;
 } apValidationChain;
 
-void *apNewValidationChain(int syncValidation, uintptr_t user, void **head) {
+void *apNewValidationChain(int syncValidation, int noUniqueHandles, uintptr_t user, void **head) {
 	apValidationChain *c = calloc(1, sizeof *c);
 	if (c == NULL) {
 		return NULL;
 	}
 	apMessengerInfo(&c->messenger, user);
 	*head = &c->messenger;
-	if (syncValidation) {
-		c->enables[0] = apValidationSync;
+	if (syncValidation || noUniqueHandles) {
 		c->features.sType = apSTypeValidationFeatures;
 		c->features.pNext = &c->messenger;
-		c->features.enabledValidationFeatureCount = 1;
-		c->features.pEnabledValidationFeatures = c->enables;
+		if (syncValidation) {
+			c->enables[0] = apValidationSync;
+			c->features.enabledValidationFeatureCount = 1;
+			c->features.pEnabledValidationFeatures = c->enables;
+		}
+		if (noUniqueHandles) {
+			c->disables[0] = apValidationDisableUniqueHandles;
+			c->features.disabledValidationFeatureCount = 1;
+			c->features.pDisabledValidationFeatures = c->disables;
+		}
 		*head = &c->features;
 	}
 	return c;

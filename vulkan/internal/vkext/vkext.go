@@ -307,15 +307,19 @@ func (c Chain) Free() {
 }
 
 // ValidationChain is VkValidationFeaturesEXT enabling synchronization
-// validation (when sync) followed by a VkDebugUtilsMessengerCreateInfoEXT
+// validation (when sync) and disabling the layer's handle wrapping (when
+// noUniqueHandles), followed by a VkDebugUtilsMessengerCreateInfoEXT
 // reporting to the handler user, for VkInstanceCreateInfo.pNext.
-func ValidationChain(sync bool, user uintptr) Chain {
-	s := C.int(0)
+func ValidationChain(sync, noUniqueHandles bool, user uintptr) Chain {
+	s, u := C.int(0), C.int(0)
 	if sync {
 		s = 1
 	}
+	if noUniqueHandles {
+		u = 1
+	}
 	var head unsafe.Pointer
-	alloc := C.apNewValidationChain(s, C.uintptr_t(user), &head)
+	alloc := C.apNewValidationChain(s, u, C.uintptr_t(user), &head)
 	return Chain{alloc: alloc, head: head}
 }
 

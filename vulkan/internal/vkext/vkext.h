@@ -45,6 +45,7 @@ enum {
 
 // VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT
 enum { apValidationSync = 4 };
+enum { apValidationDisableUniqueHandles = 6 };
 
 typedef struct apBufferMemoryRequirementsInfo2 {
 	int32_t sType;
@@ -264,7 +265,7 @@ int apSync2Supported(const apInstanceFns *fns, apHandle physical);
 void apDeviceProperties(const apInstanceFns *fns, apHandle physical, int driverProps,
 	uint64_t *maxAllocation, char *driverName, char *driverInfo);
 
-void *apNewValidationChain(int syncValidation, uintptr_t user, void **head);
+void *apNewValidationChain(int syncValidation, int noUniqueHandles, uintptr_t user, void **head);
 void *apNewSync2Chain(void);
 void *apNewDedicatedAllocateInfo(apHandle buffer, apHandle image);
 void apFree(void *p);
