@@ -216,15 +216,19 @@ func (d *Device) createInstance(cfg Config, api Version) error {
 	}
 	var chain vkext.Chain
 	if cfg.Validation {
-		// Layer 1.3.239 does not know VK_EXT_device_generated_commands:
-		// its handle wrapping would pass the driver's unintercepted
-		// entry points its own handles (the NVIDIA driver crashed on
-		// the pipeline in VkGeneratedCommandsPipelineInfoEXT), so a
-		// device for those commands is validated with the driver's
-		// handles. Every check, synchronization validation included,
-		// stays on (docs/decisions.md).
-		dgc := cfg.ReplayStages&avk.StageCommandPreprocessNV != 0
-		chain = vkext.ValidationChain(true, dgc, d.handler)
+		// The layer validates with the driver's own handles, its
+		// handle wrapping off. Layer 1.3.239 does not know
+		// VK_EXT_device_generated_commands: wrapping would pass the
+		// driver's unintercepted entry points the layer's ids (the
+		// NVIDIA driver crashed on the pipeline in
+		// VkGeneratedCommandsPipelineInfoEXT). The setting is global to
+		// the layer, not per instance: one instance with wrapping off
+		// makes the layer stop unwrapping the handles of every other
+		// (the H200 crashed destroying another device's pipeline
+		// layout), so every instance takes it. Every check,
+		// synchronization validation included, stays on
+		// (docs/decisions.md).
+		chain = vkext.ValidationChain(true, true, d.handler)
 		defer chain.Free()
 	}
 	name := cfg.AppName
