@@ -32,7 +32,7 @@ log="$out/oflow-h200.log"
 export ALIASPLAN_SHARE_DEVICE=1 ALIASPLAN_REQUIRE_VULKAN=1 ALIASPLAN_REQUIRE_EXT="${REQUIRE_EXT:-1}"
 export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
 (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true) 2>&1 | tee "$log"
-(cd vulkan/replay && ../../.vk/replay.test -test.run 'TestOpticalFlow|TestUnbuiltStagesNamed' -test.v -test.count=1 2>&1) | tee -a "$log"
+(cd vulkan/replay && ../../.vk/replay.test -test.run 'TestOpticalFlow|TestVideoDecode|TestUnbuiltStagesNamed' -test.v -test.count=1 2>&1) | tee -a "$log"
 status=${PIPESTATUS[0]}
 (cd vulkan && ../.vk/vulkan.test -test.run 'TestOpticalFlow' -test.v -test.count=1 2>&1) | tee -a "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1

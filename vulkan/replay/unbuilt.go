@@ -23,7 +23,8 @@ var unbuiltStages = []struct {
 	ext   []string // any of these provides the stage
 	what  string
 }{
-	{vk.StageVideoDecode, []string{"VK_KHR_video_decode_queue"}, "video decode"},
+	// VIDEO_DECODE_KHR: videoDecodeReason (videodecode.go) names the
+	// queue families.
 	{vk.StageFragmentDensityProcessEXT, []string{"VK_EXT_fragment_density_map"}, "fragment density maps"},
 	// COMMAND_PREPROCESS: dgc.go (VK_EXT_device_generated_commands; a
 	// device with only the NV extension is refused there, naming it).
@@ -60,6 +61,11 @@ func refineUnbuilt(dev *vulkan.Device, g *p.Graph, c p.CommandID, err error) err
 	}
 	if st&vk.StageOpticalFlowNV != 0 {
 		ue.Reason = opticalFlowReason(queryOpticalFlow(dev), g, c) // oflow.go
+		return ue
+	}
+	if st&vk.StageVideoDecode != 0 {
+		f := queryOpticalFlow(dev) // its queue families are every stage's
+		ue.Reason = videoDecodeReason(f.name, deviceExtensionSet(dev)[extVideoDecode], f.Families, f.GraphicsFamily) // videodecode.go
 		return ue
 	}
 	for _, u := range unbuiltStages {
