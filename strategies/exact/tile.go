@@ -53,19 +53,6 @@ type tiler struct {
 	// Switches for measurements (TestTileProbe): the stack rule and the
 	// chain check; both on in the driver.
 	noMemo, noChain bool
-	// Waste mode (session 12, docs/exact.md "A waste-aware tiler"): for
-	// a component whose sections do not all hold C. rem[s] is the load
-	// of the items of section s not yet placed; a section's floor may
-	// then rise without a placement (a hole) while fl[s] + rem[s] ≤ C,
-	// the bytes the section may leave empty at capacity C. Nil in the
-	// zero-waste tiler, which is then unchanged.
-	rem []uint64
-	// wholeHole (measurement): a hole raises the whole lowest run to the
-	// lower neighbouring floor instead of its first section.
-	wholeHole bool
-	holeStep  uint64 // measurement: when > 0, a hole rises by at most this
-	prop      bool   // waste mode: the load rule over resting floors (loads)
-	minSup    []uint64
 }
 
 // cmpKey orders items by size, then alignment.
@@ -81,29 +68,6 @@ func cmpKey(m *model, a, b int32) int {
 		return 1
 	}
 	return 0
-}
-
-// newWasteTiler is the tiler in waste mode: sections may hold less than
-// C, and their floors may rise over holes within each section's budget
-// C − load.
-func newWasteTiler(m *model, C uint64) *tiler {
-	t := newTiler(m, C)
-	t.rem = make([]uint64, m.ntime)
-	return t
-}
-
-// tileable reports whether m is an interval model every section of
-// which fits in C: the waste tiler's precondition.
-func tileable(m *model, C uint64) bool {
-	if len(m.nbr) > 0 || m.ntime != m.nsec || m.ntime == 0 {
-		return false
-	}
-	for t := 0; t < m.ntime; t++ {
-		if m.load[t] > C {
-			return false
-		}
-	}
-	return true
 }
 
 func newTiler(m *model, C uint64) *tiler {
@@ -189,9 +153,6 @@ func (t *tiler) run(budget int64, rank []int32) status {
 		t.fl[s] = 0
 	}
 	t.tree.assign(0, m.ntime, 0)
-	if t.rem != nil {
-		copy(t.rem, m.load[:m.ntime])
-	}
 	t.left = len(m.size)
 	t.hash = 0x9e3779b97f4a7c15 // not 0: empty slots hold 0
 	copy(t.rank, rank)
@@ -257,7 +218,7 @@ func (t *tiler) dfs(depth int) status {
 		}
 	}
 	t.cand[depth] = cs
-	if len(cs) == 0 && t.holeTop(a, b, f) <= f {
+	if len(cs) == 0 {
 		return exhausted
 	}
 	lf, rf := t.get(a-1), t.get(b)
@@ -287,7 +248,7 @@ func (t *tiler) dfs(depth int) status {
 		t.nodes++
 		t.place(j, f)
 		st := exhausted
-		if t.viable(j, f, a, b) && t.loads() {
+		if t.viable(j, f, a, b) {
 			st = t.dfs(depth + 1)
 		}
 		if st == found {
@@ -299,123 +260,10 @@ func (t *tiler) dfs(depth int) status {
 			break
 		}
 	}
-	if h := t.holeTop(a, b, f); res == exhausted && h > f {
-		// Waste mode, last child: the point (a, f) stays empty; section
-		// a's floor rises to h over a hole within its budget.
-		t.nodes++
-		k := holeKey(a, f)
-		e := a + 1
-		if t.wholeHole {
-			e = b
-		}
-		for s := a; s < e; s++ {
-			t.fl[s] = h
-		}
-		t.tree.assign(a, e, h)
-		t.hash += k
-		st := exhausted
-		if t.check(a) && (a == 0 || t.check(a-1)) && (e == len(t.fl) || t.check(e)) && t.loads() {
-			st = t.dfs(depth + 1)
-		}
-		if st == found {
-			return found
-		}
-		for s := a; s < e; s++ {
-			t.fl[s] = f
-		}
-		t.tree.assign(a, e, f)
-		t.hash -= k
-		if st == aborted {
-			res = aborted
-		}
-	}
 	if res == exhausted && t.nodes-n0 > 1 {
 		*slot = t.hash
 	}
 	return res
-}
-
-// holeTop is, in waste mode, the floor section a of the lowest run
-// [a, b) at floor f rises to when its point (a, f) is left empty: the
-// lower neighbouring floor (the left one when the run goes on to the
-// right of a), at most the section's budget C − rem[a]. It returns f
-// when no hole is allowed (zero-waste mode, or no budget left).
-func (t *tiler) holeTop(a, b int, f uint64) uint64 {
-	if t.rem == nil {
-		return f
-	}
-	h := t.C - t.rem[a]
-	if t.wholeHole {
-		for s := a; s < b; s++ {
-			h = min(h, t.C-t.rem[s])
-		}
-		return max(min(h, t.get(a-1), t.get(b)), f)
-	}
-	if t.holeStep > 0 {
-		h = min(h, f+t.holeStep)
-	}
-	switch {
-	case a > 0 && b == a+1:
-		h = min(h, t.get(a-1), t.get(b))
-	case a > 0:
-		h = min(h, t.get(a-1))
-	default:
-		h = min(h, t.get(b))
-	}
-	return max(h, f)
-}
-
-// loads is, in waste mode with prop, the load rule over resting floors:
-// a remaining item lies at or above the highest floor of its sections
-// (sup), within C; a section's remaining members lie at or above the
-// lowest of their sups and fit below C.
-func (t *tiler) loads() bool {
-	if !t.prop || t.rem == nil {
-		return true
-	}
-	m := t.m
-	if t.minSup == nil {
-		t.minSup = make([]uint64, len(t.fl))
-	}
-	for s := range t.minSup {
-		t.minSup[s] = math.MaxUint64
-	}
-	for i := range m.size {
-		if t.placed[i] {
-			continue
-		}
-		var sup uint64
-		for s := m.sa[i]; s < m.sb[i]; s++ {
-			sup = max(sup, t.fl[s])
-		}
-		sup = alignUp(sup, m.align[i])
-		if sup+m.size[i] > t.C {
-			return false
-		}
-		for s := m.sa[i]; s < m.sb[i]; s++ {
-			t.minSup[s] = min(t.minSup[s], sup)
-		}
-	}
-	for s, v := range t.minSup {
-		if v != math.MaxUint64 && v+t.rem[s] > t.C {
-			return false
-		}
-	}
-	return true
-}
-
-// holeOK reports whether, in waste mode, point (s, fl[s]) may stay
-// empty: section s has budget left.
-func (t *tiler) holeOK(s int) bool {
-	return t.rem != nil && t.fl[s]+t.rem[s] < t.C
-}
-
-// holeKey is the hash of a hole at section s, floor f (splitmix64).
-func holeKey(s int, f uint64) uint64 {
-	z := uint64(s)*0x9e3779b97f4a7c15 ^ f*0xbf58476d1ce4e5b9
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return (z ^ z>>31) | 1
 }
 
 func (t *tiler) place(j int32, f uint64) {
@@ -423,11 +271,6 @@ func (t *tiler) place(j int32, f uint64) {
 	top := f + m.size[j]
 	for s := m.sa[j]; s < m.sb[j]; s++ {
 		t.fl[s] = top
-	}
-	if t.rem != nil {
-		for s := m.sa[j]; s < m.sb[j]; s++ {
-			t.rem[s] -= m.size[j]
-		}
 	}
 	t.tree.assign(int(m.sa[j]), int(m.sb[j]), top)
 	t.placed[j] = true
@@ -441,11 +284,6 @@ func (t *tiler) unplace(j int32, f uint64) {
 	m := t.m
 	for s := m.sa[j]; s < m.sb[j]; s++ {
 		t.fl[s] = f
-	}
-	if t.rem != nil {
-		for s := m.sa[j]; s < m.sb[j]; s++ {
-			t.rem[s] += m.size[j]
-		}
 	}
 	t.tree.assign(int(m.sa[j]), int(m.sb[j]), f)
 	t.placed[j] = false
@@ -502,14 +340,6 @@ func (t *tiler) check(s int) bool {
 			if t.mark[p] != st {
 				continue
 			}
-			if t.holeOK(p) {
-				// Waste mode: (p, f) may stay empty; then (p+1, f) is
-				// covered from p+1 or empty in turn.
-				t.mark[p+1] = st
-				if p+1 >= b {
-					ok = true
-				}
-			}
 			for _, i := range t.byStart[p] {
 				e := int(m.sb[i])
 				if e > R {
@@ -533,7 +363,7 @@ func (t *tiler) check(s int) bool {
 		if !ok {
 			return false
 		}
-		if cnt == 1 && rh && !t.holeOK(a) {
+		if cnt == 1 && rh {
 			t.forced = append(t.forced, int32(a))
 		}
 		return true
@@ -547,12 +377,6 @@ func (t *tiler) check(s int) bool {
 		for p := b; p > a; p-- {
 			if t.mark[p] != st {
 				continue
-			}
-			if t.holeOK(p - 1) {
-				if p-1 <= a {
-					return true
-				}
-				t.mark[p-1] = st
 			}
 			for _, i := range t.byEnd[p-1] {
 				s0 := int(m.sa[i])
@@ -585,12 +409,6 @@ func (t *tiler) nextStamp() uint32 {
 // checkEnds is check without chains: only the end points of the run.
 func (t *tiler) checkEnds(a, b int, f uint64, lh, rh bool) bool {
 	m := t.m
-	if lh && t.holeOK(a) {
-		lh = false // waste mode: (a, f) may stay empty
-	}
-	if rh && t.holeOK(b-1) {
-		rh = false
-	}
 	if lh {
 		R := b
 		if !rh {
