@@ -40,9 +40,9 @@ type ruiner struct {
 	key  []uint64
 	win  []int32
 	area uint64 // occupied area above the bound of the best placement
+	lvl  uint64 // the bound area was measured against
 	// maxFreed: the most items one move freed (tests).
 	maxFreed int
-	lvl  uint64 // the bound area was measured against
 }
 
 // ruinable reports whether c gets ruin moves: interval components that the
