@@ -339,8 +339,8 @@ func TestDGCGraphPreprocessBuffer(t *testing.T) {
 	case shared && rep.AliasBarriers == 0:
 		t.Errorf("pre and post share pool %d but nothing aliased: post was meant to take pre's memory", pre.Placement.Pool)
 	case !shared:
-		t.Logf("on %s the plan keeps pre and post apart (pre: %s, memory types %#x, pool %d; post: %s, memory types %#x, pool %d): no alias of the preprocess buffer to check here",
-			d.Info().Name, pre.Status, pre.Requirements.MemoryTypeBits, pre.Placement.Pool, post.Status, post.Requirements.MemoryTypeBits, post.Placement.Pool)
+		t.Logf("on %s the plan keeps pre and post apart (pre: %s %q, memory types %#x, pool %d; post: %s %q, memory types %#x, pool %d): no alias of the preprocess buffer to check here",
+			d.Info().Name, pre.Status, pre.Reason, pre.Requirements.MemoryTypeBits, pre.Placement.Pool, post.Status, post.Reason, post.Requirements.MemoryTypeBits, post.Placement.Pool)
 	}
 	_, err := New(d, dgcPreFrame(4096))
 	dgcDrain(t, d)
@@ -352,6 +352,8 @@ func TestDGCGraphPreprocessBuffer(t *testing.T) {
 }
 
 // dgcOpts plans the frames with graph preprocess buffers: without a
-// dedicated threshold, so that a buffer of proptest.DGCPreprocessSize is
-// pooled and a later transient can take its memory.
-var dgcOpts = aliasplan.Options{DedicatedThreshold: aliasplan.NoDedicatedThreshold}
+// dedicated threshold and pooling what the driver would rather have
+// dedicated (the H200 prefers its own allocation for such buffers), so
+// that a buffer of proptest.DGCPreprocessSize is pooled and a later
+// transient can take its memory.
+var dgcOpts = aliasplan.Options{DedicatedThreshold: aliasplan.NoDedicatedThreshold, PoolPrefersDedicated: true}
