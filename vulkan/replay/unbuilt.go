@@ -64,7 +64,7 @@ func refineUnbuilt(dev *vulkan.Device, g *p.Graph, c p.CommandID, err error) err
 		return ue
 	}
 	if st&vk.StageVideoDecode != 0 {
-		f := queryOpticalFlow(dev) // its queue families are every stage's
+		f := queryOpticalFlow(dev)                                                                                   // its queue families are every stage's
 		ue.Reason = videoDecodeReason(f.name, deviceExtensionSet(dev)[extVideoDecode], f.Families, f.GraphicsFamily) // videodecode.go
 		return ue
 	}
