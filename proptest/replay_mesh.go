@@ -101,10 +101,11 @@ func (b *rgen) meshKind(k string) {
 // and ray queries (VK_KHR_acceleration_structure, VK_KHR_ray_query;
 // vulkan/replay/raytrace.go); RayReplayFrame draws from them.
 var RayReplayKinds = []string{
-	"tlas",      // a top-level build (over the replay's own triangles) traced by a compute pass that also writes a buffer
-	"blas-tlas", // bottom-level builds instanced by a top-level build, traced
-	"as-copy",   // a structure copied into another, both traced
-	"as-input",  // compute-written buffers a build reads as vertex data (SHADER_READ or ACCELERATION_STRUCTURE_READ), into a top level or a bottom level it instances, traced
+	"tlas",       // a top-level build (over the replay's own triangles) traced by a compute pass that also writes a buffer
+	"blas-tlas",  // bottom-level builds instanced by a top-level build, traced
+	"as-copy",    // a structure copied into another, both traced
+	"as-input",   // compute-written buffers a build reads as vertex data (SHADER_READ or ACCELERATION_STRUCTURE_READ), into a top level or a bottom level it instances, traced
+	"as-scratch", // builds whose scratch is a transient graph buffer (one shared by a bottom and a top level, or one each), which a later transient may take
 }
 
 // RayReplayFrame is MeshReplayFrame for RayReplayKinds; traces are in
@@ -173,6 +174,26 @@ func (b *rgen) rayKind(k string, cs vk.Stage) {
 		}
 		b.cmd("tlas.build", append(reads, planner.Access{Resource: t, Stages: build, Access: asw})...)
 		b.toSink("tlas.trace", trace(t))
+	case "as-scratch":
+		usage := vk.BufferUsageStorageBuffer | vk.BufferUsageShaderDeviceAddress
+		size := uint64(1<<20) * uint64(1+b.rng.IntN(2))
+		scratch := func(r planner.ResourceID) planner.Access {
+			return planner.Access{Resource: r, Stages: build, Access: asr | asw}
+		}
+		s1 := b.buffer("scratch", size, usage)
+		s2 := s1
+		if b.rng.IntN(2) == 0 {
+			s2 = b.buffer("scratch2", size, usage)
+		}
+		bl, t := as("blas"), as("tlas")
+		b.cmd("blas.build", planner.Access{Resource: bl, Stages: build, Access: asw}, scratch(s1))
+		b.cmd("tlas.build", planner.Access{Resource: bl, Stages: build, Access: asr}, planner.Access{Resource: t, Stages: build, Access: asw}, scratch(s2))
+		b.toSink("tlas.trace", trace(t))
+		// After the trace (through the sink), a transient that can take
+		// the scratch's memory.
+		post := b.buffer("post", size, vk.BufferUsageStorageBuffer)
+		b.cmd("post.write", planner.Access{Resource: b.sink, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead}, b.storageWrite(post))
+		b.cmd("post.read", planner.Access{Resource: post, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
 	default:
 		panic("proptest: unknown ray replay kind " + k)
 	}

@@ -34,7 +34,7 @@ export ALIASPLAN_SHARE_DEVICE=1 ALIASPLAN_REQUIRE_VULKAN=1 ALIASPLAN_REQUIRE_EXT
 export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
 export ALIASPLAN_MESH_FRAMES="${MESH_FRAMES:-40}" ALIASPLAN_RAY_FRAMES="${RAY_FRAMES:-40}" ALIASPLAN_RAYGEN_FRAMES="${RAYGEN_FRAMES:-40}"
 (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true) 2>&1 | tee "$log"
-tests="${MESH_TESTS:-TestMesh|TestAccel|TestRay|TestASInput|TestGfxRayQuery|TestUnbuiltStagesNamed}"
+tests="${MESH_TESTS:-TestMesh|TestAccel|TestRay|TestASInput|TestASScratch|TestGfxRayQuery|TestUnbuiltStagesNamed}"
 (cd vulkan/replay && ../../.vk/replay.test -test.run "$tests" -test.v -test.count=1 2>&1) | tee -a "$log"
 status=${PIPESTATUS[0]}
 # Session 10: DEVICE_ADDRESS memory for build inputs (package vulkan).

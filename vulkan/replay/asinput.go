@@ -69,9 +69,6 @@ func addBuildInput(g *p.Graph, w *work, a *p.Access, left *vk.AccessFlags, bad f
 	if r.Buffer.Usage&vk.BufferUsageAccelerationStructureStorage != 0 {
 		return bad("a build reads an acceleration structure with ACCELERATION_STRUCTURE_READ (SHADER_READ in the build stage is for vertex, index, transform and instance data, which do not live in structure storage)")
 	}
-	if a.Access&vk.AccessAccelerationStructureWrite != 0 {
-		return bad("a graph buffer as build scratch (ACCELERATION_STRUCTURE_WRITE of a buffer without ACCELERATION_STRUCTURE_STORAGE usage): the replay's builds use scratch of their own (not built; docs/replay.md, what is left)")
-	}
 	const need = vk.BufferUsageShaderDeviceAddress | vk.BufferUsageAccelerationStructureBuildInputReadOnly
 	if r.Buffer.Usage&need != need {
 		return bad("an acceleration-structure build input needs SHADER_DEVICE_ADDRESS and ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY usage (Vulkan); the buffer has %s", r.Buffer.Usage)
@@ -162,6 +159,7 @@ func (k *kit) geomOwn(w *work, r p.ResourceID, ob *ownBuild) error {
 	if !rk.top[r] {
 		_, addr, err := k.addrBuffer(scratch, 0x20 /* STORAGE_BUFFER */, false, rtScratch)
 		ob.scratch = addr
+		ob.ownBase, ob.need = addr, scratch
 		return err
 	}
 	var err error
@@ -171,6 +169,7 @@ func (k *kit) geomOwn(w *work, r p.ResourceID, ob *ownBuild) error {
 	_, s := rk.fns.ASSizes(true, rk.instances[r])
 	_, addr, err := k.addrBuffer(scratch+rtScratch+s, 0x20, false, rtScratch)
 	ob.scratch, ob.scratch2 = addr, addr+(scratch+rtScratch-1)/rtScratch*rtScratch
+	ob.ownBase, ob.need = addr, scratch+rtScratch+s
 	return err
 }
 

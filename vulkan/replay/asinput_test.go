@@ -164,10 +164,13 @@ func TestASInputRefused(t *testing.T) {
 			g.AddCommand("trace", asTrace(t))
 			return g
 		}},
-		{"scratch", "build scratch", func() *p.Graph {
+		{"scratch-and-input", "a build's scratch buffer used with SHADER_READ too in the same command", func() *p.Graph {
+			// A graph buffer as scratch replays (asscratch.go); as scratch
+			// and vertices of one command it cannot.
 			g := &p.Graph{}
 			x, t := asInputBuffer(g, "x", 4096), asBuffer(g, "tlas")
-			g.AddCommand("build", asBuild(t), asInputRead(x, vk.AccessAccelerationStructureRead|vk.AccessAccelerationStructureWrite))
+			g.AddCommand("x.write", computeWrite(x))
+			g.AddCommand("build", asBuild(t), asInputRead(x, vk.AccessAccelerationStructureRead|vk.AccessAccelerationStructureWrite|vk.AccessShaderRead))
 			g.AddCommand("trace", asTrace(t))
 			return g
 		}},

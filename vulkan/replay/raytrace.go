@@ -103,6 +103,7 @@ type rtWork struct {
 	traces           []p.ResourceID           // ray-query reads (compute)
 	rtTraces         []p.ResourceID           // RAY_TRACING_SHADER reads: a ray tracing pipeline's trace
 	geom             []p.ResourceID           // graph buffers its builds read as vertices (asinput.go)
+	scratch          []p.ResourceID           // the graph buffer its builds use as scratch, if any (asscratch.go)
 	gfx              [numRQGfx][]p.ResourceID // ray queries in graphics stage i (rqgfx.go)
 }
 
@@ -143,6 +144,9 @@ func (rt *rtWork) paths() []tracePath {
 // addRTAccess performs the acceleration-structure flags of one access.
 func addRTAccess(g *p.Graph, w *work, a *p.Access, st vk.Stage, left *vk.AccessFlags, bad func(string, ...any) error) error {
 	asFlags := a.Access & (vk.AccessAccelerationStructureRead | vk.AccessAccelerationStructureWrite)
+	if isBuildScratch(&g.Resources[a.Resource], a, st) {
+		return addBuildScratch(g, w, a, left, bad) // asscratch.go
+	}
 	if isBuildInput(&g.Resources[a.Resource], a, st) {
 		return addBuildInput(g, w, a, left, bad) // asinput.go
 	}
@@ -244,6 +248,9 @@ type ownBuild struct {
 	ntris     uint32
 	scratch   uint64 // aligned device addresses of its scratch
 	scratch2  uint64 // the top-level build's, after an own bottom-level one
+	ownBase   uint64 // the aligned address of its own scratch buffer
+	need      uint64 // that buffer's size: what a graph scratch buffer gives it (asscratch.go)
+	graphOff  uint64 // its offset in the command's graph scratch buffer (asscratch.go)
 	blas      unsafe.Pointer
 	instances uint64 // device address of the one instance of blas
 }
@@ -588,6 +595,7 @@ func (k *kit) rtOwn(g *p.Graph, ws []work) error {
 					return err
 				}
 				_ = sb
+				ob.ownBase, ob.need = addr, scratch+rtScratch+s
 				ob.scratch, ob.scratch2 = addr, addr+(scratch+rtScratch-1)/rtScratch*rtScratch
 				if scratch == 0 {
 					ob.scratch2 = addr
@@ -600,9 +608,10 @@ func (k *kit) rtOwn(g *p.Graph, ws []work) error {
 			}
 			_ = sb
 			ob.scratch = addr
+			ob.ownBase, ob.need = addr, scratch
 		}
 	}
-	return nil
+	return k.scratchLayout(g, ws) // asscratch.go
 }
 
 // inputBuffer is a replay-owned, host-visible build-input buffer holding
@@ -926,6 +935,11 @@ func (m *mode) recordRT(cb vkg.CommandBuffer, w *work) {
 	c := unsafe.Pointer(cb)
 	for _, r := range w.rt.builds {
 		ob := rk.own[ownKey{w.cmd, r}]
+		if len(w.rt.scratch) > 0 {
+			if ob = m.graphScratch(w, ob); ob == nil { // asscratch.go
+				return
+			}
+		}
 		switch {
 		case len(w.rt.geom) > 0:
 			m.recordGeomBuild(cb, w, r, ob) // asinput.go

@@ -72,6 +72,9 @@ func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
 		}
 		ws[c] = w
 	}
+	if err := scratchRules(g, ws); err != nil { // asscratch.go
+		return nil, err
+	}
 	k, err := newKit(dev)
 	if err != nil {
 		return nil, err
