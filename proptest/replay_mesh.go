@@ -105,7 +105,7 @@ var RayReplayKinds = []string{
 	"blas-tlas",  // bottom-level builds instanced by a top-level build, traced
 	"as-copy",    // a structure copied into another, both traced
 	"as-input",   // compute-written buffers a build reads as vertex data (SHADER_READ or ACCELERATION_STRUCTURE_READ), into a top level or a bottom level it instances, traced
-	"as-scratch", // builds whose scratch is a transient graph buffer (one shared by a bottom and a top level, or one each), which a later transient may take
+	"as-scratch", // top-level builds whose scratch is a transient graph buffer (one shared by two builds, or one each), which a later transient may take
 }
 
 // RayReplayFrame is MeshReplayFrame for RayReplayKinds; traces are in
@@ -185,10 +185,13 @@ func (b *rgen) rayKind(k string, cs vk.Stage) {
 		if b.rng.IntN(2) == 0 {
 			s2 = b.buffer("scratch2", size, usage)
 		}
-		bl, t := as("blas"), as("tlas")
-		b.cmd("blas.build", planner.Access{Resource: bl, Stages: build, Access: asw}, scratch(s1))
-		b.cmd("tlas.build", planner.Access{Resource: bl, Stages: build, Access: asr}, planner.Access{Resource: t, Stages: build, Access: asw}, scratch(s2))
-		b.toSink("tlas.trace", trace(t))
+		// Two top levels over the replay's own bottom levels: a graph
+		// bottom level instanced by a traced top level is read by the
+		// trace through it, which no access declares (docs/replay.md).
+		t1, t2 := as("tlas1"), as("tlas2")
+		b.cmd("tlas1.build", planner.Access{Resource: t1, Stages: build, Access: asw}, scratch(s1))
+		b.cmd("tlas2.build", planner.Access{Resource: t2, Stages: build, Access: asw}, scratch(s2))
+		b.toSink("tlas.trace", trace(t1), trace(t2))
 		// After the trace (through the sink), a transient that can take
 		// the scratch's memory.
 		post := b.buffer("post", size, vk.BufferUsageStorageBuffer)
