@@ -47,7 +47,7 @@ func TestRuinImproves(t *testing.T) {
 		if top != c.peak {
 			t.Fatalf("peak %d, placement ends at %d", c.peak, top)
 		}
-		t.Logf("component of %d items: %d -> %d (bound %d)", len(items), start, c.peak, m.maxLoad)
+		t.Logf("component of %d items: %d -> %d (bound %d) %v", len(items), start, c.peak, m.maxLoad, c.ruins.st)
 		if c.peak < start {
 			improved++
 		}
