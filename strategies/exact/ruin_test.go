@@ -1,8 +1,6 @@
 package exact
 
 import (
-	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
@@ -49,7 +47,7 @@ func TestRuinImproves(t *testing.T) {
 		if top != c.peak {
 			t.Fatalf("peak %d, placement ends at %d", c.peak, top)
 		}
-		t.Logf("component of %d items: %d -> %d (bound %d)", len(items), start, c.peak, m.maxLoad)
+		t.Logf("component of %d items: %d -> %d (bound %d) %v", len(items), start, c.peak, m.maxLoad, c.ruins.st)
 		if c.peak < start {
 			improved++
 		}
@@ -105,81 +103,4 @@ func TestRuinSpread(t *testing.T) {
 		t.Fatalf("peak %d, placement ends at %d", c.peak, top)
 	}
 	t.Logf("%d items: %d -> %d (bound %d), most freed %d", len(m.size), start, c.peak, m.maxLoad, c.ruins.maxFreed)
-}
-
-// TestCompleteLimit: a recreation with a limit gives up only when the
-// whole first fit ends above the limit, and below it agrees with the
-// unlimited one.
-func TestCompleteLimit(t *testing.T) {
-	p := slackProblem(2, 600, 0.2)
-	ff, _ := firstfit.New().Place(p)
-	var m *model
-	for _, items := range components(p, nil) {
-		if len(items) >= bandItems {
-			m = buildModel(p, items, true, nil)
-		}
-	}
-	n := len(m.size)
-	off := make([]uint64, n)
-	for mi, pi := range m.orig {
-		off[mi] = ff.Offset[pi]
-	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	kept := make([]bool, n)
-	key := make([]uint64, n)
-	full, lim := newRepairer(m), newRepairer(m)
-	below, above := 0, 0
-	for trial := 0; trial < 200; trial++ {
-		for i := range kept {
-			kept[i] = rng.IntN(4) != 0
-			key[i] = rng.Uint64()
-		}
-		want := full.complete(off, kept, key, false)
-		lim.limit = want - m.gran*uint64(rng.IntN(3)) // at, or a granule or two below
-		got := lim.complete(off, kept, key, false)
-		switch {
-		case want <= lim.limit:
-			below++
-			if got != want || !slices.Equal(lim.off, full.off) {
-				t.Fatalf("trial %d: limit %d at or above the peak %d changed the result (peak %d)", trial, lim.limit, want, got)
-			}
-		default:
-			above++
-			if got <= lim.limit {
-				t.Fatalf("trial %d: peak %d above limit %d, the limited run says %d", trial, want, lim.limit, got)
-			}
-		}
-	}
-	if below == 0 || above == 0 {
-		t.Fatalf("trials at the peak %d, above it %d: want both", below, above)
-	}
-}
-
-// TestRuinSkipsRebuilds: once a move in the old offsets' order has
-// rebuilt the best placement unchanged, that order is left out until the
-// placement changes, so few moves rebuild it (a third did before session
-// 12b: one order in three).
-func TestRuinSkipsRebuilds(t *testing.T) {
-	p := slackProblem(1, 600, 0.2)
-	ff, _ := firstfit.New().Place(p)
-	for _, items := range components(p, nil) {
-		if len(items) < bandItems {
-			continue
-		}
-		m := buildModel(p, items, true, nil)
-		c := &comp{m: m, s: newSearch(m), best: make([]uint64, len(m.size)), lower: m.maxLoad}
-		for mi, pi := range m.orig {
-			c.best[mi] = ff.Offset[pi]
-			c.peak = max(c.peak, c.best[mi]+m.size[mi])
-		}
-		c.ruin(40000, func() bool { return false })
-		r := c.ruins
-		t.Logf("%d items: %d moves, %d above the peak, %d rebuilt unchanged, peak %d (bound %d)", len(items), r.moves, r.over, r.same, c.peak, m.maxLoad)
-		if r.moves < 60 {
-			t.Fatalf("only %d moves", r.moves)
-		}
-		if 10*r.same > r.moves {
-			t.Errorf("%d of %d moves rebuilt the placement unchanged, want at most a tenth", r.same, r.moves)
-		}
-	}
 }
