@@ -3,7 +3,6 @@ package exact
 import (
 	"cmp"
 	"math"
-	"math/rand/v2"
 	"slices"
 )
 
@@ -52,12 +51,9 @@ type repairer struct {
 	now   int32
 	nb    []int32
 	order []int32
-	// blink: the chance that a fitting gap is passed over (ruin moves;
-	// 0 elsewhere), drawn from rng.
-	blink float64
-	rng   *rand.Rand
 	// limit, when not 0: complete gives up at the first item that would
-	// end above it and returns that end (r.off is then partial).
+	// end above it and returns that item's end; r.off is then partial
+	// (ruin moves, which drop such a placement anyway).
 	limit uint64
 }
 
@@ -101,9 +97,7 @@ func (r *repairer) complete(off []uint64, placed []bool, lo []uint64, bySize boo
 		o := uint64(0)
 		for _, k := range r.nb {
 			if r.off[k] >= satAdd(o, m.size[j]) {
-				if r.blink == 0 || r.rng.Float64() >= r.blink {
-					break // the gap below k holds j
-				}
+				break // the gap below k holds j
 			}
 			o = max(o, alignUp(r.off[k]+m.size[k], m.align[j]))
 		}

@@ -575,15 +575,10 @@ func (d *driver) improve() {
 						c.ruinShare = ruinShare * 8
 						ruinStuck = false
 					} else {
-						if ruinShareFix == 0 {
-							c.ruinShare = max(1, c.ruinShare/2)
-						}
+						c.ruinShare = max(1, c.ruinShare/2)
 					}
 					if traceRun != nil {
-						traceRun(k, "ruin", C, map[bool]status{true: found, false: aborted}[c.peak < p0], c.ruins.st[0], c.peak)
-						if traceWin != nil {
-							traceWin(c.ruins.st[0], c.ruins.st[1], c.ruins.st[2], c.ruins.st[3], c.ruins.st[4], int(c.ruins.curPeak-c.peak), c.ruins.f)
-						}
+						traceRun(k, "ruin", C, map[bool]status{true: found, false: aborted}[c.peak < p0], 0, c.peak)
 					}
 				}
 				// Window re-solves (window.go) after the ruin moves: the
@@ -612,7 +607,6 @@ func (d *driver) improve() {
 						// The placement moved: the ruin moves' plateau
 						// measure is recomputed.
 						c.ruins.area = 0
-						c.ruins.stale = true
 					}
 					if c.wins != nil && c.wins.wins > w0 {
 						c.winShare = windowShare * 8

@@ -4,32 +4,8 @@ import (
 	"cmp"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 )
-
-// Experiment switches (session 12b, removed before merge).
-var (
-	ruinWalk     = envInt("ALIASPLAN_RWALK", 1)   // 0: the base rule
-	ruinDiv      = envInt("ALIASPLAN_RDIV", 16)   // T = peak - max(gran, gap/ruinDiv)
-	ruinLA       = envInt("ALIASPLAN_RLA", 50)    // late-acceptance history
-	ruinCapD     = envInt("ALIASPLAN_RCAP", 4)    // current peak at most best + gap/ruinCapD (0: best)
-	ruinSeedT    = envInt("ALIASPLAN_RSEEDT", 1)  // seed among items above T
-	ruinBlink    = envInt("ALIASPLAN_RBLINK", 0)  // per mille
-	ruinNoise0   = envInt("ALIASPLAN_RNOISE0", 0) // percent of size added to mode 0's key
-	ruinEarly    = envInt("ALIASPLAN_REARLY", 0)
-	ruinSkip0    = envInt("ALIASPLAN_RSKIP0", 0)
-	ruinShareFix = envInt("ALIASPLAN_RSHAREFIX", 0)
-	ruinKick     = envInt("ALIASPLAN_RKICK", 0) // moves without a new best before a kick
-)
-
-func envInt(k string, d int) int {
-	if v, err := strconv.Atoi(os.Getenv(k)); err == nil {
-		return v
-	}
-	return d
-}
 
 // Ruin and recreate: the improvement phase's third move, for interval
 // components the complete search does not finish.
@@ -40,9 +16,10 @@ func envInt(k string, d int) int {
 // it and that end highest there (30–330 of them), at every height the
 // window reaches, and places them again by first fit around the kept ones
 // (repairer.complete), in one of three orders (their old offsets, largest
-// first, size with noise). First fit puts a freed item in the lowest gap
-// it fits, which may lie below kept items: the move reaches the holes a
-// band search cannot. The new placement replaces the best when its peak is
+// first, size with noise); a recreation stops at the first item that
+// ends above the peak (session 12b: that placement could not be kept).
+// First fit puts a freed item in the lowest gap it fits, which may lie
+// below kept items: the move reaches the holes a band search cannot. The new placement replaces the best when its peak is
 // lower, or equal with no more occupied area above the bound (a plateau
 // move, which lets a sequence of moves empty the top). Like dives, shakes
 // and repairs it only produces placements, checked like every other; it
@@ -67,22 +44,9 @@ type ruiner struct {
 	lvl  uint64 // the bound area was measured against
 	// maxFreed: the most items one move freed (tests).
 	maxFreed int
-
-	// The walk (session 12b): cur is the current placement, which may
-	// end above the best; f its area above T, bestPeak the best peak
-	// the walk last saw, hist the late-acceptance history.
-	cur      []uint64
-	curPeak  uint64
-	f        uint64
-	T        uint64
-	bestPeak uint64
-	stale    bool
-	hist     []uint64
-	it       int
-	st       [5]int // debug
-	since    int
-	fixed    bool // a mode-0 move reproduced c.best, unchanged since
-	fixedAt  uint64
+	// moves, over, same: moves made, stopped above the peak, and
+	// rebuilding the placement unchanged (tests, diagnostics).
+	moves, over, same int
 }
 
 // ruinable reports whether c gets ruin moves: interval components that the
@@ -119,9 +83,6 @@ func (c *comp) ruin(work int64, stop func() bool) int64 {
 		}
 		r.rep = c.rep
 		c.ruins = r
-	}
-	if ruinWalk != 0 {
-		return c.walk(work, stop)
 	}
 	if r.lvl != c.lower || r.area == 0 {
 		r.lvl = c.lower
@@ -163,51 +124,30 @@ func (c *comp) ruin(work int64, stop func() bool) int64 {
 		for _, i := range top[:k] {
 			r.kept[i] = false
 		}
-		if r.fixed && (r.fixedAt != c.peak || r.area == 0) {
-			r.fixed = false
-		}
 		mode := r.rng.IntN(3)
-		if ruinSkip0 != 0 && r.fixed {
-			mode = 1 + r.rng.IntN(2)
-		}
 		for i := 0; i < n; i++ {
 			switch mode {
 			case 0:
 				r.key[i] = c.best[i]
-				if ruinNoise0 > 0 {
-					r.key[i] += uint64(r.rng.Float64() * float64(ruinNoise0) / 100 * float64(m.size[i]))
-				}
 			case 1:
 				r.key[i] = math.MaxUint64 - m.size[i]
 			default:
 				r.key[i] = math.MaxUint64 - uint64(float64(m.size[i])*(0.7+0.6*r.rng.Float64()))
 			}
 		}
-		r.rep.blink, r.rep.rng = float64(ruinBlink)/1000, r.rng
-		if ruinEarly != 0 {
-			r.rep.limit = U
-		}
+		r.rep.limit = U
 		peak := r.rep.complete(c.best, r.kept, r.key, false)
-		r.rep.blink, r.rep.limit = 0, 0
+		r.rep.limit = 0
 		done += int64(k)
-		r.st[0]++
+		r.moves++
 		if peak > U {
-			r.st[1]++
+			r.over++
 			continue
 		}
 		a := m.areaAbove(r.rep.off, r.lvl)
-		if a < r.area {
-			r.st[4]++
-		}
-		same := slices.Equal(r.rep.off, c.best)
-		if a <= r.area && !same {
-			r.st[2]++
-			r.fixed = false
-		} else if a <= r.area {
-			r.st[3]++
-		}
-		if same && mode == 0 {
-			r.fixed, r.fixedAt = true, U
+		if peak == U && a == r.area && slices.Equal(r.rep.off, c.best) {
+			r.same++
+			continue
 		}
 		if peak < U || a <= r.area {
 			c.peak = peak
@@ -228,143 +168,4 @@ func selectTop(xs []int32, k int, key func(int32) uint64) {
 		}
 		return cmp.Compare(a, b)
 	})
-}
-
-// walkTarget is the level whose occupied area the walk minimises.
-func (c *comp) walkTarget() uint64 {
-	U, L := c.peak, c.lower
-	d := max(c.m.gran, (U-L)/uint64(ruinDiv))
-	if U-L <= d {
-		return L
-	}
-	return U - d
-}
-
-// sync restarts the walk from the best placement.
-func (r *ruiner) sync(c *comp) {
-	r.cur = append(r.cur[:0], c.best...)
-	r.curPeak = c.peak
-	r.bestPeak = c.peak
-	r.T = c.walkTarget()
-	r.f = c.m.areaAbove(r.cur, r.T)
-	if len(r.hist) != ruinLA {
-		r.hist = make([]uint64, ruinLA)
-	}
-	for i := range r.hist {
-		r.hist[i] = r.f
-	}
-	r.stale = false
-}
-
-// walk is ruin with a current placement apart from the best.
-func (c *comp) walk(work int64, stop func() bool) int64 {
-	m := c.m
-	n := len(m.size)
-	r := c.ruins
-	if r.stale || r.bestPeak != c.peak || r.cur == nil {
-		r.sync(c)
-	}
-	var done int64
-	for done < work && c.peak > c.lower {
-		if done > 0 && stop() {
-			break
-		}
-		// The seed: a random item of cur ending above T.
-		seed, seen := -1, 0
-		lvl := r.T
-		if ruinSeedT == 0 || r.curPeak <= lvl {
-			lvl = r.curPeak - 1
-		}
-		for i := 0; i < n; i++ {
-			if r.cur[i]+m.size[i] > lvl {
-				seen++
-				if r.rng.IntN(seen) == 0 {
-					seed = i
-				}
-			}
-		}
-		w := max(1, m.ntime/8)
-		t0 := max(0, int(m.sa[seed])-r.rng.IntN(w))
-		t1 := min(m.ntime, int(m.sb[seed])+r.rng.IntN(w))
-		r.win = r.win[:0]
-		for i := 0; i < n; i++ {
-			r.kept[i] = true
-			if int(m.sa[i]) < t1 && t0 < int(m.sb[i]) {
-				r.win = append(r.win, int32(i))
-			}
-		}
-		k := min(len(r.win), ruinMin+r.rng.IntN(ruinSpread))
-		r.maxFreed = max(r.maxFreed, k)
-		top := r.win
-		selectTop(top, k, func(i int32) uint64 { return r.cur[i] + m.size[i] })
-		for _, i := range top[:k] {
-			r.kept[i] = false
-		}
-		mode := r.rng.IntN(3)
-		for i := 0; i < n; i++ {
-			switch mode {
-			case 0:
-				r.key[i] = r.cur[i]
-			case 1:
-				r.key[i] = math.MaxUint64 - m.size[i]
-			default:
-				r.key[i] = math.MaxUint64 - uint64(float64(m.size[i])*(0.7+0.6*r.rng.Float64()))
-			}
-		}
-		r.rep.blink, r.rep.rng = float64(ruinBlink)/1000, r.rng
-		if ruinEarly != 0 {
-			r.rep.limit = c.peak
-			if ruinCapD > 0 {
-				r.rep.limit += (c.peak - c.lower) / uint64(ruinCapD)
-			}
-		}
-		peak := r.rep.complete(r.cur, r.kept, r.key, false)
-		r.rep.blink, r.rep.limit = 0, 0
-		done += int64(k)
-		r.st[0]++
-		r.since++
-		if peak < c.peak {
-			r.st[4]++
-			c.peak = peak
-			c.best = append(c.best[:0], r.rep.off...)
-			r.sync(c)
-			r.since = 0
-			continue
-		}
-		if ruinKick > 0 && r.since >= ruinKick && peak > c.peak && (ruinEarly == 0 || peak <= r.rep.limit) {
-			// A kick: the walk goes on from a worse placement.
-			r.sync(c)
-			r.cur = append(r.cur[:0], r.rep.off...)
-			r.curPeak = peak
-			r.f = m.areaAbove(r.cur, r.T)
-			for i := range r.hist {
-				r.hist[i] = r.f
-			}
-			r.since = 0
-			r.st[1]++
-			continue
-		}
-		limit := c.peak
-		if ruinCapD > 0 {
-			limit += (c.peak - c.lower) / uint64(ruinCapD)
-		}
-		if peak > limit {
-			r.st[1]++
-			r.hist[r.it%len(r.hist)] = r.f
-			r.it++
-			continue
-		}
-		f := m.areaAbove(r.rep.off, r.T)
-		if f <= r.f || f <= r.hist[r.it%len(r.hist)] {
-			r.st[2]++
-			r.cur = append(r.cur[:0], r.rep.off...)
-			r.curPeak = peak
-			r.f = f
-		} else {
-			r.st[3]++
-		}
-		r.hist[r.it%len(r.hist)] = r.f
-		r.it++
-	}
-	return done
 }
