@@ -20,8 +20,9 @@ import (
 // ends above the peak (session 12b: that placement could not be kept).
 // First fit puts a freed item in the lowest gap it fits, which may lie
 // below kept items: the move reaches the holes a band search cannot.
-// The new placement replaces the best when its peak is lower, or equal with no more occupied area above the bound (a plateau
-// move, which lets a sequence of moves empty the top). Like dives, shakes
+// The new placement replaces the best when its peak is lower, or equal
+// with no more occupied area above the bound (a plateau move, which lets
+// a sequence of moves empty the top). Like dives, shakes
 // and repairs it only produces placements, checked like every other; it
 // proves nothing, so bounds and Optimal are unchanged.
 
