@@ -51,6 +51,10 @@ type repairer struct {
 	now   int32
 	nb    []int32
 	order []int32
+	// limit, when not 0: complete gives up at the first item that would
+	// end above it and returns that item's end; r.off is then partial
+	// (ruin moves, which drop such a placement anyway).
+	limit uint64
 }
 
 func newRepairer(m *model) *repairer {
@@ -100,6 +104,9 @@ func (r *repairer) complete(off []uint64, placed []bool, lo []uint64, bySize boo
 		r.off[j] = o
 		r.done[j] = true
 		peak = max(peak, o+m.size[j])
+		if r.limit != 0 && peak > r.limit {
+			return peak
+		}
 	}
 	return peak
 }

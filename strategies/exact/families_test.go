@@ -185,8 +185,17 @@ func TestFamiliesNodes(t *testing.T) {
 	}
 	var nodes int64
 	fmt.Sscan(lim, &nodes)
-	for _, n := range []int{300, 1000} {
+	sizes := []int{300, 1000}
+	pat := os.Getenv("ALIASPLAN_FAMILY")
+	if pat != "" {
+		// One problem (a filepath.Match pattern) of any size.
+		sizes = []int{300, 500, 1000, 2000, 3000}
+	}
+	for _, n := range sizes {
 		for _, f := range families(n, 2) {
+			if ok, _ := filepath.Match(pat, f.name); pat != "" && !ok {
+				continue
+			}
 			_, res, err := New(Options{NodeLimit: nodes}).Solve(f.p)
 			if err != nil {
 				t.Fatal(err)

@@ -16,11 +16,13 @@ import (
 // it and that end highest there (30–330 of them), at every height the
 // window reaches, and places them again by first fit around the kept ones
 // (repairer.complete), in one of three orders (their old offsets, largest
-// first, size with noise). First fit puts a freed item in the lowest gap
-// it fits, which may lie below kept items: the move reaches the holes a
-// band search cannot. The new placement replaces the best when its peak is
-// lower, or equal with no more occupied area above the bound (a plateau
-// move, which lets a sequence of moves empty the top). Like dives, shakes
+// first, size with noise); a recreation stops at the first item that
+// ends above the peak (session 12b: that placement could not be kept).
+// First fit puts a freed item in the lowest gap it fits, which may lie
+// below kept items: the move reaches the holes a band search cannot.
+// The new placement replaces the best when its peak is lower, or equal
+// with no more occupied area above the bound (a plateau move, which lets
+// a sequence of moves empty the top). Like dives, shakes
 // and repairs it only produces placements, checked like every other; it
 // proves nothing, so bounds and Optimal are unchanged.
 
@@ -43,6 +45,9 @@ type ruiner struct {
 	lvl  uint64 // the bound area was measured against
 	// maxFreed: the most items one move freed (tests).
 	maxFreed int
+	// moves, over, same: moves made, stopped above the peak, and
+	// rebuilding the placement unchanged (tests, diagnostics).
+	moves, over, same int
 }
 
 // ruinable reports whether c gets ruin moves: interval components that the
@@ -131,12 +136,20 @@ func (c *comp) ruin(work int64, stop func() bool) int64 {
 				r.key[i] = math.MaxUint64 - uint64(float64(m.size[i])*(0.7+0.6*r.rng.Float64()))
 			}
 		}
+		r.rep.limit = U
 		peak := r.rep.complete(c.best, r.kept, r.key, false)
+		r.rep.limit = 0
 		done += int64(k)
+		r.moves++
 		if peak > U {
+			r.over++
 			continue
 		}
 		a := m.areaAbove(r.rep.off, r.lvl)
+		if peak == U && a == r.area && slices.Equal(r.rep.off, c.best) {
+			r.same++
+			continue
+		}
 		if peak < U || a <= r.area {
 			c.peak = peak
 			c.best = append(c.best[:0], r.rep.off...)

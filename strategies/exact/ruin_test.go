@@ -1,6 +1,8 @@
 package exact
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
@@ -47,7 +49,9 @@ func TestRuinImproves(t *testing.T) {
 		if top != c.peak {
 			t.Fatalf("peak %d, placement ends at %d", c.peak, top)
 		}
-		t.Logf("component of %d items: %d -> %d (bound %d)", len(items), start, c.peak, m.maxLoad)
+		r := c.ruins
+		t.Logf("component of %d items: %d -> %d (bound %d); %d moves, %d stopped above the peak, %d rebuilt it unchanged",
+			len(items), start, c.peak, m.maxLoad, r.moves, r.over, r.same)
 		if c.peak < start {
 			improved++
 		}
@@ -103,4 +107,52 @@ func TestRuinSpread(t *testing.T) {
 		t.Fatalf("peak %d, placement ends at %d", c.peak, top)
 	}
 	t.Logf("%d items: %d -> %d (bound %d), most freed %d", len(m.size), start, c.peak, m.maxLoad, c.ruins.maxFreed)
+}
+
+// TestCompleteLimit: a recreation with a limit gives up only when the
+// whole first fit ends above the limit, and below it agrees with the
+// unlimited one.
+func TestCompleteLimit(t *testing.T) {
+	p := slackProblem(2, 600, 0.2)
+	ff, _ := firstfit.New().Place(p)
+	var m *model
+	for _, items := range components(p, nil) {
+		if len(items) >= bandItems {
+			m = buildModel(p, items, true, nil)
+		}
+	}
+	n := len(m.size)
+	off := make([]uint64, n)
+	for mi, pi := range m.orig {
+		off[mi] = ff.Offset[pi]
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	kept := make([]bool, n)
+	key := make([]uint64, n)
+	full, lim := newRepairer(m), newRepairer(m)
+	below, above := 0, 0
+	for trial := 0; trial < 200; trial++ {
+		for i := range kept {
+			kept[i] = rng.IntN(4) != 0
+			key[i] = rng.Uint64()
+		}
+		want := full.complete(off, kept, key, false)
+		lim.limit = want - m.gran*uint64(rng.IntN(3)) // at, or a granule or two below
+		got := lim.complete(off, kept, key, false)
+		switch {
+		case want <= lim.limit:
+			below++
+			if got != want || !slices.Equal(lim.off, full.off) {
+				t.Fatalf("trial %d: limit %d at or above the peak %d changed the result (peak %d)", trial, lim.limit, want, got)
+			}
+		default:
+			above++
+			if got <= lim.limit {
+				t.Fatalf("trial %d: peak %d above limit %d, the limited run says %d", trial, want, lim.limit, got)
+			}
+		}
+	}
+	if below == 0 || above == 0 {
+		t.Fatalf("trials at the peak %d, above it %d: want both", below, above)
+	}
 }
