@@ -63,26 +63,13 @@ func opticalFlowReason(f oflowFacts, g *p.Graph, c p.CommandID) string {
 	if !f.Support.Feature {
 		return fmt.Sprintf("%s has VK_NV_optical_flow but not its opticalFlow feature (queried): the device cannot run optical flow", f.name)
 	}
-	var of []int
-	for i, fl := range f.Families {
-		if fl&vkext.QueueOpticalFlow != 0 {
-			of = append(of, i)
-		}
-	}
+	fams, onGraphics, gfl := familiesWith(f.Families, vkext.QueueOpticalFlow, f.GraphicsFamily)
 	var why string
 	switch {
-	case len(of) == 0:
+	case len(fams) == 0:
 		return fmt.Sprintf("%s has VK_NV_optical_flow and opticalFlow, but no queue family with VK_QUEUE_OPTICAL_FLOW_BIT_NV (queried; families: %s): the device cannot run optical flow",
 			f.name, familyList(f.Families))
-	case int(f.GraphicsFamily) >= len(f.Families) || f.Families[f.GraphicsFamily]&vkext.QueueOpticalFlow == 0:
-		fams := make([]string, len(of))
-		for i, q := range of {
-			fams[i] = fmt.Sprintf("%d (%s)", q, queueFlagNames(f.Families[q]))
-		}
-		gfl := uint32(0)
-		if int(f.GraphicsFamily) < len(f.Families) {
-			gfl = f.Families[f.GraphicsFamily]
-		}
+	case !onGraphics:
 		why = fmt.Sprintf("%s runs optical flow only on queue family %s, not on the graphics queue's family %d (%s) (queried); "+
 			"the graph model puts this command on the graphics queue, and its plan records the command's barriers there with OPTICAL_FLOW_NV in their stage masks, "+
 			"which Vulkan allows only on a family with VK_QUEUE_OPTICAL_FLOW_BIT_NV: replaying it needs an optical-flow queue in the model "+
@@ -186,4 +173,19 @@ func familyList(fams []uint32) string {
 		s[i] = fmt.Sprintf("%d: %s", i, queueFlagNames(fl))
 	}
 	return strings.Join(s, ", ")
+}
+
+// familiesWith names the families of fams (VkQueueFlags each) that have
+// bit, as "N (FLAGS)", and says whether the graphics queue's family gfx is
+// among them; gfl is gfx's flags (0 when fams has no such family).
+func familiesWith(fams []uint32, bit, gfx uint32) (names []string, onGraphics bool, gfl uint32) {
+	for i, fl := range fams {
+		if fl&bit != 0 {
+			names = append(names, fmt.Sprintf("%d (%s)", i, queueFlagNames(fl)))
+		}
+	}
+	if int(gfx) < len(fams) {
+		gfl = fams[gfx]
+	}
+	return names, gfl&bit != 0, gfl
 }

@@ -31,21 +31,12 @@ func videoDecodeReason(name string, hasExt bool, fams []uint32, gfx uint32) stri
 	if !hasExt {
 		return fmt.Sprintf("%s lacks %s (queried): the device cannot run video decode", name, extVideoDecode)
 	}
-	var dec []string
-	for i, fl := range fams {
-		if fl&queueVideoDecode != 0 {
-			dec = append(dec, fmt.Sprintf("%d (%s)", i, queueFlagNames(fl)))
-		}
-	}
+	dec, onGraphics, gfl := familiesWith(fams, queueVideoDecode, gfx)
 	if len(dec) == 0 {
 		return fmt.Sprintf("%s has %s, but no queue family with VK_QUEUE_VIDEO_DECODE_BIT_KHR (queried; families: %s): the device cannot run video decode",
 			name, extVideoDecode, familyList(fams))
 	}
-	if int(gfx) >= len(fams) || fams[gfx]&queueVideoDecode == 0 {
-		gfl := uint32(0)
-		if int(gfx) < len(fams) {
-			gfl = fams[gfx]
-		}
+	if !onGraphics {
 		return fmt.Sprintf("%s decodes video only on queue family %s, not on the graphics queue's family %d (%s) (queried): "+
 			"the graph model puts a VIDEO_DECODE_KHR command on the graphics queue (the only queue that may name the stage), and Vulkan allows the stage, "+
 			"its barriers and vkCmdDecodeVideoKHR only on a family with VK_QUEUE_VIDEO_DECODE_BIT_KHR, so the device cannot run the plan's barriers for it "+
