@@ -157,7 +157,7 @@ func (k *kit) geomOwn(w *work, r p.ResourceID, ob *ownBuild) error {
 	rk := k.rt
 	size, scratch := rk.fns.GeomASSizes(rk.geomTris[ownKey{w.cmd, r}])
 	if !rk.top[r] {
-		_, addr, err := k.addrBuffer(scratch, 0x20 /* STORAGE_BUFFER */, false, rtScratch)
+		addr, err := k.ownScratch(w, scratch) // asscratch.go
 		ob.scratch = addr
 		ob.ownBase, ob.need = addr, scratch
 		return err
@@ -167,7 +167,7 @@ func (k *kit) geomOwn(w *work, r p.ResourceID, ob *ownBuild) error {
 		return err
 	}
 	_, s := rk.fns.ASSizes(true, rk.instances[r])
-	_, addr, err := k.addrBuffer(scratch+rtScratch+s, 0x20, false, rtScratch)
+	addr, err := k.ownScratch(w, scratch+rtScratch+s)
 	ob.scratch, ob.scratch2 = addr, addr+(scratch+rtScratch-1)/rtScratch*rtScratch
 	ob.ownBase, ob.need = addr, scratch+rtScratch+s
 	return err

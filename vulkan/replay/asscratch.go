@@ -98,6 +98,18 @@ func scratchRules(g *p.Graph, ws []work) error {
 	return nil
 }
 
+// ownScratch is the scratch of size bytes of one of w's builds: a buffer
+// of the replay's own, its aligned device address returned; or, where w's
+// builds use a graph scratch buffer, none (address 0: graphScratch moves
+// the build's scratch addresses into the graph buffer when recording).
+func (k *kit) ownScratch(w *work, size uint64) (uint64, error) {
+	if len(w.rt.scratch) > 0 {
+		return 0, nil
+	}
+	_, addr, err := k.addrBuffer(size, 0x20 /* STORAGE_BUFFER */, false, rtScratch)
+	return addr, err
+}
+
 // scratchLayout gives each build of a command with a graph scratch buffer
 // its offset in that buffer, and refuses a buffer too small for the
 // command's builds (rtOwn, after every build's own scratch is sized).

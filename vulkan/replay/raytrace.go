@@ -590,11 +590,10 @@ func (k *kit) rtOwn(g *p.Graph, ws []work) error {
 						return err
 					}
 				}
-				sb, addr, err := k.addrBuffer(scratch+rtScratch+s, 0x20 /* STORAGE_BUFFER */, false, rtScratch)
+				addr, err := k.ownScratch(w, scratch+rtScratch+s) // asscratch.go
 				if err != nil {
 					return err
 				}
-				_ = sb
 				ob.ownBase, ob.need = addr, scratch+rtScratch+s
 				ob.scratch, ob.scratch2 = addr, addr+(scratch+rtScratch-1)/rtScratch*rtScratch
 				if scratch == 0 {
@@ -602,11 +601,10 @@ func (k *kit) rtOwn(g *p.Graph, ws []work) error {
 				}
 				continue
 			}
-			sb, addr, err := k.addrBuffer(scratch, 0x20, false, rtScratch)
+			addr, err := k.ownScratch(w, scratch)
 			if err != nil {
 				return err
 			}
-			_ = sb
 			ob.scratch = addr
 			ob.ownBase, ob.need = addr, scratch
 		}
