@@ -5,6 +5,7 @@ import (
 	"github.com/aliasplan/aliasplan/internal/invariants"
 	"github.com/aliasplan/aliasplan/vk"
 	"math/bits"
+	"slices"
 )
 
 // Use is one command's aggregated access to one resource: the stages and
@@ -22,6 +23,9 @@ type Use struct {
 	// Modifies is set when the use writes the resource: a write access flag,
 	// or an image layout transition.
 	Modifies bool
+	// Implied is set when no access of the command names the resource:
+	// the use is a read through an acceleration structure (asrefs.go).
+	Implied bool
 	// Transition is, for a read that shares one layout transition with
 	// other reads (SPEC §2), the index in Uses of the read that makes the
 	// transition in recorded order (its own index for that read); -1 for
@@ -119,8 +123,19 @@ func (c *Compiled) aggregate() {
 	count := make([]int32, nr+1)
 	c.cmdStart = make([]int32, nc+1)
 	total := 0
+	implied := impliedReads(g) // asrefs.go; nil for most graphs
+	// accesses returns the command's declared accesses followed by its
+	// implied ones, and the number declared.
+	accesses := func(ci int) ([]Access, int) {
+		d := g.Commands[ci].Accesses
+		if implied == nil || implied[ci] == nil {
+			return d, len(d)
+		}
+		return slices.Concat(d, implied[ci]), len(d)
+	}
 	for ci := range g.Commands {
-		for _, a := range g.Commands[ci].Accesses {
+		all, _ := accesses(ci)
+		for _, a := range all {
 			if last[a.Resource] != int32(ci) {
 				last[a.Resource] = int32(ci)
 				count[a.Resource]++
@@ -147,7 +162,8 @@ func (c *Compiled) aggregate() {
 	}
 	k := 0
 	for ci := range g.Commands {
-		for _, a := range g.Commands[ci].Accesses {
+		all, declared := accesses(ci)
+		for ai, a := range all {
 			r := a.Resource
 			if last[r] == int32(ci) {
 				u := &c.uses[c.useStart[r]+fill[r]-1]
@@ -158,7 +174,7 @@ func (c *Compiled) aggregate() {
 			last[r] = int32(ci)
 			idx := fill[r]
 			fill[r]++
-			c.uses[c.useStart[r]+idx] = Use{Command: CommandID(ci), Stages: a.Stages, Access: a.Access, Layout: a.Layout}
+			c.uses[c.useStart[r]+idx] = Use{Command: CommandID(ci), Stages: a.Stages, Access: a.Access, Layout: a.Layout, Implied: ai >= declared}
 			c.cmdUses[k] = UseRef{Resource: r, Index: idx}
 			k++
 		}

@@ -105,7 +105,7 @@ var RayReplayKinds = []string{
 	"blas-tlas",  // bottom-level builds instanced by a top-level build, traced
 	"as-copy",    // a structure copied into another, both traced
 	"as-input",   // compute-written buffers a build reads as vertex data (SHADER_READ or ACCELERATION_STRUCTURE_READ), into a top level or a bottom level it instances, traced
-	"as-scratch", // top-level builds whose scratch is a transient graph buffer (one shared by two builds, or one each), which a later transient may take
+	"as-scratch", // top-level builds (one over a graph bottom level or the replay's own) whose scratch is a transient graph buffer (one shared by two builds, or one each), which a later transient may take
 }
 
 // RayReplayFrame is MeshReplayFrame for RayReplayKinds; traces are in
@@ -185,11 +185,18 @@ func (b *rgen) rayKind(k string, cs vk.Stage) {
 		if b.rng.IntN(2) == 0 {
 			s2 = b.buffer("scratch2", size, usage)
 		}
-		// Two top levels over the replay's own bottom levels: a graph
-		// bottom level instanced by a traced top level is read by the
-		// trace through it, which no access declares (docs/replay.md).
+		// Two top levels, the first over a graph bottom level built with
+		// the same scratch in half the frames (else over the replay's own):
+		// the trace reads it through the top level (the planner's implied
+		// read), so post must not take its memory before the trace.
 		t1, t2 := as("tlas1"), as("tlas2")
-		b.cmd("tlas1.build", planner.Access{Resource: t1, Stages: build, Access: asw}, scratch(s1))
+		build1 := []planner.Access{{Resource: t1, Stages: build, Access: asw}, scratch(s1)}
+		if b.rng.IntN(2) == 0 {
+			bl := as("blas")
+			b.cmd("blas.build", planner.Access{Resource: bl, Stages: build, Access: asw}, scratch(s1))
+			build1 = append(build1, planner.Access{Resource: bl, Stages: build, Access: asr})
+		}
+		b.cmd("tlas1.build", build1...)
 		b.cmd("tlas2.build", planner.Access{Resource: t2, Stages: build, Access: asw}, scratch(s2))
 		b.toSink("tlas.trace", trace(t1), trace(t2))
 		// After the trace (through the sink), a transient that can take

@@ -1,0 +1,134 @@
+package planner
+
+import (
+	"slices"
+
+	"github.com/aliasplan/aliasplan/vk"
+)
+
+// Acceleration structures refer to one another by device address: a
+// top-level structure's instances name bottom-level ones, and a use of the
+// top level (a trace, a ray query) reads them through it although no access
+// of that command names them (Vulkan: they must stay valid while the top
+// level is used). impliedReads makes those reads explicit, so that a
+// bottom level's lifetime, and the barriers and alias barriers around it,
+// reach its top level's last use.
+//
+// The rule (docs/decisions.md, "Implicit acceleration-structure reads"),
+// over buffers with ACCELERATION_STRUCTURE_STORAGE usage, in recorded
+// order:
+//
+//   - A command that writes such a buffer X with ACCELERATION_STRUCTURE_WRITE
+//     (a build or a copy) gives X the references R(X) = the union, over the
+//     other such buffers Y it reads with ACCELERATION_STRUCTURE_READ, of {Y}
+//     and R(Y) as they stand before the command. Any other write of X (a
+//     transfer, a storage write) clears R(X): X no longer holds a structure.
+//   - A command that reads X with ACCELERATION_STRUCTURE_READ in stages S
+//     also reads every buffer of R(X), as it stands before the command,
+//     with ACCELERATION_STRUCTURE_READ in S.
+//
+// It is conservative: a build's update source and a copied bottom level
+// count as references although Vulkan does not keep them, which can only
+// lengthen lifetimes. The implied accesses are the planner's: they are
+// not added to the Graph, so the replay, the plan file and the viewer see
+// the graph as declared; Compiled.Uses includes them (Use.Implied).
+func impliedReads(g *Graph) [][]Access {
+	isAS := make([]bool, len(g.Resources))
+	any := false
+	for r := range g.Resources {
+		res := &g.Resources[r]
+		if res.Kind == KindBuffer && res.Buffer.Usage&vk.BufferUsageAccelerationStructureStorage != 0 {
+			isAS[r], any = true, true
+		}
+	}
+	if !any {
+		return nil
+	}
+	var out [][]Access
+	refs := map[ResourceID][]ResourceID{} // R(X), sorted
+	var reads []ResourceID
+	var written []ResourceID
+	var cleared []ResourceID
+	for ci := range g.Commands {
+		cmd := &g.Commands[ci]
+		reads, written, cleared = reads[:0], written[:0], cleared[:0]
+		var imp []Access
+		for _, a := range cmd.Accesses {
+			r := a.Resource
+			if !isAS[r] {
+				continue
+			}
+			if a.Access&vk.AccessAccelerationStructureRead != 0 {
+				if !slices.Contains(reads, r) {
+					reads = append(reads, r)
+				}
+				for _, b := range refs[r] {
+					imp = appendImplied(imp, b, a.Stages)
+				}
+			}
+			switch {
+			case a.Access&vk.AccessAccelerationStructureWrite != 0:
+				if !slices.Contains(written, r) {
+					written = append(written, r)
+				}
+			case a.Access&vk.WriteAccess != 0:
+				cleared = append(cleared, r)
+			}
+		}
+		if imp != nil {
+			if out == nil {
+				out = make([][]Access, len(g.Commands))
+			}
+			out[ci] = imp
+		}
+		// The new references are computed from the old ones of every
+		// read before any is replaced (a command may read and write one).
+		var next [][]ResourceID
+		for _, x := range written {
+			var set []ResourceID
+			for _, y := range reads {
+				if y == x {
+					continue
+				}
+				set = insertSorted(set, y)
+				for _, z := range refs[y] {
+					if z != x {
+						set = insertSorted(set, z)
+					}
+				}
+			}
+			next = append(next, set)
+		}
+		for _, x := range cleared {
+			delete(refs, x)
+		}
+		for i, x := range written {
+			if len(next[i]) == 0 {
+				delete(refs, x)
+			} else {
+				refs[x] = next[i]
+			}
+		}
+	}
+	return out
+}
+
+// appendImplied adds a read of b in stages s, merged with an earlier
+// implied read of b in the same command.
+func appendImplied(imp []Access, b ResourceID, s vk.Stage) []Access {
+	for i := range imp {
+		if imp[i].Resource == b {
+			imp[i].Stages |= s
+			return imp
+		}
+	}
+	return append(imp, Access{Resource: b, Stages: s, Access: vk.AccessAccelerationStructureRead})
+}
+
+func insertSorted(s []ResourceID, r ResourceID) []ResourceID {
+	i, found := slices.BinarySearch(s, r)
+	if found {
+		return s
+	}
+	return slices.Insert(s, i, r)
+}
