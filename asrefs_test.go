@@ -145,4 +145,3 @@ func TestImpliedASReads(t *testing.T) {
 		}
 	})
 }
-
