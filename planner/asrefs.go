@@ -16,22 +16,25 @@ import (
 //
 // The rule (docs/decisions.md, "Implicit acceleration-structure reads"),
 // over buffers with ACCELERATION_STRUCTURE_STORAGE usage, in recorded
-// order:
+// order. A *read* of such a buffer is an access with any read flag in
+// stages where ACCELERATION_STRUCTURE_READ is valid (a trace, a ray query,
+// a build or a copy, however the graph names the flag).
 //
-//   - A command that writes such a buffer X with ACCELERATION_STRUCTURE_WRITE
-//     (a build or a copy) gives X the references R(X) = the union, over the
-//     other such buffers Y it reads with ACCELERATION_STRUCTURE_READ, of {Y}
-//     and R(Y) as they stand before the command. Any other write of X (a
-//     transfer, a storage write) clears R(X): X no longer holds a structure.
-//   - A command that reads X with ACCELERATION_STRUCTURE_READ in stages S
-//     also reads every buffer of R(X), as it stands before the command,
-//     with ACCELERATION_STRUCTURE_READ in S.
+//   - A command that writes such a buffer X (a build or a copy, with any
+//     write flag) gives X the references R(X) = the union, over the such
+//     buffers Y it reads, of R(Y) as it stands before the command, and of
+//     {Y} for Y other than X. A write by a command that reads none leaves
+//     R(X) empty.
+//   - A command that reads X in stages S also reads every buffer of R(X),
+//     as it stands before the command, with ACCELERATION_STRUCTURE_READ in
+//     S.
 //
 // It is conservative: a build's update source and a copied bottom level
-// count as references although Vulkan does not keep them, which can only
-// lengthen lifetimes. The implied accesses are the planner's: they are
-// not added to the Graph, so the replay, the plan file and the viewer see
-// the graph as declared; Compiled.Uses includes them (Use.Implied).
+// count as references although Vulkan does not keep them, and an in-place
+// update keeps the old references; it can only lengthen lifetimes. The
+// implied accesses are the planner's: they are not added to the Graph, so
+// the replay, the plan file and the viewer see the graph as declared;
+// Compiled.Uses includes them (Use.Implied).
 func impliedReads(g *Graph) [][]Access {
 	isAS := make([]bool, len(g.Resources))
 	any := false
@@ -46,19 +49,17 @@ func impliedReads(g *Graph) [][]Access {
 	}
 	var out [][]Access
 	refs := map[ResourceID][]ResourceID{} // R(X), sorted
-	var reads []ResourceID
-	var written []ResourceID
-	var cleared []ResourceID
+	var reads, written []ResourceID
 	for ci := range g.Commands {
 		cmd := &g.Commands[ci]
-		reads, written, cleared = reads[:0], written[:0], cleared[:0]
+		reads, written = reads[:0], written[:0]
 		var imp []Access
 		for _, a := range cmd.Accesses {
 			r := a.Resource
 			if !isAS[r] {
 				continue
 			}
-			if a.Access&vk.AccessAccelerationStructureRead != 0 {
+			if a.Access&^vk.WriteAccess != 0 && vk.UnsupportedAccess(a.Stages, vk.AccessAccelerationStructureRead) == 0 {
 				if !slices.Contains(reads, r) {
 					reads = append(reads, r)
 				}
@@ -66,13 +67,8 @@ func impliedReads(g *Graph) [][]Access {
 					imp = appendImplied(imp, b, a.Stages)
 				}
 			}
-			switch {
-			case a.Access&vk.AccessAccelerationStructureWrite != 0:
-				if !slices.Contains(written, r) {
-					written = append(written, r)
-				}
-			case a.Access&vk.WriteAccess != 0:
-				cleared = append(cleared, r)
+			if a.Access&vk.WriteAccess != 0 && !slices.Contains(written, r) {
+				written = append(written, r)
 			}
 		}
 		if imp != nil {
@@ -83,24 +79,20 @@ func impliedReads(g *Graph) [][]Access {
 		}
 		// The new references are computed from the old ones of every
 		// read before any is replaced (a command may read and write one).
-		var next [][]ResourceID
-		for _, x := range written {
+		next := make([][]ResourceID, len(written))
+		for i, x := range written {
 			var set []ResourceID
 			for _, y := range reads {
-				if y == x {
-					continue
+				if y != x {
+					set = insertSorted(set, y)
 				}
-				set = insertSorted(set, y)
 				for _, z := range refs[y] {
 					if z != x {
 						set = insertSorted(set, z)
 					}
 				}
 			}
-			next = append(next, set)
-		}
-		for _, x := range cleared {
-			delete(refs, x)
+			next[i] = set
 		}
 		for i, x := range written {
 			if len(next[i]) == 0 {
