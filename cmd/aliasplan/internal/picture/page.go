@@ -182,7 +182,11 @@ func newPageData(c *planner.Compiled, plans []*planner.Plan, names []string, opt
 				l, p := useLayouts(c, planner.ResourceID(r), i) // ranges.go: per cell for a ranged image
 				layout, prev = st.id(l), st.id(p)
 			}
-			d.Uses = append(d.Uses, int(u.Command), st.id(u.Stages.String()), st.id(u.Access.String()), layout, prev)
+			access := u.Access.String()
+			if u.Implied {
+				access += " (implied: read through an acceleration structure)"
+			}
+			d.Uses = append(d.Uses, int(u.Command), st.id(u.Stages.String()), st.id(access), layout, prev)
 		}
 		d.UseStart = append(d.UseStart, len(d.Uses)/5)
 	}

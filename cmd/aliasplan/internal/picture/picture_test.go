@@ -380,3 +380,29 @@ func BenchmarkHTML(b *testing.B) {
 		})
 	}
 }
+
+// TestPageImpliedUse: a bottom level's read by the trace of its top level
+// (the planner's implied read) is in the page's uses, marked implied.
+func TestPageImpliedUse(t *testing.T) {
+	g := &aliasplan.Graph{}
+	as := aliasplan.BufferDesc{Size: 1 << 16, Usage: vk.BufferUsageAccelerationStructureStorage}
+	blas, tlas := g.AddBuffer("blas", as), g.AddBuffer("tlas", as)
+	g.AddCommand("build.blas", planner.Access{Resource: blas, Stages: vk.StageAccelerationStructureBuild, Access: vk.AccessAccelerationStructureWrite})
+	g.AddCommand("build.tlas", planner.Access{Resource: blas, Stages: vk.StageAccelerationStructureBuild, Access: vk.AccessAccelerationStructureRead},
+		planner.Access{Resource: tlas, Stages: vk.StageAccelerationStructureBuild, Access: vk.AccessAccelerationStructureWrite})
+	trace := g.AddCommand("trace", planner.Access{Resource: tlas, Stages: vk.StageRayTracingShader, Access: vk.AccessAccelerationStructureRead})
+	c, p := planOf(t, &g.Graph)
+	d, err := newPageData(c, []*planner.Plan{p}, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i := d.UseStart[blas]; i < d.UseStart[blas+1]; i++ {
+		rec := d.Uses[5*i : 5*i+5]
+		got = append(got, fmt.Sprintf("%s: %s", d.Cmds[rec[0]], d.Strs[rec[2]]))
+	}
+	want := fmt.Sprintf("%s: ACCELERATION_STRUCTURE_READ_KHR (implied: read through an acceleration structure)", g.Commands[trace].Name)
+	if len(got) != 3 || got[2] != want {
+		t.Errorf("blas's uses on the page: %q, want the third %q", got, want)
+	}
+}
