@@ -1,13 +1,16 @@
 package aliasplan_test
 
 import (
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/aliasplan/aliasplan"
 	"github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/strategies/bestfit"
 	"github.com/aliasplan/aliasplan/strategies/firstfit"
+	"github.com/aliasplan/aliasplan/verify"
 	"github.com/aliasplan/aliasplan/vk"
 )
 
@@ -144,4 +147,27 @@ func TestImpliedASReads(t *testing.T) {
 			t.Errorf("no alias barrier from blas into late")
 		}
 	})
+}
+
+// TestImpliedASReadsVerify: a plan that puts the trace's output in the
+// bottom level's memory fails verify.Plan, and the error says why the two
+// interfere (no declared access of the trace names blas).
+func TestImpliedASReadsVerify(t *testing.T) {
+	g, ids := asFrame(false)
+	c, p, err := aliasplan.New(aliasplan.Options{}).PlanCompiled(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := *p
+	bad.Resources = slices.Clone(p.Resources)
+	bad.Resources[ids["sink"]].Placement = p.Resources[ids["blas"]].Placement
+	bad.Resources[ids["sink"]].Placement.Aliased, bad.Resources[ids["blas"]].Placement.Aliased = true, true
+	var oe *planner.OverlapError
+	errs := verify.All(c, &bad, 10)
+	if !slices.ContainsFunc(errs, func(err error) bool { return errors.As(err, &oe) }) {
+		t.Fatalf("sink moved into blas's memory: verify says %v, want an overlap of interfering resources", errs)
+	}
+	if want := `"blas" is read through an acceleration structure that refers to it by "trace"`; !strings.Contains(oe.Error(), want) {
+		t.Errorf("overlap error %q does not say %s", oe, want)
+	}
 }

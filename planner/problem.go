@@ -427,6 +427,9 @@ type OverlapError struct {
 	Pool           int
 	OffsetA, SizeA uint64
 	OffsetB, SizeB uint64
+	// Note, when set, says why they interfere where no declared access
+	// shows it (an implied read).
+	Note string
 }
 
 func (e *OverlapError) Error() string {
@@ -441,8 +444,12 @@ func (e *OverlapError) Error() string {
 	} else {
 		b = fmt.Sprintf("%q", b)
 	}
-	return fmt.Sprintf("planner: %s [%d, %d) and %s [%d, %d) interfere but overlap in pool %d",
+	msg := fmt.Sprintf("planner: %s [%d, %d) and %s [%d, %d) interfere but overlap in pool %d",
 		a, e.OffsetA, e.OffsetA+e.SizeA, b, e.OffsetB, e.OffsetB+e.SizeB, e.Pool)
+	if e.Note != "" {
+		msg += " (" + e.Note + ")"
+	}
+	return msg
 }
 
 // NoAliasing places every item in its own bytes: items stacked in

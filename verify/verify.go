@@ -258,7 +258,7 @@ func verifyPlacementBounds(c *planner.Compiled, p *planner.Plan, errs *errList, 
 		opl, pl := &p.Resources[o].Placement, &p.Resources[r].Placement
 		if !ao.Before(planner.ResourceID(o), planner.ResourceID(r)) && !ao.Before(planner.ResourceID(r), planner.ResourceID(o)) {
 			if errs.add(&planner.OverlapError{A: o, B: r, NameA: g.Resources[o].Name, NameB: g.Resources[r].Name, Pool: pl.Pool,
-				OffsetA: opl.Offset, SizeA: opl.Size, OffsetB: pl.Offset, SizeB: pl.Size}) {
+				OffsetA: opl.Offset, SizeA: opl.Size, OffsetB: pl.Offset, SizeB: pl.Size, Note: impliedNote(c, o, r)}) {
 				return
 			}
 		}
@@ -475,3 +475,21 @@ func addChecked(a, b uint64, ok *bool) uint64 {
 }
 
 func isPow2(x uint64) bool { return x != 0 && x&(x-1) == 0 }
+
+// impliedNote names the implied reads (planner/asrefs.go) of a and b, which
+// no declared access shows: "" when neither has one.
+func impliedNote(c *planner.Compiled, a, b int) string {
+	var notes []string
+	for _, r := range []int{a, b} {
+		var by []string
+		for _, u := range c.Uses(planner.ResourceID(r)) {
+			if u.Implied {
+				by = append(by, fmt.Sprintf("%q", c.Graph.Commands[u.Command].Name))
+			}
+		}
+		if by != nil {
+			notes = append(notes, fmt.Sprintf("%q is read through an acceleration structure that refers to it by %s", c.Graph.Resources[r].Name, strings.Join(by, ", ")))
+		}
+	}
+	return strings.Join(notes, "; ")
+}
