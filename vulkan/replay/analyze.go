@@ -272,6 +272,7 @@ type copyOp struct {
 	sp                 span // a clear's range (ranges.go); zero: the whole image
 	srcSpan, dstSpan   span // a copy's source and destination ranges (copyrange.go); zero: whole images
 	linear             bool // a ranged blit that scales, filtered LINEAR (copyrange.go)
+	edge               uint64 // the op's region of the replay's edge-block buffer (blocks.go, setupEdges)
 }
 
 // work is everything one command does, derived from its accesses.
