@@ -157,7 +157,7 @@ var transferFrames = map[string]func() *p.Graph{
 			return p.Access{Resource: id, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral}
 		}
 		g.AddCommand("encode.write", w(enc8), w(enc16))
-		g.AddCommand("encode", tsrc(enc8, vk.StageCopy), tdst(e1, vk.StageCopy))  // 3x2 texels onto 3x2 blocks (partial), level 1 tiled
+		g.AddCommand("encode", tsrc(enc8, vk.StageCopy), tdst(e1, vk.StageCopy))   // 3x2 texels onto 3x2 blocks (partial), level 1 tiled
 		g.AddCommand("encode7", tsrc(enc16, vk.StageCopy), tdst(e7, vk.StageCopy)) // 2x2 texels tiled over 3x2 blocks
 		g.AddCommand("decode", tsrc(e1, vk.StageCopy), tdst(out8, vk.StageCopy))   // 3x2 blocks tiled over 7x5 texels
 		g.AddCommand("decode7", tsrc(e7, vk.StageCopy), tdst(out16, vk.StageCopy)) // 3x2 blocks over 4x3 and 2x1 texels
