@@ -69,9 +69,61 @@ func (k *kit) blockTransferSupport(f vk.Format, read bool, bad func(string, ...a
 		bit, what = formatFeatureTransferSrc, "transfer-source (TRANSFER_SRC)"
 	}
 	if k.optimalFeatures(f)&bit == 0 {
-		return bad("%s has no %s support for block-compressed format %s with optimal tiling (queried)", k.dev.Info().Name, what, f)
+		return bad("%s has no %s support for block-compressed format %s with optimal tiling (queried)%s", k.dev.Info().Name, what, f, k.compressionFeature(f))
 	}
 	return nil
+}
+
+// compressionFamily is the device feature that makes f's family of
+// compressed formats supported ("" for blocked formats that are not
+// compressed, the 4:2:2 ones), and whether vkGetPhysicalDeviceFeatures
+// holds it (ASTC HDR and PVRTC are elsewhere: a features chain, an
+// extension).
+func compressionFamily(f vk.Format) (feature string, core bool) {
+	n := f.String()
+	switch {
+	case strings.HasPrefix(n, "BC"):
+		return "textureCompressionBC", true
+	case strings.HasPrefix(n, "ETC2_"), strings.HasPrefix(n, "EAC_"):
+		return "textureCompressionETC2", true
+	case strings.HasPrefix(n, "ASTC_") && strings.HasSuffix(n, "_SFLOAT_BLOCK"):
+		return "textureCompressionASTC_HDR", false
+	case strings.HasPrefix(n, "ASTC_"):
+		return "textureCompressionASTC_LDR", true
+	case strings.HasPrefix(n, "PVRTC"):
+		return "VK_IMG_format_pvrtc", false
+	}
+	return "", false
+}
+
+// isCompressed says whether f is a compressed format (Vulkan's
+// "compressed image format": BC, ETC2, EAC, ASTC, PVRTC), not a 4:2:2
+// format of 2x1 blocks.
+func isCompressed(f vk.Format) bool {
+	n, _ := compressionFamily(f)
+	return n != ""
+}
+
+// compressionFeature says, for a refusal of compressed format f, what the
+// device's features hold for its family (queried where
+// vkGetPhysicalDeviceFeatures has it).
+func (k *kit) compressionFeature(f vk.Format) string {
+	name, core := compressionFamily(f)
+	if name == "" {
+		return ""
+	}
+	if !core {
+		return fmt.Sprintf("; the family needs %s (not queried)", name)
+	}
+	var have vkg.PhysicalDeviceFeatures
+	vkg.GetPhysicalDeviceFeatures(k.dev.Physical(), &have)
+	have.Deref()
+	on := map[string]vkg.Bool32{"textureCompressionBC": have.TextureCompressionBC, "textureCompressionETC2": have.TextureCompressionETC2,
+		"textureCompressionASTC_LDR": have.TextureCompressionASTC_LDR}[name]
+	if on != vkg.True {
+		return fmt.Sprintf("; the device lacks %s (queried)", name)
+	}
+	return fmt.Sprintf("; it has %s (queried), which promises sampling, not transfers", name)
 }
 
 // blockCopyDevice checks the block-compressed images of every copy.
@@ -206,10 +258,13 @@ func blockPairProblem(op *copyOp, si, di *p.ImageDesc) string {
 	}
 	sw, sh := si.Format.BlockExtent()
 	dw, dh := di.Format.BlockExtent()
-	if sw != dw || sh != dh {
-		return fmt.Sprintf("a copy between formats of block extents %dx%d (%s) and %dx%d (%s): Vulkan scales the region's extent by the block, which the replay does not (not built)", sw, sh, si.Format, dw, dh, di.Format)
+	switch {
+	case sw == dw && sh == dh:
+		return ""
+	case isCompressed(si.Format) && isCompressed(di.Format):
+		return fmt.Sprintf("a copy between compressed formats of block extents %dx%d (%s) and %dx%d (%s): Vulkan copies between compressed formats of one texel block extent only (VUID-vkCmdCopyImage-srcImage-09247)", sw, sh, si.Format, dw, dh, di.Format)
 	}
-	return ""
+	return fmt.Sprintf("a copy between a 4:2:2 format and another block extent, %dx%d (%s) and %dx%d (%s): Vulkan scales the region by each format's block (formats-size-compatibility); the replay tiles one block-compressed side against an uncompressed one, not two block grids (not built; no device measured transfers 4:2:2 formats)", sw, sh, si.Format, dw, dh, di.Format)
 }
 
 // generalLayoutAdvice matches layer 1.3.239's performance warning on a

@@ -349,6 +349,14 @@ func TestTransferRefusals(t *testing.T) {
 			g.AddCommand("up", tdst(a, vk.StageCopy))
 			g.AddCommand("x", tsrc(a, vk.StageCopy), tdst(b, vk.StageCopy))
 		}},
+		{"copy between BC7 and ASTC 5x5 (16-byte blocks)", "VUID-vkCmdCopyImage-srcImage-09247", func(g *p.Graph) {
+			a := g.AddImage("a", p.ImageDesc{Format: vk.FormatBc7UnormBlock, Width: 20, Height: 20, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageSampled | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst})
+			b := g.AddImage("x", p.ImageDesc{Format: vk.FormatAstc5x5UnormBlock, Width: 25, Height: 25, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageSampled | vk.ImageUsageTransferDst})
+			g.AddCommand("up", tdst(a, vk.StageCopy))
+			g.AddCommand("x", tsrc(a, vk.StageCopy), tdst(b, vk.StageCopy))
+		}},
 	} {
 		g := &p.Graph{}
 		c.build(g)
@@ -497,5 +505,46 @@ func TestMixedTilesCover(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCompressedFormatSupport: a block-compressed format the device
+// cannot transfer is refused naming the format and its family's feature
+// as the device reports it (queried); one it can transfer replays. ASTC
+// 5x5 and ETC2 are absent from lavapipe (textureCompressionASTC_LDR and
+// textureCompressionETC2 off), BC7 present.
+func TestCompressedFormatSupport(t *testing.T) {
+	d := sharedDevice(t)
+	k, err := newKit(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.close()
+	for _, c := range []struct {
+		f       vk.Format
+		feature string
+	}{{vk.FormatAstc5x5UnormBlock, "textureCompressionASTC_LDR"}, {vk.FormatEtc2R8G8B8A8UnormBlock, "textureCompressionETC2"}, {vk.FormatBc7UnormBlock, "textureCompressionBC"}} {
+		g := &p.Graph{}
+		a := g.AddImage("a", p.ImageDesc{Format: c.f, Width: 20, Height: 20, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageSampled | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst})
+		g.AddCommand("up", tdst(a, vk.StageCopy))
+		g.AddCommand("down", tsrc(a, vk.StageCopy))
+		can := k.optimalFeatures(c.f)&(formatFeatureTransferSrc|formatFeatureTransferDst) == formatFeatureTransferSrc|formatFeatureTransferDst
+		r, err := New(d, g)
+		if can {
+			if err != nil {
+				t.Errorf("%s: the device transfers it (queried), but New refused: %v", c.f, err)
+				continue
+			}
+			r.Close()
+			t.Logf("%s: transferred (queried), replayed", c.f)
+			continue
+		}
+		var ue *UnsupportedError
+		if !errors.As(err, &ue) || !strings.Contains(ue.Reason, c.f.String()) || !strings.Contains(ue.Reason, c.feature) || !strings.Contains(ue.Reason, "(queried)") {
+			t.Errorf("%s: got %v, want a refusal naming the format and %s (queried)", c.f, err, c.feature)
+			continue
+		}
+		t.Logf("%s: %s", c.f, ue.Reason)
 	}
 }
