@@ -153,6 +153,10 @@ var transferFrames = map[string]func() *p.Graph{
 		e7 := bc("e7", vk.FormatBc7UnormBlock, 10, 6, 1, 1)
 		out8 := raw("out8", vk.FormatR32G32Uint, 7, 5, 1, 2, vk.ImageUsageSampled|vk.ImageUsageTransferDst)
 		out16 := raw("out16", vk.FormatR32G32B32A32Uint, 4, 3, 2, 1, vk.ImageUsageSampled|vk.ImageUsageTransferDst)
+		// The partial-edge images unaliased (TestAliasedEdgeBlocksLayer:
+		// layer 1.3.239's model of aliased partial blocks); the texel
+		// images are pooled and aliased.
+		g.Resources[e1].Dedicated, g.Resources[e7].Dedicated = true, true
 		w := func(id p.ResourceID) p.Access {
 			return p.Access{Resource: id, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral}
 		}
