@@ -166,6 +166,19 @@ var transferFrames = map[string]func() *p.Graph{
 		g.AddCommand("decode", tsrc(e1, vk.StageCopy), tdst(out8, vk.StageCopy))   // 3x2 blocks tiled over 7x5 texels
 		g.AddCommand("decode7", tsrc(e7, vk.StageCopy), tdst(out16, vk.StageCopy)) // 3x2 blocks over 4x3 and 2x1 texels
 		g.AddCommand("read", csampled(e1), csampled(e7), csampled(out8), csampled(out16))
+		// A 3D texel image (2 slices) into a BC1 2D array's partial edge
+		// blocks (2 layers), and back out into a 3D image: the slices are
+		// the layers (Vulkan's 2D/3D copies).
+		vol := g.AddImage("vol", p.ImageDesc{Format: vk.FormatR32G32Uint, Width: 3, Height: 2, Depth: 2, MipLevels: 1, ArrayLayers: 1, Samples: 1, Tiling: vk.TilingOptimal,
+			Usage: vk.ImageUsageStorage | vk.ImageUsageTransferSrc})
+		arr := bc("arr", vk.FormatBc1RgbaUnormBlock, 10, 6, 1, 2)
+		g.Resources[arr].Dedicated = true
+		vout := g.AddImage("vout", p.ImageDesc{Format: vk.FormatR32G32Uint, Width: 4, Height: 3, Depth: 2, MipLevels: 1, ArrayLayers: 1, Samples: 1, Tiling: vk.TilingOptimal,
+			Usage: vk.ImageUsageSampled | vk.ImageUsageTransferDst})
+		g.AddCommand("vol.write", w(vol))
+		g.AddCommand("encode3d", tsrc(vol, vk.StageCopy), tdst(arr, vk.StageCopy))
+		g.AddCommand("decode3d", tsrc(arr, vk.StageCopy), tdst(vout, vk.StageCopy))
+		g.AddCommand("read3d", csampled(arr), csampled(vout))
 		return g
 	},
 }
