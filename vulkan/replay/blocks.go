@@ -33,12 +33,16 @@ import (
 //     block size (size-compatible in Vulkan: a region's extent is in the
 //     source's texels, and one block of the compressed side is one texel
 //     of the other) tiles in that grid, always (equal texel extents are
-//     different grids); levels of the compressed side with partial edge
-//     blocks are refused as not built. Two block extents are not built.
+//     different grids), partial edge blocks included since session 13
+//     (mixedTiles; into a compressed destination's partial blocks through
+//     a buffer of the replay's own, edgeTile);
+//   - two compressed formats of different block extents are Vulkan's rule
+//     (VUID-vkCmdCopyImage-srcImage-09247); a 4:2:2 format (2x1 blocks)
+//     against another block extent is legal and not built.
 //
 // Format support is queried (TRANSFER_SRC / TRANSFER_DST format features
 // with optimal tiling); a format the device cannot transfer is refused
-// naming it.
+// naming it and its family's device feature (compressionFeature).
 
 func isBlocked(f vk.Format) bool {
 	bw, bh := f.BlockExtent()
