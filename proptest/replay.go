@@ -45,7 +45,7 @@ var ReplayKinds = []string{
 	"transform-feedback",   // a capture writing its counter, a resume reading and writing it, vkCmdDrawIndirectByteCountEXT, then the captured words read
 	"cond-rendering",       // a dispatch and a draw whose predicate a compute pass wrote
 	"stand-in-transfers",   // lone copy sides of 4× images, lone BLIT and RESOLVE sides (a 3D destination too), a resolve into a 3D image
-	"block-compressed",     // BC1 / BC7 images: a lone upload, a copy onto itself, a tiled copy, a buffer upload, a lone download
+	"block-compressed",     // BC1 / BC7 images: a lone upload, a copy onto itself, a tiled copy, a lone download, texels copied into blocks; partial edge blocks (dedicated images) to and from texels and tiled
 	"graphics-slots",       // a draw with more vertex and fragment slots of one kind than the shaders declare (vulkan/replay/gfxsplit.go)
 	"signed-storage",       // signed-integer storage images written by compute, vertex and fragment shaders, copied to buffers (replay_sint.go)
 }

@@ -34,6 +34,8 @@
 #               (issue 21: device-generated commands, VK_EXT_device_generated_commands)
 #   device run: command "bash .vk/h200-fsr.sh", carry [".gl", ".vk"]
 #               (issue 21: shading-rate attachments, VK_KHR_fragment_shading_rate)
+#   device run: command "bash .vk/h200-blocks.sh", carry [".gl", ".vk"]
+#               (issue 21: block-compressed copies with partial edge blocks, blocks13)
 #   device run: command "bash .vk/h200-frames.sh", carry [".gl", ".vk"]
 #               (frame sequences back to back into held memory, issue 25)
 #               (the racing control's rates, the generated frames)
@@ -66,6 +68,7 @@ cp "$src/scripts/h200-cover.sh" "$src/scripts/h200-standin.sh" "$src/scripts/h20
 cp "$src/scripts/h200-oflow.sh" .vk/
 cp "$src/scripts/h200-dgc.sh" .vk/ # device-generated commands (branch dgc12)
 cp "$src/scripts/h200-fsr.sh" .vk/ # shading-rate attachments (fsr.go)
+cp "$src/scripts/h200-blocks.sh" .vk/ # block-compressed partial edges (blocks13)
 mkdir -p .vk/frames-ranges
 for f in "$src"/proptest/testdata/frames/*.json; do
 	python3 "$src/scripts/replayable-frame.py" "$f" ".vk/frames-ranges/$(basename "$f")"

@@ -266,12 +266,13 @@ type sub struct {
 type copyOp struct {
 	src, dst           p.ResourceID
 	srcLayout, dstLyot vk.Layout
-	resolve            bool // vkCmdResolveImage (a RESOLVE-stage transfer) when the sample counts differ
-	blit               bool // vkCmdBlitImage (declared BLIT, not COPY)
-	clear, onlyClear   bool // a destination that may be (only CLEAR: is) a clear
-	sp                 span // a clear's range (ranges.go); zero: the whole image
-	srcSpan, dstSpan   span // a copy's source and destination ranges (copyrange.go); zero: whole images
-	linear             bool // a ranged blit that scales, filtered LINEAR (copyrange.go)
+	resolve            bool   // vkCmdResolveImage (a RESOLVE-stage transfer) when the sample counts differ
+	blit               bool   // vkCmdBlitImage (declared BLIT, not COPY)
+	clear, onlyClear   bool   // a destination that may be (only CLEAR: is) a clear
+	sp                 span   // a clear's range (ranges.go); zero: the whole image
+	srcSpan, dstSpan   span   // a copy's source and destination ranges (copyrange.go); zero: whole images
+	linear             bool   // a ranged blit that scales, filtered LINEAR (copyrange.go)
+	edge               uint64 // the op's region of the replay's edge-block buffer (blocks.go, setupEdges)
 }
 
 // work is everything one command does, derived from its accesses.

@@ -33,12 +33,16 @@ import (
 //     block size (size-compatible in Vulkan: a region's extent is in the
 //     source's texels, and one block of the compressed side is one texel
 //     of the other) tiles in that grid, always (equal texel extents are
-//     different grids); levels of the compressed side with partial edge
-//     blocks are refused as not built. Two block extents are not built.
+//     different grids), partial edge blocks included since session 13
+//     (mixedTiles; into a compressed destination's partial blocks through
+//     a buffer of the replay's own, edgeTile);
+//   - two compressed formats of different block extents are Vulkan's rule
+//     (VUID-vkCmdCopyImage-srcImage-09247); a 4:2:2 format (2x1 blocks)
+//     against another block extent is legal and not built.
 //
 // Format support is queried (TRANSFER_SRC / TRANSFER_DST format features
 // with optimal tiling); a format the device cannot transfer is refused
-// naming it.
+// naming it and its family's device feature (compressionFeature).
 
 func isBlocked(f vk.Format) bool {
 	bw, bh := f.BlockExtent()
@@ -69,9 +73,61 @@ func (k *kit) blockTransferSupport(f vk.Format, read bool, bad func(string, ...a
 		bit, what = formatFeatureTransferSrc, "transfer-source (TRANSFER_SRC)"
 	}
 	if k.optimalFeatures(f)&bit == 0 {
-		return bad("%s has no %s support for block-compressed format %s with optimal tiling (queried)", k.dev.Info().Name, what, f)
+		return bad("%s has no %s support for block-compressed format %s with optimal tiling (queried)%s", k.dev.Info().Name, what, f, k.compressionFeature(f))
 	}
 	return nil
+}
+
+// compressionFamily is the device feature that makes f's family of
+// compressed formats supported ("" for blocked formats that are not
+// compressed, the 4:2:2 ones), and whether vkGetPhysicalDeviceFeatures
+// holds it (ASTC HDR and PVRTC are elsewhere: a features chain, an
+// extension).
+func compressionFamily(f vk.Format) (feature string, core bool) {
+	n := f.String()
+	switch {
+	case strings.HasPrefix(n, "BC"):
+		return "textureCompressionBC", true
+	case strings.HasPrefix(n, "ETC2_"), strings.HasPrefix(n, "EAC_"):
+		return "textureCompressionETC2", true
+	case strings.HasPrefix(n, "ASTC_") && strings.HasSuffix(n, "_SFLOAT_BLOCK"):
+		return "textureCompressionASTC_HDR", false
+	case strings.HasPrefix(n, "ASTC_"):
+		return "textureCompressionASTC_LDR", true
+	case strings.HasPrefix(n, "PVRTC"):
+		return "VK_IMG_format_pvrtc", false
+	}
+	return "", false
+}
+
+// isCompressed says whether f is a compressed format (Vulkan's
+// "compressed image format": BC, ETC2, EAC, ASTC, PVRTC), not a 4:2:2
+// format of 2x1 blocks.
+func isCompressed(f vk.Format) bool {
+	n, _ := compressionFamily(f)
+	return n != ""
+}
+
+// compressionFeature says, for a refusal of compressed format f, what the
+// device's features hold for its family (queried where
+// vkGetPhysicalDeviceFeatures has it).
+func (k *kit) compressionFeature(f vk.Format) string {
+	name, core := compressionFamily(f)
+	if name == "" {
+		return ""
+	}
+	if !core {
+		return fmt.Sprintf("; the family needs %s (not queried)", name)
+	}
+	var have vkg.PhysicalDeviceFeatures
+	vkg.GetPhysicalDeviceFeatures(k.dev.Physical(), &have)
+	have.Deref()
+	on := map[string]vkg.Bool32{"textureCompressionBC": have.TextureCompressionBC, "textureCompressionETC2": have.TextureCompressionETC2,
+		"textureCompressionASTC_LDR": have.TextureCompressionASTC_LDR}[name]
+	if on != vkg.True {
+		return fmt.Sprintf("; the device lacks %s (queried)", name)
+	}
+	return fmt.Sprintf("; it has %s (queried), which promises sampling, not transfers", name)
 }
 
 // blockCopyDevice checks the block-compressed images of every copy.
@@ -186,10 +242,7 @@ func blockTiledProblem(s, d *p.Resource, op *copyOp, src, dst tside) string {
 	case op.blit:
 		return "" // blits take texels; BLIT_SRC / BLIT_DST support is queried (kit.formatFeatures)
 	case isBlocked(s.Image.Format) != isBlocked(d.Image.Format):
-		if _, ok := mixedTiles(src, dst); !ok {
-			return fmt.Sprintf("a copy between block-compressed and uncompressed images (%s, %s) where a level of the compressed one has partial edge blocks (not built: the replay maps one texel to one block of whole-block levels)", s.Image.Format, d.Image.Format)
-		}
-		return ""
+		return "" // mixedTiles: every level, partial edge blocks included (tiledCopyProblem counts the regions)
 	}
 	if why := blockPairProblem(op, &s.Image, &d.Image); why != "" {
 		return why
@@ -209,10 +262,13 @@ func blockPairProblem(op *copyOp, si, di *p.ImageDesc) string {
 	}
 	sw, sh := si.Format.BlockExtent()
 	dw, dh := di.Format.BlockExtent()
-	if sw != dw || sh != dh {
-		return fmt.Sprintf("a copy between formats of block extents %dx%d (%s) and %dx%d (%s): Vulkan scales the region's extent by the block, which the replay does not (not built)", sw, sh, si.Format, dw, dh, di.Format)
+	switch {
+	case sw == dw && sh == dh:
+		return ""
+	case isCompressed(si.Format) && isCompressed(di.Format):
+		return fmt.Sprintf("a copy between compressed formats of block extents %dx%d (%s) and %dx%d (%s): Vulkan copies between compressed formats of one texel block extent only (VUID-vkCmdCopyImage-srcImage-09247)", sw, sh, si.Format, dw, dh, di.Format)
 	}
-	return ""
+	return fmt.Sprintf("a copy between a 4:2:2 format and another block extent, %dx%d (%s) and %dx%d (%s): Vulkan scales the region by each format's block (formats-size-compatibility); the replay tiles one block-compressed side against an uncompressed one, not two block grids (not built; no device measured transfers 4:2:2 formats)", sw, sh, si.Format, dw, dh, di.Format)
 }
 
 // generalLayoutAdvice matches layer 1.3.239's performance warning on a
@@ -238,37 +294,112 @@ func gridExt(s tside, i uint32) (vkg.Extent3D, bool) {
 func isMixed(a, b *p.ImageDesc) bool { return isBlocked(a.Format) != isBlocked(b.Format) }
 
 // mixedTiles is tiles for a copy between a block-compressed and an
-// uncompressed image: the source's grid repeated over the destination's,
-// each region's extent in source texels, its destination offset in
-// destination texels; ok false when a level needed has partial blocks.
+// uncompressed image: the source's grid (blocks, or texels of the
+// uncompressed side) repeated over the destination's, destination level
+// l from source level min(l, levels - 1). A region's extent is in source
+// texels (Vulkan: the extent matches the source, resized by the block
+// ratio for the destination, formats-size-compatibility), its offsets in
+// each side's texels. A partial edge block (issue 21, session 13) is one
+// block of the grid like any other: from a compressed source the region
+// ends at the level's edge (srcOffset + extent = the level's width,
+// VUID-vkCmdCopyImage-srcImage-01728) and writes ceil(extent / block)
+// texels; into a compressed destination the region's blocks end at its
+// edge (ceil(X/x) = ceil(A/a) of the size-compatibility rule). ok is
+// false only for a tiling of more than maxTiles regions (it stops there).
 func mixedTiles(src, dst tside) ([]tile, bool) {
 	sbw, sbh := src.im.Format.BlockExtent()
 	dbw, dbh := dst.im.Format.BlockExtent()
 	var out []tile
 	for i := uint32(0); i < dst.mips; i++ {
-		dg, dok := gridExt(dst, i)
+		dg, _ := gridExt(dst, i)
 		si := min(i, src.mips-1)
-		sg, sok := gridExt(src, si)
-		for ; !sok && si > 0; sg, sok = gridExt(src, si) {
-			si--
-		}
-		if !dok || !sok {
-			return nil, false
-		}
+		sg, _ := gridExt(src, si)
+		se := src.ext(si)
 		t0 := tile{slevel: src.mip0 + si, dlevel: dst.mip0 + i, sext: mipExtent(src.im, src.mip0+si), dext: mipExtent(dst.im, dst.mip0+i)}
 		for z := uint32(0); z < dg.Depth; z += sg.Depth {
 			for y := uint32(0); y < dg.Height; y += sg.Height {
 				for x := uint32(0); x < dg.Width; x += sg.Width {
 					t := t0
 					t.off = vkg.Offset3D{X: int32(x * dbw), Y: int32(y * dbh), Z: int32(z)}
-					t.ext = vkg.Extent3D{Width: min(sg.Width, dg.Width-x) * sbw, Height: min(sg.Height, dg.Height-y) * sbh, Depth: min(sg.Depth, dg.Depth-z)}
+					t.ext = vkg.Extent3D{Width: min(min(sg.Width, dg.Width-x)*sbw, se.Width), Height: min(min(sg.Height, dg.Height-y)*sbh, se.Height), Depth: min(sg.Depth, dg.Depth-z)}
 					out = append(out, t)
 					if len(out) > maxTiles {
-						return out, true
+						return out, false
 					}
 				}
 			}
 		}
 	}
 	return out, true
+}
+
+// mixedDstExtent is the destination texels region t of a copy between a
+// block-compressed and an uncompressed image writes: its extent (source
+// texels) in source blocks, times the destination's block, clipped to
+// the destination level's edge.
+func mixedDstExtent(src, dst tside, t tile) vkg.Extent3D {
+	sbw, sbh := src.im.Format.BlockExtent()
+	dbw, dbh := dst.im.Format.BlockExtent()
+	return vkg.Extent3D{Width: min((t.ext.Width+sbw-1)/sbw*dbw, t.dext.Width-uint32(t.off.X)), Height: min((t.ext.Height+sbh-1)/sbh*dbh, t.dext.Height-uint32(t.off.Y)), Depth: t.ext.Depth}
+}
+
+// edgeTile says whether region t of a copy from src into dst writes
+// partial edge blocks of a block-compressed destination from an
+// uncompressed source. Vulkan sizes such a region by the
+// size-compatibility rule (ceil(X/x) = ceil(A/a): n source texels are n
+// destination blocks, the last of them ending at the level's edge), but
+// layer 1.3.239 multiplies the extent by the block and reports
+// VUID-vkCmdCopyImage-dstOffset-00150/-00151 (an open spec question,
+// KhronosGroup/Vulkan-ValidationLayers#1946). The replay copies those
+// regions through a buffer of its own instead, which Vulkan defines
+// without that question: vkCmdCopyImageToBuffer of the source texels,
+// then vkCmdCopyBufferToImage of them as the destination's blocks (a
+// buffer-to-image extent may end at the level's edge,
+// VUID-vkCmdCopyBufferToImage-imageExtent-00207/-00208). Both are COPY-stage
+// transfers of the declared resources, the bytes the same.
+func edgeTile(src, dst tside, t tile) bool {
+	if !isBlocked(dst.im.Format) || isBlocked(src.im.Format) {
+		return false
+	}
+	e := mixedDstExtent(src, dst, t)
+	bw, bh := dst.im.Format.BlockExtent()
+	return e.Width%bw != 0 || e.Height%bh != 0
+}
+
+// edgeBytes is region t's bytes in the edge buffer (edgeTile), rounded
+// to the alignment vkCmdCopyImageToBuffer asks of the next offset.
+func edgeBytes(src tside, t tile) uint64 {
+	bpb := src.im.Format.BytesPerBlock()
+	a := lcm16(bpb)
+	n := uint64(t.ext.Width) * uint64(t.ext.Height) * uint64(t.ext.Depth) * bpb
+	return (n + a - 1) / a * a
+}
+
+// setupEdges gives every copy with edgeTile regions its own range of
+// the replay's edge buffer (device-local; one range per copy, so no two
+// commands share bytes of it).
+func (r *Replayer) setupEdges() error {
+	var n uint64
+	for i := range r.works {
+		for j := range r.works[i].copies {
+			op := &r.works[i].copies[j]
+			s, d := &r.g.Resources[op.src], &r.g.Resources[op.dst]
+			if op.blit || op.resolve || s.Kind != p.KindImage || d.Kind != p.KindImage || !isMixed(&s.Image, &d.Image) {
+				continue
+			}
+			src, dst := tsideOf(r.g, op.src, op.srcSpan), tsideOf(r.g, op.dst, op.dstSpan)
+			op.edge = n
+			for _, t := range tiles(src, dst, false) {
+				if edgeTile(src, dst, t) {
+					n += edgeBytes(src, t)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	var err error
+	r.edges, err = r.k.newBuffer(n, vkg.BufferUsageFlags(vkg.BufferUsageTransferSrcBit|vkg.BufferUsageTransferDstBit), false)
+	return err
 }

@@ -2,10 +2,14 @@ package replay
 
 import (
 	"fmt"
+	"unsafe"
 
 	vkg "github.com/goki/vulkan"
 
+	avk "github.com/aliasplan/aliasplan/vk"
+
 	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vulkan/internal/vkext"
 )
 
 // Copies, resolves and blits between images of different extents or
@@ -215,10 +219,45 @@ func (m *mode) recordTiles(cb vkg.CommandBuffer, op copyOp, src, dst tside, asp 
 		m.cmdResolve(cb, si, sl, di, dl, regions, dst.im.Format, dst.is3D) // resolve3d.go
 	default:
 		var regions []vkg.ImageCopy
+		var edges []tile // through the replay's buffer (blocks.go)
 		for _, t := range ts {
+			if edgeTile(src, dst, t) {
+				edges = append(edges, t)
+				continue
+			}
 			regions = append(regions, vkg.ImageCopy{SrcSubresource: sub(src, t.slevel, 0, t.ext.Depth), DstSubresource: sub(dst, t.dlevel, uint32(t.off.Z), t.ext.Depth),
 				SrcOffset: t.soff, DstOffset: dstOff(t), Extent: vkg.Extent3D{Width: t.ext.Width, Height: t.ext.Height, Depth: depth(t)}})
 		}
-		vkg.CmdCopyImage(cb, si, sl, di, dl, uint32(len(regions)), regions)
+		if len(regions) > 0 {
+			vkg.CmdCopyImage(cb, si, sl, di, dl, uint32(len(regions)), regions)
+		}
+		if len(edges) == 0 {
+			return
+		}
+		// Partial edge blocks of an uncompressed-to-compressed copy: the
+		// source's texels into the op's region of the replay's buffer,
+		// then into the destination's edge blocks (blocks.go, edgeTile).
+		var up, down []vkg.BufferImageCopy
+		off := op.edge
+		for _, t := range edges {
+			sd, dd := uint32(1), uint32(1)
+			if src.is3D {
+				sd = t.ext.Depth
+			}
+			if dst.is3D {
+				dd = t.ext.Depth
+			}
+			up = append(up, vkg.BufferImageCopy{BufferOffset: vkg.DeviceSize(off), ImageSubresource: sub(src, t.slevel, 0, t.ext.Depth), ImageOffset: t.soff,
+				ImageExtent: vkg.Extent3D{Width: t.ext.Width, Height: t.ext.Height, Depth: sd}})
+			de := mixedDstExtent(src, dst, t)
+			down = append(down, vkg.BufferImageCopy{BufferOffset: vkg.DeviceSize(off), ImageSubresource: sub(dst, t.dlevel, uint32(t.off.Z), t.ext.Depth), ImageOffset: dstOff(t),
+				ImageExtent: vkg.Extent3D{Width: de.Width, Height: de.Height, Depth: dd}})
+			off += edgeBytes(src, t)
+		}
+		eb := m.r.edges
+		vkg.CmdCopyImageToBuffer(cb, si, sl, eb.buf, uint32(len(up)), up)
+		m.r.k.hooks.Barrier(cb, &vkext.Barriers{Buffer: []vkext.BufferBarrier{{Scope: vkext.Scope{SrcStages: uint64(avk.StageCopy), SrcAccess: uint64(avk.AccessTransferWrite),
+			DstStages: uint64(avk.StageCopy), DstAccess: uint64(avk.AccessTransferRead)}, Buffer: unsafe.Pointer(eb.buf), Offset: op.edge, Size: off - op.edge}}})
+		vkg.CmdCopyBufferToImage(cb, eb.buf, di, dl, uint32(len(down)), down)
 	}
 }

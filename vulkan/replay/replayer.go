@@ -33,6 +33,7 @@ type Replayer struct {
 	staging  ownBuffer
 	imports  []importObj
 	lone     loneBuffers // lonecopy.go
+	edges    ownBuffer   // blocks.go: partial edge blocks of uncompressed-to-compressed copies
 	xfb      xfbState    // xfb.go
 	queries  vk.QueryPool
 	nq       uint32
@@ -162,6 +163,9 @@ func (r *Replayer) setup() error {
 	r.stride = stride
 	r.writeParams(stride)
 	if err := r.setupLone(); err != nil { // lonecopy.go
+		return err
+	}
+	if err := r.setupEdges(); err != nil { // blocks.go
 		return err
 	}
 	if err := r.setupXfb(); err != nil { // xfb.go

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -128,6 +129,56 @@ var transferFrames = map[string]func() *p.Graph{
 		g.AddCommand("encode", tsrc(enc, vk.StageCopy), tdst(e, vk.StageCopy))
 		g.AddCommand("decode", tsrc(e, vk.StageCopy), tdst(raw, vk.StageCopy))
 		g.AddCommand("read.raw", csampled(e), csampled(raw))
+		return g
+	},
+	"block-edges": func() *p.Graph {
+		// Issue 21, session 13: copies between block-compressed and
+		// uncompressed images where levels of the compressed one have
+		// partial edge blocks. Texels written by compute go into BC1 and
+		// BC7 images of 10x6 (3x2 blocks, the last column 2 texels wide,
+		// the last row 2 high; level 1 5x3, 2x1 blocks), then out of them
+		// into uncompressed images tiled over larger grids, each region
+		// from a partial edge ending at the level's edge.
+		g := &p.Graph{}
+		bc := func(name string, f vk.Format, w, h, mips, layers uint32) p.ResourceID {
+			return g.AddImage(name, p.ImageDesc{Format: f, Width: w, Height: h, Depth: 1, MipLevels: mips, ArrayLayers: layers, Samples: 1, Tiling: vk.TilingOptimal,
+				Usage: vk.ImageUsageSampled | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst})
+		}
+		raw := func(name string, f vk.Format, w, h, mips, layers uint32, usage vk.ImageUsage) p.ResourceID {
+			return g.AddImage(name, p.ImageDesc{Format: f, Width: w, Height: h, Depth: 1, MipLevels: mips, ArrayLayers: layers, Samples: 1, Tiling: vk.TilingOptimal, Usage: usage})
+		}
+		enc8 := raw("enc8", vk.FormatR32G32Uint, 3, 2, 1, 2, vk.ImageUsageStorage|vk.ImageUsageTransferSrc)
+		enc16 := raw("enc16", vk.FormatR32G32B32A32Uint, 2, 2, 1, 1, vk.ImageUsageStorage|vk.ImageUsageTransferSrc)
+		e1 := bc("e1", vk.FormatBc1RgbaUnormBlock, 10, 6, 2, 2)
+		e7 := bc("e7", vk.FormatBc7UnormBlock, 10, 6, 1, 1)
+		out8 := raw("out8", vk.FormatR32G32Uint, 7, 5, 1, 2, vk.ImageUsageSampled|vk.ImageUsageTransferDst)
+		out16 := raw("out16", vk.FormatR32G32B32A32Uint, 4, 3, 2, 1, vk.ImageUsageSampled|vk.ImageUsageTransferDst)
+		// The partial-edge images unaliased (TestAliasedEdgeBlocksLayer:
+		// layer 1.3.239's model of aliased partial blocks); the texel
+		// images are pooled and aliased.
+		g.Resources[e1].Dedicated, g.Resources[e7].Dedicated = true, true
+		w := func(id p.ResourceID) p.Access {
+			return p.Access{Resource: id, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral}
+		}
+		g.AddCommand("encode.write", w(enc8), w(enc16))
+		g.AddCommand("encode", tsrc(enc8, vk.StageCopy), tdst(e1, vk.StageCopy))   // 3x2 texels onto 3x2 blocks (partial), level 1 tiled
+		g.AddCommand("encode7", tsrc(enc16, vk.StageCopy), tdst(e7, vk.StageCopy)) // 2x2 texels tiled over 3x2 blocks
+		g.AddCommand("decode", tsrc(e1, vk.StageCopy), tdst(out8, vk.StageCopy))   // 3x2 blocks tiled over 7x5 texels
+		g.AddCommand("decode7", tsrc(e7, vk.StageCopy), tdst(out16, vk.StageCopy)) // 3x2 blocks over 4x3 and 2x1 texels
+		g.AddCommand("read", csampled(e1), csampled(e7), csampled(out8), csampled(out16))
+		// A 3D texel image (2 slices) into a BC1 2D array's partial edge
+		// blocks (2 layers), and back out into a 3D image: the slices are
+		// the layers (Vulkan's 2D/3D copies).
+		vol := g.AddImage("vol", p.ImageDesc{Format: vk.FormatR32G32Uint, Width: 3, Height: 2, Depth: 2, MipLevels: 1, ArrayLayers: 1, Samples: 1, Tiling: vk.TilingOptimal,
+			Usage: vk.ImageUsageStorage | vk.ImageUsageTransferSrc})
+		arr := bc("arr", vk.FormatBc1RgbaUnormBlock, 10, 6, 1, 2)
+		g.Resources[arr].Dedicated = true
+		vout := g.AddImage("vout", p.ImageDesc{Format: vk.FormatR32G32Uint, Width: 4, Height: 3, Depth: 2, MipLevels: 1, ArrayLayers: 1, Samples: 1, Tiling: vk.TilingOptimal,
+			Usage: vk.ImageUsageSampled | vk.ImageUsageTransferDst})
+		g.AddCommand("vol.write", w(vol))
+		g.AddCommand("encode3d", tsrc(vol, vk.StageCopy), tdst(arr, vk.StageCopy))
+		g.AddCommand("decode3d", tsrc(arr, vk.StageCopy), tdst(vout, vk.StageCopy))
+		g.AddCommand("read3d", csampled(arr), csampled(vout))
 		return g
 	},
 }
@@ -315,6 +366,14 @@ func TestTransferRefusals(t *testing.T) {
 			g.AddCommand("up", tdst(a, vk.StageCopy))
 			g.AddCommand("x", tsrc(a, vk.StageCopy), tdst(b, vk.StageCopy))
 		}},
+		{"copy between BC7 and ASTC 5x5 (16-byte blocks)", "VUID-vkCmdCopyImage-srcImage-09247", func(g *p.Graph) {
+			a := g.AddImage("a", p.ImageDesc{Format: vk.FormatBc7UnormBlock, Width: 20, Height: 20, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageSampled | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst})
+			b := g.AddImage("x", p.ImageDesc{Format: vk.FormatAstc5x5UnormBlock, Width: 25, Height: 25, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+				Tiling: vk.TilingOptimal, Usage: vk.ImageUsageSampled | vk.ImageUsageTransferDst})
+			g.AddCommand("up", tdst(a, vk.StageCopy))
+			g.AddCommand("x", tsrc(a, vk.StageCopy), tdst(b, vk.StageCopy))
+		}},
 	} {
 		g := &p.Graph{}
 		c.build(g)
@@ -392,5 +451,117 @@ func TestMipCountTilesCover(t *testing.T) {
 	}
 	if n != 3 {
 		t.Errorf("%d transfers, want 3", n)
+	}
+}
+
+// TestMixedTilesCover: a copy between a block-compressed and an
+// uncompressed image, partial edge blocks included (issue 21, session
+// 13), writes every destination texel of every level once, each region
+// within Vulkan's rules: offsets on block boundaries, a compressed
+// source's extent whole blocks unless it ends at the level's edge
+// (VUID-vkCmdCopyImage-srcImage-01728/-01729), the destination region
+// (the extent in source blocks times the destination's block, clipped at
+// its edge) inside the level.
+func TestMixedTilesCover(t *testing.T) {
+	im := func(f vk.Format, w, h, mips, layers uint32) *p.ImageDesc {
+		return &p.ImageDesc{Format: f, Width: w, Height: h, Depth: 1, MipLevels: mips, ArrayLayers: layers, Samples: 1}
+	}
+	side := func(d *p.ImageDesc) tside { return tside{im: d, mips: d.MipLevels, layers: d.ArrayLayers} }
+	bc1, raw := vk.FormatBc1RgbaUnormBlock, vk.FormatR32G32Uint
+	for _, c := range []struct{ src, dst *p.ImageDesc }{
+		{im(raw, 3, 2, 1, 2), im(bc1, 10, 6, 2, 2)},
+		{im(raw, 2, 2, 1, 1), im(bc1, 10, 6, 1, 1)},
+		{im(raw, 1, 1, 1, 1), im(bc1, 3, 2, 1, 1)},
+		{im(bc1, 10, 6, 2, 2), im(raw, 7, 5, 1, 2)},
+		{im(bc1, 10, 6, 1, 1), im(raw, 4, 3, 2, 1)},
+		{im(bc1, 5, 3, 3, 1), im(raw, 5, 5, 3, 1)},
+		{im(bc1, 16, 12, 1, 1), im(raw, 8, 6, 1, 1)},
+	} {
+		src, dst := side(c.src), side(c.dst)
+		ts, ok := mixedTiles(src, dst)
+		name := fmt.Sprintf("%s %dx%d -> %s %dx%d", c.src.Format, c.src.Width, c.src.Height, c.dst.Format, c.dst.Width, c.dst.Height)
+		if !ok {
+			t.Errorf("%s: not tiled", name)
+			continue
+		}
+		sbw, sbh := c.src.Format.BlockExtent()
+		dbw, dbh := c.dst.Format.BlockExtent()
+		seen := map[[4]uint32]int{}
+		for _, r := range ts {
+			se, de := mipExtent(c.src, r.slevel), mipExtent(c.dst, r.dlevel)
+			if r.soff.X%int32(sbw) != 0 || r.soff.Y%int32(sbh) != 0 || r.off.X%int32(dbw) != 0 || r.off.Y%int32(dbh) != 0 {
+				t.Errorf("%s: region %+v off the block grid", name, r)
+			}
+			if uint32(r.soff.X)+r.ext.Width > se.Width || uint32(r.soff.Y)+r.ext.Height > se.Height ||
+				r.ext.Width%sbw != 0 && uint32(r.soff.X)+r.ext.Width != se.Width || r.ext.Height%sbh != 0 && uint32(r.soff.Y)+r.ext.Height != se.Height {
+				t.Errorf("%s: source region %+v breaks Vulkan's block rule in a %dx%d level", name, r, se.Width, se.Height)
+			}
+			e := mixedDstExtent(src, dst, r)
+			if uint32(r.off.X)+e.Width > de.Width || uint32(r.off.Y)+e.Height > de.Height {
+				t.Errorf("%s: destination region %+v (%dx%d) outside the %dx%d level", name, r, e.Width, e.Height, de.Width, de.Height)
+			}
+			for z := uint32(0); z < r.ext.Depth; z++ {
+				for y := uint32(0); y < e.Height; y++ {
+					for x := uint32(0); x < e.Width; x++ {
+						seen[[4]uint32{r.dlevel, uint32(r.off.X) + x, uint32(r.off.Y) + y, uint32(r.off.Z) + z}]++
+					}
+				}
+			}
+		}
+	check:
+		for l := uint32(0); l < c.dst.MipLevels; l++ {
+			de := mipExtent(c.dst, l)
+			for z := uint32(0); z < c.dst.ArrayLayers; z++ {
+				for y := uint32(0); y < de.Height; y++ {
+					for x := uint32(0); x < de.Width; x++ {
+						if n := seen[[4]uint32{l, x, y, z}]; n != 1 {
+							t.Errorf("%s: level %d texel (%d,%d,%d) written %d times", name, l, x, y, z, n)
+							break check
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCompressedFormatSupport: a block-compressed format the device
+// cannot transfer is refused naming the format and its family's feature
+// as the device reports it (queried); one it can transfer replays. ASTC
+// 5x5 and ETC2 are absent from lavapipe (textureCompressionASTC_LDR and
+// textureCompressionETC2 off), BC7 present.
+func TestCompressedFormatSupport(t *testing.T) {
+	d := sharedDevice(t)
+	k, err := newKit(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.close()
+	for _, c := range []struct {
+		f       vk.Format
+		feature string
+	}{{vk.FormatAstc5x5UnormBlock, "textureCompressionASTC_LDR"}, {vk.FormatEtc2R8G8B8A8UnormBlock, "textureCompressionETC2"}, {vk.FormatBc7UnormBlock, "textureCompressionBC"}} {
+		g := &p.Graph{}
+		a := g.AddImage("a", p.ImageDesc{Format: c.f, Width: 20, Height: 20, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageSampled | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst})
+		g.AddCommand("up", tdst(a, vk.StageCopy))
+		g.AddCommand("down", tsrc(a, vk.StageCopy))
+		can := k.optimalFeatures(c.f)&(formatFeatureTransferSrc|formatFeatureTransferDst) == formatFeatureTransferSrc|formatFeatureTransferDst
+		r, err := New(d, g)
+		if can {
+			if err != nil {
+				t.Errorf("%s: the device transfers it (queried), but New refused: %v", c.f, err)
+				continue
+			}
+			r.Close()
+			t.Logf("%s: transferred (queried), replayed", c.f)
+			continue
+		}
+		var ue *UnsupportedError
+		if !errors.As(err, &ue) || !strings.Contains(ue.Reason, c.f.String()) || !strings.Contains(ue.Reason, c.feature) || !strings.Contains(ue.Reason, "(queried)") {
+			t.Errorf("%s: got %v, want a refusal naming the format and %s (queried)", c.f, err, c.feature)
+			continue
+		}
+		t.Logf("%s: %s", c.f, ue.Reason)
 	}
 }
