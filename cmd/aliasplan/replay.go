@@ -166,11 +166,26 @@ func (a *replayArgs) run(files []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return inFile(file, err)
 	}
-	rep, err := r.Compare(plan, replay.Config{Runs: a.runs, PerCommand: a.perCommand})
-	if err != nil {
-		return inFile(file, err)
+	out := replayOutput{Input: input, Scale: uint(scale), Strategy: plan.Strategy}
+	if len(plan.Submissions) > 0 {
+		// Commands on several queues: submissions with semaphores, each
+		// queue's batches timed (no per-command timestamps there).
+		if a.perCommand {
+			fmt.Fprintf(stderr, "aliasplan: replay: --per-command: the plan runs on several queues; per-command GPU times are measured on one queue only, so each queue's busy time is reported instead\n")
+		}
+		qr, err := r.CompareQueues(plan, replay.Config{Runs: a.runs})
+		if err != nil {
+			return inFile(file, err)
+		}
+		out.Report, out.Queues = &qr.Report, &queueInfo{qr.Queues, qr.Batches, qr.Semaphores, qr.BusyNs}
+	} else {
+		rep, err := r.Compare(plan, replay.Config{Runs: a.runs, PerCommand: a.perCommand})
+		if err != nil {
+			return inFile(file, err)
+		}
+		out.Report = rep
 	}
-	out := replayOutput{Input: input, Scale: uint(scale), Strategy: plan.Strategy, Report: rep}
+	rep := out.Report
 	if pa.format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -196,6 +211,16 @@ type replayOutput struct {
 	Scale    uint   `json:"scale"`
 	Strategy string `json:"strategy"`
 	*replay.Report
+	// Queues is set for a plan on several queues (CompareQueues).
+	Queues *queueInfo `json:"queues,omitempty"`
+}
+
+// queueInfo is what CompareQueues reports beyond a Report.
+type queueInfo struct {
+	Queues     string            `json:"queues"`
+	Batches    int               `json:"batches"`
+	Semaphores int               `json:"semaphores"`
+	BusyNs     map[string]uint64 `json:"busyNs"`
 }
 
 func (o *replayOutput) text(w io.Writer) {
@@ -212,6 +237,12 @@ func (o *replayOutput) text(w io.Writer) {
 		ratio = float64(r.GPUNsAliased) / float64(r.GPUNsUnaliased)
 	}
 	fmt.Fprintf(w, "  GPU time (median of %d): aliased %.3f ms, unaliased %.3f ms, ratio %.3f\n", r.Runs, float64(r.GPUNsAliased)/1e6, float64(r.GPUNsUnaliased)/1e6, ratio)
+	if q := o.Queues; q != nil {
+		fmt.Fprintf(w, "  queues: %s; %d batches, %d semaphores\n", q.Queues, q.Batches, q.Semaphores)
+		for _, name := range slices.Sorted(maps.Keys(q.BusyNs)) {
+			fmt.Fprintf(w, "  %s queue busy (median): %.3f ms\n", name, float64(q.BusyNs[name])/1e6)
+		}
+	}
 	verdict := "bit-identical"
 	if !r.DigestsEqual {
 		verdict = fmt.Sprintf("DIFFER (%d)", len(r.Mismatches))

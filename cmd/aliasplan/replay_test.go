@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/aliasplan/aliasplan"
+	"github.com/aliasplan/aliasplan/format"
+	"github.com/aliasplan/aliasplan/vk"
 	"github.com/aliasplan/aliasplan/vulkan"
 )
 
@@ -84,5 +88,61 @@ func TestReplaySample(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `"digests"`) {
 		t.Errorf("no per-command digests")
+	}
+}
+
+// TestReplayQueues: a graph with a command on the compute queue replays
+// through the CLI (submissions and semaphores, CompareQueues), with the
+// queues in the report; it used to fail telling the user to call an API.
+func TestReplayQueues(t *testing.T) {
+	if os.Getenv("XDG_RUNTIME_DIR") == "" {
+		t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	}
+	d, err := vulkan.Open(vulkan.Config{Validation: true, Replay: true})
+	if err != nil {
+		if os.Getenv("ALIASPLAN_REQUIRE_VULKAN") == "1" {
+			t.Fatalf("no usable Vulkan device and ALIASPLAN_REQUIRE_VULKAN=1: %v", err)
+		}
+		t.Skipf("SKIP: no usable Vulkan device with validation, replay not run: %v", err)
+	}
+	d.Close()
+	g := &aliasplan.Graph{}
+	desc := aliasplan.BufferDesc{Size: 1 << 16, Usage: vk.BufferUsageStorageBuffer}
+	a, b, c := g.AddBuffer("a", desc), g.AddBuffer("b", desc), g.AddBuffer("c", desc)
+	write := func(r aliasplan.ResourceID) aliasplan.Access {
+		return aliasplan.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite}
+	}
+	g.AddCommand("write.a", write(a))
+	g.AddCommandOn(aliasplan.QueueCompute, "a.to.b", g.ReadBuffer(a, vk.StageComputeShader), write(b))
+	g.AddCommand("b.to.c", g.ReadBuffer(b, vk.StageComputeShader), write(c))
+	g.AddCommand("read.c", g.ReadBuffer(c, vk.StageComputeShader))
+	file := filepath.Join(t.TempDir(), "queues.json")
+	var buf bytes.Buffer
+	if err := format.WriteGraph(&buf, &g.Graph); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"replay", "--runs", "1", "--format", "json", file}, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s\n%s", code, errb.String(), out.String())
+	}
+	var rep struct {
+		DigestsEqual       bool `json:"digestsEqual"`
+		ValidationMessages int  `json:"validationMessages"`
+		Queues             *struct {
+			Batches    int `json:"batches"`
+			Semaphores int `json:"semaphores"`
+		} `json:"queues"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("not one JSON report: %v\n%s", err, out.String())
+	}
+	if !rep.DigestsEqual || rep.ValidationMessages != 0 {
+		t.Errorf("digestsEqual %v, validationMessages %d", rep.DigestsEqual, rep.ValidationMessages)
+	}
+	if rep.Queues == nil || rep.Queues.Batches != 3 || rep.Queues.Semaphores == 0 {
+		t.Errorf("queues %+v, want 3 batches with semaphores between them", rep.Queues)
 	}
 }
