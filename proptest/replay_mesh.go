@@ -106,6 +106,7 @@ var RayReplayKinds = []string{
 	"as-copy",    // a structure copied into another, both traced
 	"as-input",   // compute-written buffers a build reads as vertex data (SHADER_READ or ACCELERATION_STRUCTURE_READ), into a top level or a bottom level it instances, traced
 	"as-scratch", // top-level builds (one over a graph bottom level or the replay's own) whose scratch is a transient graph buffer (one shared by two builds, or one each), which a later transient may take
+	"as-update",  // a bottom level refitted in place or updated into another (mode UPDATE), instanced by a top level, traced
 }
 
 // RayReplayFrame is MeshReplayFrame for RayReplayKinds; traces are in
@@ -204,6 +205,19 @@ func (b *rgen) rayKind(k string, cs vk.Stage) {
 		post := b.buffer("post", size, vk.BufferUsageStorageBuffer)
 		b.cmd("post.write", planner.Access{Resource: b.sink, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead}, b.storageWrite(post))
 		b.cmd("post.read", planner.Access{Resource: post, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+	case "as-update":
+		bl := as("blas")
+		b.cmd("blas.build", planner.Access{Resource: bl, Stages: build, Access: asw})
+		out := bl
+		if b.rng.IntN(2) == 0 {
+			b.cmd("blas.refit", planner.Access{Resource: bl, Stages: build, Access: asr | asw})
+		} else {
+			out = as("blas.updated")
+			b.cmd("blas.update", planner.Access{Resource: bl, Stages: build, Access: asr}, planner.Access{Resource: out, Stages: build, Access: asw})
+		}
+		t := as("tlas")
+		b.cmd("tlas.build", planner.Access{Resource: t, Stages: build, Access: asw}, planner.Access{Resource: out, Stages: build, Access: asr})
+		b.toSink("tlas.trace", trace(t))
 	default:
 		panic("proptest: unknown ray replay kind " + k)
 	}

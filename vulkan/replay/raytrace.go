@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 
 	vkg "github.com/goki/vulkan"
@@ -32,6 +33,12 @@ import (
 //     builds first in replay-owned memory (from its own triangles, behind
 //     a barrier from that build to the top-level one). Scratch memory and
 //     instance data are the replay's own.
+//   - A bottom-level build that also reads the structure it writes, or
+//     reads one other bottom level, is an update (mode UPDATE) of that
+//     source into the buffer: the source's triangle count, moved to the
+//     command's own triangles. Every build of a structure an update
+//     reads or writes has ALLOW_UPDATE (and its sizes are queried so).
+//     Updates of top-level structures are refused (not built).
 //   - ACCELERATION_STRUCTURE_COPY, READ of one structure and WRITE of
 //     another: vkCmdCopyAccelerationStructureKHR (CLONE); the destination
 //     has the source's level and size.
@@ -105,6 +112,11 @@ type rtWork struct {
 	geom             []p.ResourceID           // graph buffers its builds read as vertices (asinput.go)
 	scratch          []p.ResourceID           // the graph buffer its builds use as scratch, if any (asscratch.go)
 	gfx              [numRQGfx][]p.ResourceID // ray queries in graphics stage i (rqgfx.go)
+	// updates are its bottom-level builds that update (mode UPDATE) a
+	// structure: destination → source (the same buffer for an in-place
+	// update: a read and a write of it in the build stage; another bottom
+	// level for one read beside the write).
+	updates map[p.ResourceID]p.ResourceID
 }
 
 // traced is what the command traces, by both paths.
@@ -223,6 +235,7 @@ type rtKit struct {
 	size      map[p.ResourceID]uint64 // of the structure created on the buffer
 	tris      map[p.ResourceID]uint32 // a bottom-level buffer's triangles
 	instances map[p.ResourceID]uint32 // a top-level one's instances (the most any build gives it)
+	updatable map[p.ResourceID]bool   // built with ALLOW_UPDATE: a source or destination of an update
 	own       map[ownKey]*ownBuild
 	geomTris  map[ownKey][]uint32 // a build's triangles per input (asinput.go)
 	setLay    vkg.DescriptorSetLayout
@@ -350,8 +363,25 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 		}
 	}
 	rk := &rtKit{top: map[p.ResourceID]bool{}, size: map[p.ResourceID]uint64{}, tris: map[p.ResourceID]uint32{}, instances: map[p.ResourceID]uint32{},
-		own: map[ownKey]*ownBuild{}, fns: k.hooks.Extras()}
+		updatable: map[p.ResourceID]bool{}, own: map[ownKey]*ownBuild{}, fns: k.hooks.Extras()}
 	k.rt = rk
+	// A structure a build both reads and writes is updated in place: it is
+	// the update's source, not an input the build instances.
+	for i := range ws {
+		rt := ws[i].rt
+		if rt == nil {
+			continue
+		}
+		for _, r := range rt.builds {
+			if slices.Contains(rt.inputs, r) {
+				if rt.updates == nil {
+					rt.updates = map[p.ResourceID]p.ResourceID{}
+				}
+				rt.updates[r] = r
+				rt.inputs = slices.DeleteFunc(rt.inputs, func(x p.ResourceID) bool { return x == r })
+			}
+		}
+	}
 	bottom := map[p.ResourceID]bool{}
 	for i := range ws {
 		if rt := ws[i].rt; rt != nil {
@@ -384,7 +414,27 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 		}
 		for _, r := range rt.builds {
 			if bottom[r] && len(rt.inputs) > 0 {
-				return refuse(w, r, "a bottom-level build that reads another acceleration structure (the replay's bottom-level builds are triangles)")
+				// A bottom-level build reading one other bottom level
+				// updates it into this buffer (mode UPDATE, src → dst).
+				if len(rt.inputs) > 1 || len(rt.builds) > 1 || !bottom[rt.inputs[0]] {
+					return refuse(w, r, "a bottom-level build that reads %d acceleration structures beside %d builds: an update reads one bottom-level source for one destination (Vulkan), and a bottom level instances nothing", len(rt.inputs), len(rt.builds))
+				}
+				if rt.updates == nil {
+					rt.updates = map[p.ResourceID]p.ResourceID{}
+				}
+				rt.updates[r] = rt.inputs[0]
+				rt.inputs = nil
+			}
+			if src, ok := rt.updates[r]; ok {
+				switch {
+				case !bottom[r]:
+					return refuse(w, r, "an update of a top-level acceleration structure (the replay updates bottom levels: not built)")
+				case !built[src]:
+					return refuse(w, src, "an update of an acceleration structure the frame has not built (Vulkan: the source must have been built with ALLOW_UPDATE; its contents are opaque: the replay can give it none)")
+				case len(rt.geom) > 0:
+					return refuse(w, r, "an update whose triangles are graph buffers (the replay's updates move its own triangles: not built)")
+				}
+				rk.updatable[r], rk.updatable[src] = true, true
 			}
 			if t, ok := level[r]; ok && t == bottom[r] {
 				return refuse(w, r, "the buffer holds both a top- and a bottom-level acceleration structure in the frame")
@@ -441,16 +491,33 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 		}
 		n := uint32(rtTriangles)
 		for ; n > 0; n-- {
-			if size, _ := rk.fns.ASSizes(false, n); size <= res.Buffer.Size {
+			if size, _, _ := rk.fns.ASSizesUpdatable(false, n, rk.updatable[r]); size <= res.Buffer.Size {
 				rk.size[r], rk.tris[r] = size, n
 				break
 			}
 		}
 		if n == 0 {
-			size, _ := rk.fns.ASSizes(false, 1)
+			size, _, _ := rk.fns.ASSizesUpdatable(false, 1, rk.updatable[r])
 			w, _ := first()
 			return refuse(w, r, "a bottom-level structure of one triangle needs %d bytes on %s; the buffer has %d", size, k.dev.Info().Name, res.Buffer.Size)
 		}
+	}
+	// An update keeps its source's triangle count (Vulkan): a source and
+	// its destinations take the smallest count any of them holds.
+	for changed := true; changed; {
+		changed = false
+		for i := range ws {
+			if rt := ws[i].rt; rt != nil {
+				for dst, src := range rt.updates {
+					if n := min(rk.tris[dst], rk.tris[src]); rk.tris[dst] != n || rk.tris[src] != n {
+						rk.tris[dst], rk.tris[src], changed = n, n, true
+					}
+				}
+			}
+		}
+	}
+	for r := range rk.updatable {
+		rk.size[r], _, _ = rk.fns.ASSizesUpdatable(false, rk.tris[r], true)
 	}
 	need, err := k.geomCheck(g, ws, refuse) // asinput.go
 	if err != nil {
@@ -577,8 +644,11 @@ func (k *kit) rtOwn(g *p.Graph, ws []work) error {
 					return err
 				}
 				ob.verts = addr
-				_, s := rk.fns.ASSizes(false, n)
+				_, s, u := rk.fns.ASSizesUpdatable(false, n, !top && rk.updatable[r])
 				scratch = s
+				if _, ok := w.rt.updates[r]; ok {
+					scratch = max(u, 1)
+				}
 			}
 			if top {
 				_, s := rk.fns.ASSizes(true, rk.instances[r])
@@ -942,7 +1012,11 @@ func (m *mode) recordRT(cb vkg.CommandBuffer, w *work) {
 		case len(w.rt.geom) > 0:
 			m.recordGeomBuild(cb, w, r, ob) // asinput.go
 		case !rk.top[r]:
-			rk.fns.CmdBuildAS(c, rm.as[r], false, ob.verts, ob.ntris, ob.scratch)
+			var src unsafe.Pointer // an update's source (rtDevice)
+			if s, ok := w.rt.updates[r]; ok {
+				src = rm.as[s]
+			}
+			rk.fns.CmdUpdateAS(c, src, rm.as[r], false, ob.verts, ob.ntris, ob.scratch, rk.updatable[r])
 		case len(w.rt.inputs) == 0:
 			rk.fns.CmdBuildAS(c, ob.blas, false, ob.verts, ob.ntris, ob.scratch)
 			// The own bottom-level structure, written, then read by the

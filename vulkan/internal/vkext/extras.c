@@ -253,27 +253,33 @@ static void geometry(apAccelerationStructureGeometry *g, int top, uint64_t data,
 	g->geometry.triangles.indexType = 1000165000; // VK_INDEX_TYPE_NONE_KHR
 }
 
-static void buildInfo(apAccelerationStructureBuildGeometryInfo *b, const apAccelerationStructureGeometry *g, int top) {
+static void buildInfo(apAccelerationStructureBuildGeometryInfo *b, const apAccelerationStructureGeometry *g, int top, int allowUpdate) {
 	memset(b, 0, sizeof *b);
 	b->sType = apSTypeASBuildGeometryInfo;
-	b->type = top ? 0 : 1; // VK_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL_KHR, BOTTOM_LEVEL
-	b->flags = 4;          // PREFER_FAST_TRACE
-	b->mode = 0;           // BUILD
+	b->type = top ? 0 : 1;                   // VK_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL_KHR, BOTTOM_LEVEL
+	b->flags = 4 | (allowUpdate ? 1 : 0);    // PREFER_FAST_TRACE, ALLOW_UPDATE
+	b->mode = 0;                             // BUILD
 	b->geometryCount = 1;
 	b->pGeometries = g;
 }
 
 void apASSizes(const apExtrasFns *fns, apHandle device, int top, uint32_t count, uint64_t *size, uint64_t *scratch) {
+	uint64_t update;
+	apASSizesUpdatable(fns, device, top, count, 0, size, scratch, &update);
+}
+
+void apASSizesUpdatable(const apExtrasFns *fns, apHandle device, int top, uint32_t count, int allowUpdate, uint64_t *size, uint64_t *scratch, uint64_t *update) {
 	apAccelerationStructureGeometry g;
 	geometry(&g, top, 0, count);
 	apAccelerationStructureBuildGeometryInfo b;
-	buildInfo(&b, &g, top);
+	buildInfo(&b, &g, top, allowUpdate);
 	apAccelerationStructureBuildSizesInfo s;
 	memset(&s, 0, sizeof s);
 	s.sType = apSTypeASBuildSizesInfo;
 	fns->buildSizes(device, 1, &b, &count, &s); // VK_ACCELERATION_STRUCTURE_BUILD_TYPE_DEVICE_KHR
 	*size = s.accelerationStructureSize;
 	*scratch = s.buildScratchSize;
+	*update = s.updateScratchSize;
 }
 
 apResult apCreateAS(const apExtrasFns *fns, apHandle device, apHandle buffer, uint64_t offset, uint64_t size, int top, apHandle *as) {
@@ -295,10 +301,18 @@ uint64_t apASAddress(const apExtrasFns *fns, apHandle device, apHandle as) {
 }
 
 void apCmdBuildAS(const apExtrasFns *fns, apHandle cmd, apHandle dst, int top, uint64_t data, uint32_t count, uint64_t scratch) {
+	apCmdUpdateAS(fns, cmd, NULL, dst, top, data, count, scratch, 0);
+}
+
+void apCmdUpdateAS(const apExtrasFns *fns, apHandle cmd, apHandle src, apHandle dst, int top, uint64_t data, uint32_t count, uint64_t scratch, int allowUpdate) {
 	apAccelerationStructureGeometry g;
 	geometry(&g, top, data, count);
 	apAccelerationStructureBuildGeometryInfo b;
-	buildInfo(&b, &g, top);
+	buildInfo(&b, &g, top, allowUpdate || src != NULL);
+	if (src != NULL) {
+		b.mode = 1; // VK_BUILD_ACCELERATION_STRUCTURE_MODE_UPDATE_KHR
+		b.srcAccelerationStructure = src;
+	}
 	b.dstAccelerationStructure = dst;
 	b.scratchData = scratch;
 	apAccelerationStructureBuildRangeInfo r = {count, 0, 0, 0};

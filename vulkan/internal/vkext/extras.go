@@ -196,6 +196,22 @@ func (e *Extras) CmdBuildAS(cmd, dst unsafe.Pointer, top bool, data uint64, coun
 	C.apCmdBuildAS(&e.fns, C.apHandle(cmd), C.apHandle(dst), cbool(top), C.uint64_t(data), C.uint32_t(count), C.uint64_t(scratch))
 }
 
+// ASSizesUpdatable is ASSizes for a build with ALLOW_UPDATE where
+// allowUpdate is set; update is the scratch an update of it needs.
+func (e *Extras) ASSizesUpdatable(top bool, count uint32, allowUpdate bool) (size, scratch, update uint64) {
+	var s, sc, u C.uint64_t
+	C.apASSizesUpdatable(&e.fns, e.device, cbool(top), C.uint32_t(count), cbool(allowUpdate), &s, &sc, &u)
+	return uint64(s), uint64(sc), uint64(u)
+}
+
+// CmdUpdateAS is CmdBuildAS with ALLOW_UPDATE where allowUpdate is set,
+// or, where src is not nil, an update (VK_BUILD_ACCELERATION_STRUCTURE_
+// MODE_UPDATE_KHR) of src into dst (src itself for an in-place update)
+// from the same count of triangles or instances at data.
+func (e *Extras) CmdUpdateAS(cmd, src, dst unsafe.Pointer, top bool, data uint64, count uint32, scratch uint64, allowUpdate bool) {
+	C.apCmdUpdateAS(&e.fns, C.apHandle(cmd), C.apHandle(src), C.apHandle(dst), cbool(top), C.uint64_t(data), C.uint32_t(count), C.uint64_t(scratch), cbool(allowUpdate))
+}
+
 // CmdCopyAS records vkCmdCopyAccelerationStructureKHR (CLONE).
 func (e *Extras) CmdCopyAS(cmd, src, dst unsafe.Pointer) {
 	C.apCmdCopyAS(&e.fns, C.apHandle(cmd), C.apHandle(src), C.apHandle(dst))

@@ -313,6 +313,13 @@ uint64_t apASAddress(const apExtrasFns *fns, apHandle device, apHandle as);
 // apCmdBuildAS records one build: count triangles (R32G32B32_SFLOAT,
 // 12-byte stride, no index) at data, or count instances at data (top).
 void apCmdBuildAS(const apExtrasFns *fns, apHandle cmd, apHandle dst, int top, uint64_t data, uint32_t count, uint64_t scratch);
+// apASSizesUpdatable is apASSizes for a build with ALLOW_UPDATE where
+// allowUpdate is set, with the update scratch size too.
+void apASSizesUpdatable(const apExtrasFns *fns, apHandle device, int top, uint32_t count, int allowUpdate, uint64_t *size, uint64_t *scratch, uint64_t *update);
+// apCmdUpdateAS is apCmdBuildAS with ALLOW_UPDATE where allowUpdate is
+// set, or, with src, an update (mode UPDATE) of src into dst (which may
+// be src).
+void apCmdUpdateAS(const apExtrasFns *fns, apHandle cmd, apHandle src, apHandle dst, int top, uint64_t data, uint32_t count, uint64_t scratch, int allowUpdate);
 void apCmdCopyAS(const apExtrasFns *fns, apHandle cmd, apHandle src, apHandle dst);
 // apNewAllocateFlags: a VkMemoryAllocateFlagsInfo with DEVICE_ADDRESS (apFree it).
 void *apNewAllocateFlags(void);
