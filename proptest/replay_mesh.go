@@ -106,7 +106,7 @@ var RayReplayKinds = []string{
 	"as-copy",    // a structure copied into another, both traced
 	"as-input",   // compute-written buffers a build reads as vertex data (SHADER_READ or ACCELERATION_STRUCTURE_READ), into a top level or a bottom level it instances, traced
 	"as-scratch", // top-level builds (one over a graph bottom level or the replay's own) whose scratch is a transient graph buffer (one shared by two builds, or one each), which a later transient may take
-	"as-update",  // a bottom level refitted in place or updated into another (mode UPDATE), instanced by a top level, traced
+	"as-update",  // a bottom level refitted in place or updated into another (mode UPDATE), instanced by a top level (refitted in place in half the frames), traced
 }
 
 // RayReplayFrame is MeshReplayFrame for RayReplayKinds; traces are in
@@ -217,6 +217,9 @@ func (b *rgen) rayKind(k string, cs vk.Stage) {
 		}
 		t := as("tlas")
 		b.cmd("tlas.build", planner.Access{Resource: t, Stages: build, Access: asw}, planner.Access{Resource: out, Stages: build, Access: asr})
+		if b.rng.IntN(2) == 0 {
+			b.cmd("tlas.refit", planner.Access{Resource: t, Stages: build, Access: asr | asw}, planner.Access{Resource: out, Stages: build, Access: asr})
+		}
 		b.toSink("tlas.trace", trace(t))
 	default:
 		panic("proptest: unknown ray replay kind " + k)

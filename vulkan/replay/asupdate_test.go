@@ -26,7 +26,24 @@ func asRefit(r p.ResourceID) p.Access {
 // updateFrame builds x (and y, a top level traced later), updates x in place (refit) or into z (!inPlace) in command
 // refit, builds a top level over the result and traces it in "trace".
 func updateFrame(inPlace bool, refit string) *p.Graph {
+	return updateFrameOf(inPlace, false, refit)
+}
+
+// updateFrameOf is updateFrame, or (top) the top level refitted in place
+// over x and y instead.
+func updateFrameOf(inPlace, top bool, refit string) *p.Graph {
 	g := &p.Graph{}
+	if top {
+		x, y, t := asBuffer(g, "x"), asBuffer(g, "y"), asBuffer(g, "tlas")
+		sink := g.AddBuffer("sink", p.BufferDesc{Size: 4096, Usage: vk.BufferUsageStorageBuffer})
+		g.AddCommand("x.build", asBuild(x))
+		g.AddCommand("y.build", asBuild(y))
+		g.AddCommand("tlas.build", asBuild(t), asRead(x), asRead(y))
+		g.AddCommand(refit, asRefit(t), asRead(x), asRead(y))
+		g.AddCommand("trace", asTrace(t), p.Access{Resource: sink, Stages: traceStage, Access: vk.AccessShaderStorageWrite})
+		g.AddCommand("sink.read", p.Access{Resource: sink, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+		return g
+	}
 	x, y, t := asBuffer(g, "x"), asBuffer(g, "y"), asBuffer(g, "tlas")
 	sink := g.AddBuffer("sink", p.BufferDesc{Size: 4096, Usage: vk.BufferUsageStorageBuffer})
 	g.AddCommand("x.build", asBuild(x))
@@ -65,12 +82,12 @@ func traceDigest(rep *Report) uint64 {
 func TestASUpdate(t *testing.T) {
 	d := rayDevice(t)
 	for _, c := range []struct {
-		name    string
-		inPlace bool
-	}{{"in-place", true}, {"into-another", false}} {
+		name         string
+		inPlace, top bool
+	}{{"in-place", true, false}, {"into-another", false, false}, {"top-level-in-place", true, true}} {
 		t.Run(c.name, func(t *testing.T) {
-			a := extCompare(t, d, updateFrame(c.inPlace, "refit"), 2)
-			b := extCompare(t, d, updateFrame(c.inPlace, "refit.other"), 2)
+			a := extCompare(t, d, updateFrameOf(c.inPlace, c.top, "refit"), 2)
+			b := extCompare(t, d, updateFrameOf(c.inPlace, c.top, "refit.other"), 2)
 			if traceDigest(a) == 0 || traceDigest(a) == traceDigest(b) {
 				t.Errorf("the trace's digest %x does not depend on the update's triangles (other refit: %x)", traceDigest(a), traceDigest(b))
 			}
@@ -86,11 +103,21 @@ func TestASUpdateRefused(t *testing.T) {
 		name, want string
 		graph      func() *p.Graph
 	}{
-		{"top-level", "an update of a top-level acceleration structure", func() *p.Graph {
+		{"top-level-count", "Vulkan keeps the instance count", func() *p.Graph {
+			g := &p.Graph{}
+			b, b2, tl := asBuffer(g, "blas"), asBuffer(g, "blas2"), asBuffer(g, "tlas")
+			g.AddCommand("build.blas", asBuild(b))
+			g.AddCommand("build.blas2", asBuild(b2))
+			g.AddCommand("build.tlas", asBuild(tl), asRead(b))
+			g.AddCommand("refit.tlas", asRefit(tl), asRead(b), asRead(b2))
+			g.AddCommand("trace", asTrace(tl))
+			return g
+		}},
+		{"top-level-own", "its last build instanced -1", func() *p.Graph {
 			g := &p.Graph{}
 			b, tl := asBuffer(g, "blas"), asBuffer(g, "tlas")
 			g.AddCommand("build.blas", asBuild(b))
-			g.AddCommand("build.tlas", asBuild(tl), asRead(b))
+			g.AddCommand("build.tlas", asBuild(tl))
 			g.AddCommand("refit.tlas", asRefit(tl), asRead(b))
 			g.AddCommand("trace", asTrace(tl))
 			return g

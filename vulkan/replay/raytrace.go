@@ -38,7 +38,11 @@ import (
 //     source into the buffer: the source's triangle count, moved to the
 //     command's own triangles. Every build of a structure an update
 //     reads or writes has ALLOW_UPDATE (and its sizes are queried so).
-//     Updates of top-level structures are refused (not built).
+//     A top-level build that reads the structure it writes is an
+//     in-place update from the bottom levels it reads, moved along y; it
+//     must instance as many as the structure's last build did (Vulkan
+//     keeps the count), and that build must have been over graph bottom
+//     levels.
 //   - ACCELERATION_STRUCTURE_COPY, READ of one structure and WRITE of
 //     another: vkCmdCopyAccelerationStructureKHR (CLONE); the destination
 //     has the source's level and size.
@@ -392,7 +396,8 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 	}
 	// Levels, in recorded order (a copy's destination takes its source's).
 	built := map[p.ResourceID]bool{}
-	level := map[p.ResourceID]bool{} // decided: top
+	level := map[p.ResourceID]bool{}      // decided: top
+	lastInputs := map[p.ResourceID]int{} // a top level's last build: the bottom levels it instanced (-1: its own or graph triangles)
 	for i := range ws {
 		w := &ws[i]
 		rt := w.rt
@@ -427,8 +432,8 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 			}
 			if src, ok := rt.updates[r]; ok {
 				switch {
-				case !bottom[r]:
-					return refuse(w, r, "an update of a top-level acceleration structure (the replay updates bottom levels: not built)")
+				case !bottom[r] && (len(rt.inputs) == 0 || lastInputs[r] != len(rt.inputs)):
+					return refuse(w, r, "an update of a top-level acceleration structure instancing %d graph bottom levels, where its last build instanced %d (-1: the replay's own): Vulkan keeps the instance count, and the replay updates top levels built over graph bottom levels only", len(rt.inputs), lastInputs[r])
 				case !built[src]:
 					return refuse(w, src, "an update of an acceleration structure the frame has not built (Vulkan: the source must have been built with ALLOW_UPDATE; its contents are opaque: the replay can give it none)")
 				case len(rt.geom) > 0:
@@ -442,6 +447,10 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 			level[r], built[r] = !bottom[r], true
 			if !bottom[r] {
 				rk.instances[r] = max(rk.instances[r], uint32(max(1, len(rt.inputs)+rt.geomInstance())))
+				lastInputs[r] = len(rt.inputs)
+				if len(rt.inputs) == 0 || rt.geomInstance() > 0 {
+					lastInputs[r] = -1
+				}
 			}
 		}
 		for j, s := range rt.copySrc {
@@ -481,7 +490,7 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 		rk.top[r] = top
 		res := &g.Resources[r]
 		if top {
-			size, _ := rk.fns.ASSizes(true, rk.instances[r])
+			size, _, _ := rk.fns.ASSizesUpdatable(true, rk.instances[r], rk.updatable[r])
 			if size > res.Buffer.Size {
 				w, _ := first()
 				return refuse(w, r, "a top-level structure of %d instances needs %d bytes on %s; the buffer has %d", rk.instances[r], size, k.dev.Info().Name, res.Buffer.Size)
@@ -553,10 +562,13 @@ func triangles(seed uint32, n uint32) []byte {
 
 // instanceBytes are VkAccelerationStructureInstanceKHRs of the
 // bottom-level structures at addrs, instance j shifted by j in x.
-func instanceBytes(addrs []uint64) []byte {
+func instanceBytes(addrs []uint64) []byte { return instanceBytesAt(addrs, 0) }
+
+// instanceBytesAt is instanceBytes with every instance shifted by dy in y.
+func instanceBytesAt(addrs []uint64, dy float32) []byte {
 	out := make([]byte, 0, rtInstanceBytes*len(addrs))
 	for j, a := range addrs {
-		for i, v := range [12]float32{1, 0, 0, float32(j), 0, 1, 0, 0, 0, 0, 1, 0} {
+		for i, v := range [12]float32{1, 0, 0, float32(j), 0, 1, 0, dy, 0, 0, 1, 0} {
 			_ = i
 			out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v))
 		}
@@ -651,7 +663,10 @@ func (k *kit) rtOwn(g *p.Graph, ws []work) error {
 				}
 			}
 			if top {
-				_, s := rk.fns.ASSizes(true, rk.instances[r])
+				_, s, u := rk.fns.ASSizesUpdatable(true, rk.instances[r], rk.updatable[r])
+				if _, ok := w.rt.updates[r]; ok {
+					s = max(u, 1)
+				}
 				if len(w.rt.inputs) == 0 {
 					// The command's own bottom-level structure.
 					size, _ := rk.fns.ASSizes(false, n)
@@ -907,6 +922,11 @@ func (m *mode) prepareRT() error {
 		}
 		for _, r := range w.rt.builds {
 			inst := instanceBytes(addrs)
+			if _, ok := w.rt.updates[r]; ok {
+				// An update moves the instances (by up to half a tile
+				// along y, from the command's seed), so the trace sees it.
+				inst = instanceBytesAt(addrs, 0.1+0.4*float32(hash32(w.seed^hashString(m.r.g.Resources[r].Name))&0xffff)/65536)
+			}
 			if ob := rk.own[ownKey{w.cmd, r}]; ob.blas != nil {
 				// The bottom-level structure over the build's inputs, last.
 				inst = instanceBytes(append(addrs[:len(addrs):len(addrs)], rk.fns.ASAddress(ob.blas)))
@@ -1023,9 +1043,13 @@ func (m *mode) recordRT(cb vkg.CommandBuffer, w *work) {
 			// top-level build.
 			k.hooks.Barrier(cb, &vkext.Barriers{Memory: []vkext.Scope{{SrcStages: uint64(vk.StageAccelerationStructureBuild), SrcAccess: uint64(vk.AccessAccelerationStructureWrite),
 				DstStages: uint64(vk.StageAccelerationStructureBuild), DstAccess: uint64(vk.AccessAccelerationStructureRead)}}})
-			rk.fns.CmdBuildAS(c, rm.as[r], true, ob.instances, 1, ob.scratch2)
+			rk.fns.CmdUpdateAS(c, nil, rm.as[r], true, ob.instances, 1, ob.scratch2, rk.updatable[r])
 		default:
-			rk.fns.CmdBuildAS(c, rm.as[r], true, rm.instances[ownKey{w.cmd, r}], uint32(len(w.rt.inputs)), ob.scratch)
+			var src unsafe.Pointer // an in-place update of a top level (rtDevice)
+			if _, ok := w.rt.updates[r]; ok {
+				src = rm.as[r]
+			}
+			rk.fns.CmdUpdateAS(c, src, rm.as[r], true, rm.instances[ownKey{w.cmd, r}], uint32(len(w.rt.inputs)), ob.scratch, rk.updatable[r])
 		}
 	}
 	for j, s := range w.rt.copySrc {
