@@ -396,7 +396,7 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 	}
 	// Levels, in recorded order (a copy's destination takes its source's).
 	built := map[p.ResourceID]bool{}
-	level := map[p.ResourceID]bool{}      // decided: top
+	level := map[p.ResourceID]bool{}     // decided: top
 	lastInputs := map[p.ResourceID]int{} // a top level's last build: the bottom levels it instanced (-1: its own or graph triangles)
 	for i := range ws {
 		w := &ws[i]
