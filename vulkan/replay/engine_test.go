@@ -191,3 +191,92 @@ func TestEngineFrames(t *testing.T) {
 		t.Logf("queues %s, %d batches, %d semaphores, %d alias barriers, %d messages, digests equal %v", rep.Queues, rep.Batches, rep.Semaphores, rep.AliasBarriers, rep.ValidationMessages, rep.DigestsEqual)
 	})
 }
+
+// TestEngineIdioms replays small frames of idioms engines write with the
+// presets: a 4× depth resolve attachment, a mip chain by blits, a staging
+// upload and a readback with host accesses, compute skinning into a vertex
+// buffer with indirect dispatch and draw, a stencil-only test beside a
+// depth-only sample, clears and fills. Each must replay clean and equal.
+func TestEngineIdioms(t *testing.T) {
+	d := sharedDevice(t)
+	const cs, fs = vk.StageComputeShader, vk.StageFragmentShader
+	cases := []struct {
+		name string
+		f    func() *aliasplan.Graph
+	}{
+		{"depth-resolve", func() *aliasplan.Graph {
+			g := &aliasplan.Graph{}
+			ms := g.AddImage("depth.ms", aliasplan.ImageDesc{Format: vk.FormatD32Sfloat, Width: 64, Height: 64, Samples: 4, Usage: vk.ImageUsageDepthStencilAttachment})
+			one := g.AddImage("depth", aliasplan.ImageDesc{Format: vk.FormatD32Sfloat, Width: 64, Height: 64, Usage: vk.ImageUsageDepthStencilAttachment | vk.ImageUsageSampled})
+			out := g.AddImage("out", aliasplan.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 64, Height: 64, Usage: vk.ImageUsageStorage})
+			g.AddCommand("draw", g.DepthAttachment(ms), g.DepthAttachment(one))
+			g.AddCommand("use", g.Sampled(one, cs), g.WriteImage(out, cs))
+			g.AddCommand("read", g.ReadImage(out, cs))
+			return g
+		}},
+		{"blit-mips", func() *aliasplan.Graph {
+			g := &aliasplan.Graph{}
+			im := g.AddImage("tex", aliasplan.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 64, Height: 64, MipLevels: 4, Usage: vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst | vk.ImageUsageSampled | vk.ImageUsageStorage})
+			g.AddCommand("fill", g.WriteImage(im, cs).WithMips(0, 1))
+			for m := 1; m < 4; m++ {
+				g.AddCommand("mip"+string(rune('0'+m)), g.TransferSrc(im).WithMips(m-1, 1), g.TransferDst(im).WithMips(m, 1))
+			}
+			out := g.AddBuffer("out", aliasplan.BufferDesc{Size: 4096, Usage: vk.BufferUsageStorageBuffer})
+			g.AddCommand("use", g.Sampled(im, cs), p.Access{Resource: out, Stages: cs, Access: vk.AccessShaderStorageWrite})
+			g.AddCommand("read", g.ReadBuffer(out, cs))
+			return g
+		}},
+		{"upload-readback", func() *aliasplan.Graph {
+			g := &aliasplan.Graph{}
+			stage := g.AddResource(aliasplan.Resource{Name: "staging", Kind: aliasplan.KindBuffer, Memory: p.CPUToGPU, Buffer: aliasplan.BufferDesc{Size: 64 * 64 * 4, Usage: vk.BufferUsageTransferSrc}})
+			im := g.AddImage("tex", aliasplan.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 64, Height: 64, Usage: vk.ImageUsageTransferDst | vk.ImageUsageSampled | vk.ImageUsageTransferSrc})
+			rb := g.AddResource(aliasplan.Resource{Name: "readback", Kind: aliasplan.KindBuffer, Memory: p.GPUToCPU, Buffer: aliasplan.BufferDesc{Size: 64 * 64 * 4, Usage: vk.BufferUsageTransferDst}})
+			g.AddCommand("host.write", p.Access{Resource: stage, Stages: vk.StageHost, Access: vk.AccessHostWrite})
+			g.AddCommand("upload", g.TransferSrc(stage), g.TransferDst(im))
+			g.AddCommand("sample", g.Sampled(im, fs))
+			g.AddCommand("readback", g.TransferSrc(im), g.TransferDst(rb))
+			g.AddCommand("host.read", p.Access{Resource: rb, Stages: vk.StageHost, Access: vk.AccessHostRead})
+			return g
+		}},
+		{"skinning-indirect", func() *aliasplan.Graph {
+			g := &aliasplan.Graph{}
+			vb := g.AddBuffer("skinned", aliasplan.BufferDesc{Size: 1 << 16, Usage: vk.BufferUsageStorageBuffer | vk.BufferUsageVertexBuffer})
+			args := g.AddBuffer("args", aliasplan.BufferDesc{Size: 256, Usage: vk.BufferUsageStorageBuffer | vk.BufferUsageIndirectBuffer})
+			col := g.AddImage("color", aliasplan.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 64, Height: 64, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageStorage})
+			g.AddCommand("skin", p.Access{Resource: vb, Stages: cs, Access: vk.AccessShaderStorageWrite}, p.Access{Resource: args, Stages: cs, Access: vk.AccessShaderStorageWrite})
+			g.AddCommand("dispatch.indirect", g.Indirect(args), g.ReadBuffer(vb, cs))
+			g.AddCommand("draw", g.VertexBuffer(vb), g.Indirect(args), g.ColorAttachment(col))
+			g.AddCommand("post", g.ReadImage(col, cs), g.WriteImage(col, cs))
+			g.AddCommand("ui", g.BlendAttachment(col))
+			g.AddCommand("read", g.ReadImage(col, cs))
+			return g
+		}},
+		{"stencil", func() *aliasplan.Graph {
+			g := &aliasplan.Graph{}
+			ds := g.AddImage("ds", aliasplan.ImageDesc{Format: vk.FormatD24UnormS8Uint, Width: 64, Height: 64, Usage: vk.ImageUsageDepthStencilAttachment | vk.ImageUsageSampled})
+			col := g.AddImage("color", aliasplan.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 64, Height: 64, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageStorage})
+			g.AddCommand("mask", g.DepthAttachment(ds))
+			g.AddCommand("outline", g.DepthTest(ds).WithAspects(vk.AspectStencil), g.ColorAttachment(col))
+			g.AddCommand("depth.read", g.Sampled(ds, fs).WithAspects(vk.AspectDepth), g.BlendAttachment(col))
+			g.AddCommand("read", g.ReadImage(col, cs))
+			return g
+		}},
+		{"clear-fill", func() *aliasplan.Graph {
+			g := &aliasplan.Graph{}
+			im := g.AddImage("im", aliasplan.ImageDesc{Format: vk.FormatR16G16B16A16Sfloat, Width: 64, Height: 64, Usage: vk.ImageUsageTransferDst | vk.ImageUsageStorage})
+			b := g.AddBuffer("counters", aliasplan.BufferDesc{Size: 1024, Usage: vk.BufferUsageTransferDst | vk.BufferUsageStorageBuffer})
+			g.AddCommand("clear", p.Access{Resource: im, Stages: vk.StageClear, Access: vk.AccessTransferWrite, Layout: vk.LayoutTransferDstOptimal},
+				p.Access{Resource: b, Stages: vk.StageClear, Access: vk.AccessTransferWrite})
+			g.AddCommand("count", g.WriteBuffer(b, cs), g.WriteImage(im, cs))
+			g.AddCommand("read", g.ReadBuffer(b, cs), g.ReadImage(im, cs))
+			return g
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := c.f()
+			rep := compare(t, d, &g.Graph, 1)
+			t.Logf("%d alias barriers, digests equal %v", rep.AliasBarriers, rep.DigestsEqual)
+		})
+	}
+}
