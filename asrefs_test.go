@@ -171,3 +171,30 @@ func TestImpliedASReadsVerify(t *testing.T) {
 		t.Errorf("overlap error %q does not say %s", oe, want)
 	}
 }
+
+// TestImportedStructureWarning: an imported top level built over a
+// transient bottom level warns (a later frame's trace of it reads memory
+// this plan reuses); with the bottom level imported too it does not.
+func TestImportedStructureWarning(t *testing.T) {
+	for _, importBLAS := range []bool{false, true} {
+		g, ids := asFrame(false)
+		g.Resources[ids["tlas"]].Imported = true
+		g.Resources[ids["blas"]].Imported = importBLAS
+		p, err := aliasplan.New(aliasplan.Options{}).Plan(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, w := range p.Warnings {
+			if w.Rule == planner.RuleStructureRefs {
+				got = append(got, w.String())
+			}
+		}
+		switch {
+		case importBLAS && len(got) != 0:
+			t.Errorf("blas imported too: warnings %q, want none", got)
+		case !importBLAS && (len(got) != 1 || !strings.Contains(got[0], `resource "tlas"`) || !strings.Contains(got[0], `"blas"`)):
+			t.Errorf("tlas imported over a transient blas: warnings %q, want one on tlas naming blas", got)
+		}
+	}
+}

@@ -49,6 +49,7 @@ func Build(c *planner.Compiled, p *planner.Plan) error {
 	b.hazardSources()
 	p.Barriers = b.build(p.Barriers[:0])
 	p.FinalBarriers, p.Warnings = b.finalBarriers(p.FinalBarriers[:0], p.Warnings)
+	p.Warnings = append(slices.DeleteFunc(p.Warnings, func(w planner.Warning) bool { return w.Rule == planner.RuleStructureRefs }), c.StructureWarnings()...)
 	return b.submissions() // queues.go
 }
 

@@ -1,7 +1,9 @@
 package planner
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/aliasplan/aliasplan/vk"
 )
@@ -35,7 +37,7 @@ import (
 // implied accesses are the planner's: they are not added to the Graph, so
 // the replay, the plan file and the viewer see the graph as declared;
 // Compiled.Uses includes them (Use.Implied).
-func impliedReads(g *Graph) [][]Access {
+func impliedReads(g *Graph) ([][]Access, map[ResourceID][]ResourceID) {
 	isAS := make([]bool, len(g.Resources))
 	any := false
 	for r := range g.Resources {
@@ -45,7 +47,7 @@ func impliedReads(g *Graph) [][]Access {
 		}
 	}
 	if !any {
-		return nil
+		return nil, nil
 	}
 	var out [][]Access
 	refs := map[ResourceID][]ResourceID{} // R(X), sorted
@@ -102,6 +104,38 @@ func impliedReads(g *Graph) [][]Access {
 			}
 		}
 	}
+	return out, refs
+}
+
+// RuleStructureRefs is the rule of a Warning that an imported acceleration
+// structure refers, when the frame ends, to a structure that is not
+// imported (asrefs.go): the next frame's trace of the imported one reads
+// memory this frame's plan gave back.
+const RuleStructureRefs Rule = "structure-references"
+
+// StructureWarnings are the RuleStructureRefs warnings of the graph: one
+// per imported acceleration structure whose references (the structures
+// its last build or copy read, asrefs.go) include one that is not
+// imported when the frame ends.
+func (c *Compiled) StructureWarnings() []Warning {
+	g := c.Graph
+	var out []Warning
+	for x, refs := range c.asRefs {
+		if !g.Resources[x].Imported {
+			continue
+		}
+		var names []string
+		for _, r := range refs {
+			if !g.Resources[r].Imported {
+				names = append(names, fmt.Sprintf("%q", g.Resources[r].Name))
+			}
+		}
+		if names != nil {
+			out = append(out, Warning{Resource: g.Resources[x].Name, Rule: RuleStructureRefs,
+				Detail: fmt.Sprintf("the imported acceleration structure refers at the end of the frame to %s, which the frame does not import: their memory is the plan's, reused or freed after the frame, and a later trace of it reads that memory (import them too, or rebuild it every frame)", strings.Join(names, ", "))})
+		}
+	}
+	slices.SortFunc(out, func(a, b Warning) int { return strings.Compare(a.Resource, b.Resource) })
 	return out
 }
 

@@ -104,7 +104,8 @@ func TestImpliedReadsRule(t *testing.T) {
 				g.AddCommand(fmt.Sprintf("c%d", i), as...)
 			}
 			var got []string
-			for ci, imp := range impliedReads(g) {
+			imps, _ := impliedReads(g)
+			for ci, imp := range imps {
 				for _, a := range imp {
 					if a.Access != vk.AccessAccelerationStructureRead {
 						t.Errorf("c%d: implied access %s, want ACCELERATION_STRUCTURE_READ", ci, a.Access)

@@ -80,6 +80,8 @@ type Compiled struct {
 	last      []CommandID // per resource, the maximal terminal uses (Before needs only these)
 	lastStart []int32
 
+	asRefs map[ResourceID][]ResourceID // acceleration structures' references at the end of the frame (asrefs.go)
+
 	ranged []*ranged // per resource: its per-subresource analysis (subresource.go); nil when no access names a partial range
 }
 
@@ -123,7 +125,8 @@ func (c *Compiled) aggregate() {
 	count := make([]int32, nr+1)
 	c.cmdStart = make([]int32, nc+1)
 	total := 0
-	implied := impliedReads(g) // asrefs.go; nil for most graphs
+	implied, refs := impliedReads(g) // asrefs.go; nil for most graphs
+	c.asRefs = refs
 	// accesses returns the command's declared accesses followed by its
 	// implied ones, and the number declared.
 	accesses := func(ci int) ([]Access, int) {
