@@ -41,12 +41,26 @@ func storageSupported(d *vulkan.Device, f vk.Format) bool {
 // with two layers), "read" reads them all in the compute stage (stage
 // st) and "after" samples nothing: the reads feed read's digest.
 func fmtlessGraph(d *vulkan.Device, st vk.Stage) (*p.Graph, []string) {
+	return fmtlessGraphCapped(d, st, false)
+}
+
+// fmtlessGraphCapped is fmtlessGraph, with capped only as many images
+// of each format-less array as it has slots (a task or mesh part cannot
+// split into more draws: gfxsplit.go).
+func fmtlessGraphCapped(d *vulkan.Device, st vk.Stage, capped bool) (*p.Graph, []string) {
 	g := &p.Graph{}
 	var w, r []p.Access
 	var names []string
+	used := map[category]int{}
 	for i, c := range fmtlessFormats {
 		if !storageSupported(d, c.f) {
 			continue
+		}
+		if cat, _ := fmtlessCategory(c.f, c.is3D, false, stCompute); capped {
+			if used[cat] >= cats[cat].graphic {
+				continue
+			}
+			used[cat]++
 		}
 		desc := p.ImageDesc{Format: c.f, Width: 8, Height: 4, Depth: 1, MipLevels: 1, ArrayLayers: 2, Samples: 1, Tiling: vk.TilingOptimal, Usage: vk.ImageUsageStorage}
 		if c.is3D {
@@ -69,9 +83,9 @@ func fmtlessGraph(d *vulkan.Device, st vk.Stage) (*p.Graph, []string) {
 }
 
 // TestFormatlessCategories: reads of formats without a format-qualified
-// array go to the format-less arrays in compute, vertex and fragment
-// (float, uint, sint; 2D, 3D, multisampled) and stay refused in the
-// other stages.
+// array go to the format-less arrays in compute, vertex, fragment,
+// tessellation, geometry, task and mesh (float, uint, sint; 2D, 3D,
+// multisampled) and stay refused in the ray generation stage.
 func TestFormatlessCategories(t *testing.T) {
 	for _, c := range []struct {
 		f      vk.Format
@@ -92,8 +106,12 @@ func TestFormatlessCategories(t *testing.T) {
 		{vk.FormatR8G8B8A8Snorm, false, false, stFragment, catNF2, true},
 		{vk.FormatR32Sint, true, false, stVertex, catNF3I, true},
 		{vk.FormatR16Uint, false, true, stFragment, catNFMSU, true},
-		{vk.FormatR8G8B8A8Snorm, false, false, stGeometry, 0, false},
-		{vk.FormatR8G8B8A8Snorm, false, false, stMesh, 0, false},
+		{vk.FormatR8G8B8A8Snorm, false, false, stGeometry, catNF2, true},
+		{vk.FormatR32G32Uint, true, false, stTessControl, catNF3U, true},
+		{vk.FormatR8Sint, false, true, stTessEval, catNFMSI, true},
+		{vk.FormatR8G8B8A8Snorm, false, false, stMesh, catNF2, true},
+		{vk.FormatR16Unorm, false, false, stTask, catNF2, true},
+		{vk.FormatR8G8B8A8Snorm, false, false, stRayGen, 0, false},
 		{vk.FormatD32Sfloat, false, false, stCompute, 0, false},
 	} {
 		got, ok := fmtlessCategory(c.f, c.is3D, c.ms, c.st)
@@ -102,8 +120,8 @@ func TestFormatlessCategories(t *testing.T) {
 		}
 	}
 	for c := catNF2; c <= catNFMSI; c++ {
-		if cats[c].offset+cats[c].compute > numSlots || cats[c].graphic != cats[c].compute || c.size(stGeometry) != 0 || c.size(stMesh) != 0 {
-			t.Errorf("%s: offset %d size %d graphic %d geometry %d (numSlots %d)", cats[c].name, cats[c].offset, cats[c].compute, cats[c].graphic, c.size(stGeometry), numSlots)
+		if cats[c].offset+cats[c].compute > numSlots || cats[c].graphic != cats[c].compute || c.size(stGeometry) != cats[c].graphic || c.size(stMesh) != cats[c].graphic || c.size(stRQMesh) != 0 {
+			t.Errorf("%s: offset %d size %d graphic %d geometry %d mesh %d (numSlots %d)", cats[c].name, cats[c].offset, cats[c].compute, cats[c].graphic, c.size(stGeometry), c.size(stMesh), numSlots)
 		}
 	}
 }
@@ -155,17 +173,18 @@ func TestFormatlessReads(t *testing.T) {
 	}
 }
 
-// TestFormatlessOtherStages: a geometry-stage read of such a format is
-// refused, naming the feature as queried: lacking (a device limit) or
-// present (compute, vertex and fragment only, the other stages not
-// built).
+// TestFormatlessOtherStages: a ray-generation-stage read of such a
+// format (the one stage without format-less arrays) is refused, naming
+// the feature as queried: lacking, or present (that stage not built),
+// or, where the device has no ray tracing pipeline, naming what it
+// lacks.
 func TestFormatlessOtherStages(t *testing.T) {
-	d := sharedDevice(t)
-	g, _ := fmtlessGraph(d, vk.StageGeometryShader)
+	d := extDevice(t, vk.StageAccelerationStructureBuild|vk.StageRayTracingShader)
+	g, _ := fmtlessGraph(d, vk.StageRayTracingShader)
 	_, err := New(d, g)
 	want := "lacks shaderStorageImageReadWithoutFormat (queried)"
 	if readWithoutFormat(d) {
-		want = "format-less read path is in the compute, vertex and fragment stages only"
+		want = "format-less read path is in the compute, vertex, fragment, tessellation, geometry, task and mesh stages only"
 	}
 	var ue *UnsupportedError
 	if !errors.As(err, &ue) || !strings.Contains(ue.Reason, want) {

@@ -1,0 +1,190 @@
+package replay
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vk"
+	"github.com/aliasplan/aliasplan/vulkan"
+)
+
+// fmtlessMoreStages are the stages that got format-less reads in session
+// 13 (issue 21): tessellation, geometry, task and mesh.
+var fmtlessMoreStages = []struct {
+	name string
+	st   vk.Stage
+	mesh bool // opened with the mesh stages (extDevice)
+}{
+	{"tess-control", vk.StageTessellationControlShader, false},
+	{"tess-eval", vk.StageTessellationEvaluationShader, false},
+	{"geometry", vk.StageGeometryShader, false},
+	{"task", vk.StageTaskShaderEXT, true},
+	{"mesh", vk.StageMeshShaderEXT, true},
+}
+
+// fmtlessRefusal checks that New refuses g naming a missing device
+// feature as queried (never "not built") and reports whether it did;
+// a device that can run g (want) must not refuse it.
+func fmtlessRefusal(t *testing.T, d *vulkan.Device, g *p.Graph, can bool) bool {
+	t.Helper()
+	if can {
+		return false
+	}
+	_, err := New(d, g)
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "(queried)") || strings.Contains(ue.Reason, "not built") {
+		t.Fatalf("got %v, want a refusal naming the missing feature as queried", err)
+	}
+	t.Logf("refused on %s (a device limit): %v", d.Info().Name, err)
+	return true
+}
+
+// fmtlessCan says whether d can run format-less reads in stage st: the
+// feature, the stage (tessellation, geometry, mesh shaders enabled) and
+// the arrays within its limits.
+func fmtlessCan(d *vulkan.Device, st vk.Stage) bool {
+	if !readWithoutFormat(d) {
+		return false
+	}
+	hooks, _ := d.Replay()
+	task, mesh := hooks.MeshShaders()
+	switch st {
+	case vk.StageTaskShaderEXT:
+		return task && mesh
+	case vk.StageMeshShaderEXT:
+		return mesh
+	}
+	return true
+}
+
+// fmtlessClobberGraph: x and y (one format without a format-qualified
+// array) written in compute, x read in stage st by "use" (with a colour
+// attachment for a draw), y read after: y placed over x clobbers what
+// use reads.
+func fmtlessClobberGraph(st vk.Stage, f vk.Format) *p.Graph {
+	g := &p.Graph{}
+	desc := p.ImageDesc{Format: f, Width: 8, Height: 4, Depth: 1, MipLevels: 1, ArrayLayers: 2, Samples: 1, Tiling: vk.TilingOptimal, Usage: vk.ImageUsageStorage}
+	x, y := g.AddImage("x", desc), g.AddImage("y", desc)
+	w := func(r p.ResourceID) p.Access {
+		return p.Access{Resource: r, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral}
+	}
+	g.AddCommand("x.write", w(x))
+	g.AddCommand("y.write", w(y))
+	use := []p.Access{{Resource: x, Stages: st, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral}}
+	if st != vk.StageComputeShader {
+		out := g.AddImage("out", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment})
+		use = append(use, meshColour(out))
+	}
+	g.AddCommand("use", use...)
+	g.AddCommand("y.read", p.Access{Resource: y, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral})
+	return g
+}
+
+// fmtlessClobber is the digest control of a format-less read in stage
+// st: with y placed over x, use's digest must differ from the intact
+// plan's (which has equal digests and no message). It fails when the
+// stage does not read x, or the read does not reach the digest.
+func fmtlessClobber(t *testing.T, d *vulkan.Device, st vk.Stage, f vk.Format) {
+	t.Helper()
+	g := fmtlessClobberGraph(st, f)
+	extCompare(t, d, g, 1)
+	r, plan := prepare(t, d, g)
+	diff := clobberDiff(t, r, g, plan)
+	t.Logf("%s read in %s, y over x: %d differences: %v", f, st, len(diff), diff)
+	if !diffHas(diff, "use") {
+		t.Errorf("the %s-stage format-less read of x did not change with y over it: %v", st, diff)
+	}
+}
+
+// TestFormatlessMoreStages: storage reads of formats without a
+// format-qualified array in the tessellation control and evaluation,
+// geometry, task and mesh stages (tesc_nf, tese_nf, geom_nf, task_nf,
+// mesh_nf, mesh_t_nf) replay with equal digests and no message where
+// the device has shaderStorageImageReadWithoutFormat and the stage
+// (lavapipe 25); y placed over x changes the reading command's digest
+// (fmtlessClobber), and for the tessellation and geometry stages a
+// barrier before the reads with a compute destination stage raises a
+// hazard on each image (layer 1.3.239 checks no mesh draw: the digest
+// control is theirs). A device without the feature or stage (lavapipe
+// 22.3: no feature, no mesh shaders) refuses naming what it lacks.
+func TestFormatlessMoreStages(t *testing.T) {
+	fmtlessRequired(t, sharedDevice(t))
+	meshDev := extDevice(t, vk.StageTaskShaderEXT|vk.StageMeshShaderEXT)
+	for _, c := range fmtlessMoreStages {
+		t.Run(c.name, func(t *testing.T) {
+			d := sharedDevice(t)
+			if c.mesh {
+				d = meshDev
+			}
+			g, names := fmtlessGraphCapped(d, c.st, c.mesh)
+			if len(names) < 4 {
+				t.Fatalf("%s: only %d of the formats have STORAGE_IMAGE support: %v", d.Info().Name, len(names), names)
+			}
+			if fmtlessRefusal(t, d, g, fmtlessCan(d, c.st)) {
+				return
+			}
+			rep := extCompare(t, d, g, 2)
+			t.Logf("%s: images %v: %d commands, digests equal %v, %d messages", d.Info().Name, names, rep.Commands, rep.DigestsEqual, rep.ValidationMessages)
+			if !c.mesh {
+				fmtlessStageControls(t, d, g, names, vk.StageComputeShader)
+			}
+			fmtlessClobber(t, d, c.st, vk.FormatR16G16Unorm)
+		})
+	}
+}
+
+// TestFormatlessUintColour: a fragment-stage format-less read in a draw
+// with unsigned and float colour attachments (frag_f1_u1_nf.spv, and
+// two unsigned ones: frag_f0_u2_nf.spv) replays with equal digests and
+// no message, a wrong-stage barrier raises a hazard on each image, and y
+// over x changes the draw's digest; refused before session 13 as not
+// built. A device without the feature refuses naming it.
+func TestFormatlessUintColour(t *testing.T) {
+	d := sharedDevice(t)
+	fmtlessRequired(t, d)
+	for _, c := range []struct {
+		name    string
+		formats []vk.Format
+	}{
+		{"float-uint", []vk.Format{vk.FormatR8G8B8A8Unorm, vk.FormatR32Uint}},
+		{"uint-uint", []vk.Format{vk.FormatR32Uint, vk.FormatR8G8B8A8Uint}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			withColours := func(g *p.Graph, cmd string) {
+				i := len(g.Commands) - 1
+				for i >= 0 && g.Commands[i].Name != cmd {
+					i--
+				}
+				acc := g.Commands[i].Accesses
+				if acc[len(acc)-1].Stages == vk.StageColorAttachmentOutput {
+					acc = acc[:len(acc)-1] // the float "out" of the helper graphs
+				}
+				for j, f := range c.formats {
+					col := g.AddImage("colour"+string(rune('0'+j)), p.ImageDesc{Format: f, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
+						Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment | vk.ImageUsageSampled})
+					acc = append(acc, meshColour(col))
+				}
+				g.Commands[i].Accesses = acc
+			}
+			g, names := fmtlessGraph(d, vk.StageFragmentShader)
+			withColours(g, "read")
+			if fmtlessRefusal(t, d, g, readWithoutFormat(d)) {
+				return
+			}
+			rep := extCompare(t, d, g, 2)
+			t.Logf("%s: colours %v: %d commands, digests equal %v, %d messages", d.Info().Name, c.formats, rep.Commands, rep.DigestsEqual, rep.ValidationMessages)
+			fmtlessStageControls(t, d, g, names, vk.StageComputeShader)
+			cg := fmtlessClobberGraph(vk.StageFragmentShader, vk.FormatR16G16Unorm)
+			withColours(cg, "use")
+			extCompare(t, d, cg, 1)
+			r, plan := prepare(t, d, cg)
+			diff := clobberDiff(t, r, cg, plan)
+			if !diffHas(diff, "use") {
+				t.Errorf("the fragment-stage format-less read of x did not change with y over it: %v", diff)
+			}
+		})
+	}
+}
