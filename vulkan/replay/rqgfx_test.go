@@ -201,10 +201,14 @@ func TestGfxRayQueryMeshNotEnabled(t *testing.T) {
 }
 
 // TestGfxRayQueryGeneratedFrames replays proptest.GfxRayReplayFrame for
-// seeds 1..8 (ALIASPLAN_RAY_FRAMES overrides) both ways: no message,
-// digests equal.
+// seeds 1..8 (ALIASPLAN_RAY_FRAMES overrides) both ways, on a device
+// opened with the mesh stages too: no message, digests equal (a mesh-rq
+// frame is refused naming VK_EXT_mesh_shader where the device lacks it).
 func TestGfxRayQueryGeneratedFrames(t *testing.T) {
-	d := gfxRQDevice(t)
+	gfxRQDevice(t) // skips where the device has no ray queries
+	d := extDevice(t, vk.StageAccelerationStructureBuild|vk.StageAccelerationStructureCopy|vk.StageRayTracingShader|vk.StageTaskShaderEXT|vk.StageMeshShaderEXT)
+	hooks, _ := d.Replay()
+	task, mesh := hooks.MeshShaders()
 	n := 8
 	if s := os.Getenv("ALIASPLAN_RAY_FRAMES"); s != "" {
 		if v, err := strconv.Atoi(s); err == nil {
@@ -214,6 +218,15 @@ func TestGfxRayQueryGeneratedFrames(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			g, kinds := proptest.GfxRayReplayFrame(seed)
+			if st := Stages(g); st&vk.StageMeshShaderEXT != 0 && !mesh || st&vk.StageTaskShaderEXT != 0 && !task {
+				_, err := New(d, g)
+				var ue *UnsupportedError
+				if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "VK_EXT_mesh_shader") || strings.Contains(ue.Reason, "not built") {
+					t.Fatalf("kinds %v: got %v, want a refusal naming VK_EXT_mesh_shader", kinds, err)
+				}
+				t.Logf("kinds %v: refused (a device limit): %v", kinds, err)
+				return
+			}
 			extCompare(t, d, g, 1)
 			t.Logf("kinds %v, stages %s", kinds, Stages(g))
 		})
