@@ -22,17 +22,17 @@ import (
 // vert_attr_nf.spv, the fragment family frag_f*_u*_nf.spv (one a
 // colour-output mix, like the plain family: float and unsigned colour
 // attachments), tesc_nf.spv, tese_nf.spv, geom_nf.spv, task_nf.spv,
-// mesh_nf.spv and mesh_t_nf.spv (issue 21, session 13). Only devices with
+// mesh_nf.spv, mesh_t_nf.spv and rgen_slots_nf.spv (ray generation,
+// raygen.go) (issue 21, session 13). Only devices with
 // shaderStorageImageReadWithoutFormat (which Config.Replay enables where
 // present) get the bindings and the modules; the vertex and fragment ones
 // only where the graphics pipeline layouts stay within the device's
-// storage-image limits with them, and the tessellation, geometry, task
-// and mesh ones only where the five-set and mesh layouts do with every
-// stage's (queried: lavapipe 22.3's 64 a stage and 256 a layout would not
-// hold them; lavapipe 25 and the H200 do). Elsewhere such a read is
-// refused naming the feature or limit as queried. The ray generation
-// stage (raygen.go) has no format-less arrays (not built:
-// docs/replay.md).
+// storage-image limits with them, and the tessellation, geometry, task,
+// mesh and ray generation ones only where the five-set, mesh and ray
+// generation layouts do with every stage's (queried: lavapipe 22.3's 64
+// a stage and 256 a layout would not hold them; lavapipe 25 and the H200
+// do). Elsewhere such a read is refused naming the feature or limit as
+// queried.
 
 // fmtlessCategory is the format-less read array for format f in stage st.
 func fmtlessCategory(f vk.Format, is3D, ms bool, st stage) (category, bool) {
@@ -57,8 +57,9 @@ func fmtlessCategory(f vk.Format, is3D, ms bool, st stage) (category, bool) {
 }
 
 // fmtlessStage says whether stage st has *_nf variants: every shader
-// stage of the slot arrays but ray generation.
-func fmtlessStage(st stage) bool { return st <= stMesh }
+// stage of the slot arrays (not the ray-query and generated-dispatch
+// parts, which have none).
+func fmtlessStage(st stage) bool { return st <= stMesh || st == stRayGen }
 
 func (c category) isFmtless() bool { return c >= catNF2 && c <= catNFMSI }
 
@@ -110,10 +111,10 @@ func (k *kit) fmtlessOn(st stage) bool {
 	return fmtlessStage(st) && k.nofmtPre
 }
 
-// fmtlessPreModule says whether name is a tessellation, geometry, task or
-// mesh *_nf module.
+// fmtlessPreModule says whether name is a tessellation, geometry, task,
+// mesh or ray generation *_nf module.
 func fmtlessPreModule(name string) bool {
-	for _, s := range []string{"tesc_", "tese_", "geom_", "task_", "mesh_"} {
+	for _, s := range []string{"tesc_", "tese_", "geom_", "task_", "mesh_", "rgen_"} {
 		if strings.HasPrefix(name, s) && strings.HasSuffix(name, "_nf.spv") {
 			return true
 		}
@@ -146,8 +147,8 @@ func (k *kit) storageImages(st stage, nf bool) int {
 // and maxDescriptorSetStorageImages: with pre false, those of the vertex
 // and fragment stages in the largest layout (the vertex, tessellation,
 // geometry and fragment sets, prerast.go); with pre true, those of every
-// stage, in that layout and in the mesh layout (mesh, fragment and task
-// sets, mesh.go).
+// stage, in that layout, in the mesh layout (mesh, fragment and task
+// sets, mesh.go) and in the ray generation one (its one set, raygen.go).
 func (k *kit) fmtlessGfxFits(pre bool) bool {
 	fits := func(stages ...stage) bool {
 		total := 0
@@ -160,14 +161,15 @@ func (k *kit) fmtlessGfxFits(pre bool) bool {
 		}
 		return total <= int(k.limits.MaxDescriptorSetStorageImages)
 	}
-	return fits(stVertex, stTessControl, stTessEval, stGeometry, stFragment) && (!pre || fits(stMesh, stFragment, stTask))
+	return fits(stVertex, stTessControl, stTessEval, stGeometry, stFragment) && (!pre || fits(stMesh, stFragment, stTask) && fits(stRayGen))
 }
 
 // skipFmtlessModule: the NOFMT modules exist only where the device has
 // the feature (comp_ms_nf.spv only where compute may declare
 // multisampled images, msaacompute.go; the vertex and fragment ones only
 // where their arrays fit the device's limits, the tessellation,
-// geometry, task and mesh ones only where every stage's do).
+// geometry, task, mesh and ray generation ones only where every stage's
+// do).
 func (k *kit) skipFmtlessModule(name string) bool {
 	switch name {
 	case "comp_nf.spv":

@@ -11,17 +11,18 @@ import (
 )
 
 // fmtlessMoreStages are the stages that got format-less reads in session
-// 13 (issue 21): tessellation, geometry, task and mesh.
+// 13 (issue 21): tessellation, geometry, task, mesh and ray generation.
 var fmtlessMoreStages = []struct {
 	name string
 	st   vk.Stage
-	mesh bool // opened with the mesh stages (extDevice)
+	ext  vk.Stage // opened with these stages too (extDevice)
 }{
-	{"tess-control", vk.StageTessellationControlShader, false},
-	{"tess-eval", vk.StageTessellationEvaluationShader, false},
-	{"geometry", vk.StageGeometryShader, false},
-	{"task", vk.StageTaskShaderEXT, true},
-	{"mesh", vk.StageMeshShaderEXT, true},
+	{"tess-control", vk.StageTessellationControlShader, 0},
+	{"tess-eval", vk.StageTessellationEvaluationShader, 0},
+	{"geometry", vk.StageGeometryShader, 0},
+	{"task", vk.StageTaskShaderEXT, vk.StageTaskShaderEXT | vk.StageMeshShaderEXT},
+	{"mesh", vk.StageMeshShaderEXT, vk.StageTaskShaderEXT | vk.StageMeshShaderEXT},
+	{"ray-generation", vk.StageRayTracingShader, vk.StageAccelerationStructureBuild | vk.StageRayTracingShader},
 }
 
 // fmtlessRefusal checks that New refuses g naming a missing device
@@ -50,7 +51,10 @@ func fmtlessCan(d *vulkan.Device, st vk.Stage) bool {
 	}
 	hooks, _ := d.Replay()
 	task, mesh := hooks.MeshShaders()
+	_, _, rtp := hooks.RayQueries()
 	switch st {
+	case vk.StageRayTracingShader:
+		return rtp
 	case vk.StageTaskShaderEXT:
 		return task && mesh
 	case vk.StageMeshShaderEXT:
@@ -73,7 +77,7 @@ func fmtlessClobberGraph(st vk.Stage, f vk.Format) *p.Graph {
 	g.AddCommand("x.write", w(x))
 	g.AddCommand("y.write", w(y))
 	use := []p.Access{{Resource: x, Stages: st, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral}}
-	if st != vk.StageComputeShader {
+	if st != vk.StageComputeShader && st != vk.StageRayTracingShader {
 		out := g.AddImage("out", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
 			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment})
 		use = append(use, meshColour(out))
@@ -101,25 +105,35 @@ func fmtlessClobber(t *testing.T, d *vulkan.Device, st vk.Stage, f vk.Format) {
 
 // TestFormatlessMoreStages: storage reads of formats without a
 // format-qualified array in the tessellation control and evaluation,
-// geometry, task and mesh stages (tesc_nf, tese_nf, geom_nf, task_nf,
-// mesh_nf, mesh_t_nf) replay with equal digests and no message where
-// the device has shaderStorageImageReadWithoutFormat and the stage
-// (lavapipe 25); y placed over x changes the reading command's digest
-// (fmtlessClobber), and for the tessellation and geometry stages a
-// barrier before the reads with a compute destination stage raises a
-// hazard on each image (layer 1.3.239 checks no mesh draw: the digest
-// control is theirs). A device without the feature or stage (lavapipe
-// 22.3: no feature, no mesh shaders) refuses naming what it lacks.
+// geometry, task, mesh and ray generation stages (tesc_nf, tese_nf,
+// geom_nf, task_nf, mesh_nf, mesh_t_nf, rgen_slots_nf) replay with equal
+// digests and no message where the device has
+// shaderStorageImageReadWithoutFormat and the stage (lavapipe 25); y
+// placed over x changes the reading command's digest (fmtlessClobber),
+// and for the tessellation and geometry stages a barrier before the
+// reads with a compute destination stage raises a hazard on each image
+// (layer 1.3.239 checks no mesh draw: the digest control is theirs, and
+// the ray generation stage's). A device without the feature or stage
+// (lavapipe 22.3: no feature, no mesh shaders, no ray tracing) refuses
+// naming what it lacks.
 func TestFormatlessMoreStages(t *testing.T) {
 	fmtlessRequired(t, sharedDevice(t))
-	meshDev := extDevice(t, vk.StageTaskShaderEXT|vk.StageMeshShaderEXT)
+	devs := map[vk.Stage]*vulkan.Device{}
+	for _, c := range fmtlessMoreStages {
+		if c.ext != 0 && devs[c.ext] == nil {
+			devs[c.ext] = extDevice(t, c.ext)
+		}
+	}
 	for _, c := range fmtlessMoreStages {
 		t.Run(c.name, func(t *testing.T) {
 			d := sharedDevice(t)
-			if c.mesh {
-				d = meshDev
+			if c.ext != 0 {
+				d = devs[c.ext]
 			}
-			g, names := fmtlessGraphCapped(d, c.st, c.mesh)
+			// Task, mesh and ray generation parts do not split into
+			// more draws or traces (gfxsplit.go, raygen.go): two images
+			// a format-less array.
+			g, names := fmtlessGraphCapped(d, c.st, c.ext != 0)
 			if len(names) < 4 {
 				t.Fatalf("%s: only %d of the formats have STORAGE_IMAGE support: %v", d.Info().Name, len(names), names)
 			}
@@ -128,7 +142,7 @@ func TestFormatlessMoreStages(t *testing.T) {
 			}
 			rep := extCompare(t, d, g, 2)
 			t.Logf("%s: images %v: %d commands, digests equal %v, %d messages", d.Info().Name, names, rep.Commands, rep.DigestsEqual, rep.ValidationMessages)
-			if !c.mesh {
+			if c.ext == 0 {
 				fmtlessStageControls(t, d, g, names, vk.StageComputeShader)
 			}
 			fmtlessClobber(t, d, c.st, vk.FormatR16G16Unorm)

@@ -31,7 +31,7 @@ type kit struct {
 	sliceWay map[avk.Format]uint8
 	// nofmtGfx: nofmt, and the vertex and fragment format-less arrays fit the device's storage-image limits (fmtless.go)
 	nofmtGfx bool
-	// nofmtPre: nofmtGfx, and every graphics stage's format-less arrays fit them too (tessellation, geometry, task, mesh; fmtless.go)
+	// nofmtPre: nofmtGfx, and every stage's format-less arrays fit them too (tessellation, geometry, task, mesh, ray generation; fmtless.go)
 	nofmtPre bool
 
 	modules   map[string]vk.ShaderModule

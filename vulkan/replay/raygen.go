@@ -27,7 +27,8 @@ import (
 // touches), in the command's place in the frame: the plan's barriers
 // naming RAY_TRACING_SHADER order it like any other work. The variant
 // with the write arrays and rarer reads is rgen_slots_x.spv (EXTRA, as
-// for the graphics stages). Its lanes are its own (a part), its descriptor set the kit's
+// for the graphics stages), rgen_slots_nf.spv with the format-less read
+// arrays (fmtless.go). Its lanes are its own (a part), its descriptor set the kit's
 // stRayGen layout (set 0 of a one-set pipeline layout), specialised by
 // its masks like a compute pipeline; the pipeline's miss and hit groups
 // and its shader binding table come from raytrace.go (rtPipelineSBT),
@@ -126,7 +127,8 @@ func (k *kit) rayGenPipeline(m specMasks) (rgPipeline, error) {
 	}
 	consts := make([]uint32, len(m))
 	copy(consts, m[:])
-	pl, sbt, err := k.rtPipelineSBT(rk.rgLay, k.modules[variant("rgen_slots.spv", needsExtra(m, true))], consts)
+	name, _ := fmtlessGfxModule(variant("rgen_slots.spv", needsExtra(m, true)), m) // fmtless.go
+	pl, sbt, err := k.rtPipelineSBT(rk.rgLay, k.modules[name], consts)
 	if pl == vkg.NullPipeline {
 		return rgPipeline{}, err
 	}

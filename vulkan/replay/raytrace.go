@@ -264,7 +264,7 @@ func hasRT(ws []work) bool {
 // skipRTModule says whether the device cannot take the shader module.
 func (k *kit) skipRTModule(name string) bool {
 	_, rq, rtp := k.hooks.RayQueries()
-	return name == "rq.spv" && !rq || k.skipRQGfxModule(name) || (name == "rgen.spv" || name == "rgen_slots.spv" || name == "rgen_slots_x.spv" || name == "rmiss.spv" || name == "rchit.spv") && !rtp
+	return name == "rq.spv" && !rq || k.skipRQGfxModule(name) || (name == "rgen.spv" || name == "rgen_slots.spv" || name == "rgen_slots_x.spv" || name == "rgen_slots_nf.spv" || name == "rmiss.spv" || name == "rchit.spv") && !rtp
 }
 
 // rtDevice checks every acceleration-structure use of g against the
