@@ -2,6 +2,7 @@ package replay
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -198,6 +199,49 @@ func TestFormatlessUintColour(t *testing.T) {
 			diff := clobberDiff(t, r, cg, plan)
 			if !diffHas(diff, "use") {
 				t.Errorf("the fragment-stage format-less read of x did not change with y over it: %v", diff)
+			}
+		})
+	}
+}
+
+// TestRayGenChainQuirk is rtChainQuirk's measurement: a compute-written
+// RGBA8 storage image "a" read in stage st, then "b" aliased over it
+// (its alias barrier's source stage st) and written in compute. With st
+// RAY_TRACING_SHADER the layer reports write-after-write at b's
+// transition, and every such report is rtChainQuirk's; with st vertex,
+// fragment or compute the same frame draws no message. The test fails
+// if the classifier takes any other message, or the layer stops
+// reporting (then the quirk is gone and should go too).
+func TestRayGenChainQuirk(t *testing.T) {
+	d := rayGenDevice8(t)
+	for _, st := range []vk.Stage{vk.StageRayTracingShader, vk.StageVertexShader, vk.StageFragmentShader, vk.StageComputeShader} {
+		t.Run(st.String(), func(t *testing.T) {
+			g := &p.Graph{}
+			desc := p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 16, Height: 16, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1, Tiling: vk.TilingOptimal, Usage: vk.ImageUsageStorage | vk.ImageUsageSampled}
+			a, b := g.AddImage("a", desc), g.AddImage("b", desc)
+			out := g.AddBuffer("out", p.BufferDesc{Size: 1024, Usage: vk.BufferUsageStorageBuffer})
+			cs := vk.StageComputeShader
+			g.AddCommand("a.write", p.Access{Resource: a, Stages: cs, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
+			g.AddCommand("a.read", p.Access{Resource: a, Stages: st, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral}, p.Access{Resource: out, Stages: st, Access: vk.AccessShaderStorageWrite})
+			g.AddCommand("b.write", p.Access{Resource: b, Stages: cs, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral}, p.Access{Resource: out, Stages: cs, Access: vk.AccessShaderStorageRead})
+			g.AddCommand("b.read", p.Access{Resource: b, Stages: cs, Access: vk.AccessShaderSampledRead, Layout: vk.LayoutShaderReadOnlyOptimal})
+			r, plan := prepare(t, d, g)
+			k := slices.IndexFunc(plan.Barriers, func(x p.Barrier) bool { return x.Kind == p.Alias && x.Resource == b })
+			if k < 0 || plan.Barriers[k].SrcStages != st {
+				t.Fatalf("premise: b aliased over a, its alias barrier from %s: %+v", st, plan.Barriers)
+			}
+			_, msgs, err := r.RunPlan(plan, 1, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			msgs = slices.DeleteFunc(msgs, func(m vulkan.Message) bool { return driverSPIRVWarning(m.Text) })
+			rest, quirks := SplitQuirks(msgs)
+			t.Logf("%s: %d messages, quirks %v", st, len(msgs), quirks)
+			for _, m := range rest {
+				t.Errorf("not a quirk: %s", m)
+			}
+			if n := quirks["ray-tracing-stage-chain"]; (n > 0) != (st == vk.StageRayTracingShader) || len(quirks) > 1 {
+				t.Errorf("%s: quirks %v, want ray-tracing-stage-chain reports for RAY_TRACING_SHADER only", st, quirks)
 			}
 		})
 	}

@@ -355,16 +355,9 @@ func (m *mode) drawMesh(cb vkg.CommandBuffer, w *work, ps *pass) error {
 // (a barrier to the wrong stage before a mesh read raises nothing), so
 // the mesh tests' negative controls are digest controls (mesh_test.go).
 func meshChainQuirk(m vulkan.Message) bool {
-	if !strings.HasPrefix(m.ID, "SYNC-HAZARD-WRITE-AFTER-WRITE") || !strings.Contains(m.Text, "(usage: SYNC_IMAGE_LAYOUT_TRANSITION,") {
+	wb, ok := transitionWriteBarriers(m)
+	if !ok {
 		return false
-	}
-	i := strings.Index(m.Text, "write_barriers: ")
-	if i < 0 {
-		return false
-	}
-	wb := m.Text[i+len("write_barriers: "):]
-	if j := strings.IndexAny(wb, ",)"); j >= 0 {
-		wb = wb[:j]
 	}
 	for _, b := range strings.Split(wb, "|") {
 		if !strings.HasPrefix(b, "SYNC_MESH_SHADER_EXT_") && !strings.HasPrefix(b, "SYNC_TASK_SHADER_EXT_") && !strings.HasPrefix(b, "SYNC_FRAGMENT_SHADER_") {
@@ -372,4 +365,21 @@ func meshChainQuirk(m vulkan.Message) bool {
 		}
 	}
 	return strings.Contains(wb, "SYNC_MESH_SHADER_EXT_") || strings.Contains(wb, "SYNC_TASK_SHADER_EXT_")
+}
+
+// transitionWriteBarriers is the write_barriers list of a layout
+// transition's write-after-write report (false for any other message).
+func transitionWriteBarriers(m vulkan.Message) (string, bool) {
+	if !strings.HasPrefix(m.ID, "SYNC-HAZARD-WRITE-AFTER-WRITE") || !strings.Contains(m.Text, "(usage: SYNC_IMAGE_LAYOUT_TRANSITION,") {
+		return "", false
+	}
+	i := strings.Index(m.Text, "write_barriers: ")
+	if i < 0 {
+		return "", false
+	}
+	wb := m.Text[i+len("write_barriers: "):]
+	if j := strings.IndexAny(wb, ",)"); j >= 0 {
+		wb = wb[:j]
+	}
+	return wb, true
 }
