@@ -73,9 +73,9 @@ func usesFmtless(m specMasks) bool {
 	return false
 }
 
-// fmtlessGfxModule names the graphics-stage module (vertex, fragment,
-// tessellation, geometry, task, mesh) for a part with masks m: name's
-// *_nf variant where it has a format-less slot.
+// fmtlessGfxModule names the module of a part with masks m outside
+// compute (vertex, fragment, tessellation, geometry, task, mesh, ray
+// generation): name's *_nf variant where it has a format-less slot.
 func fmtlessGfxModule(name string, m specMasks) (string, bool) {
 	if !usesFmtless(m) {
 		return name, false
