@@ -204,7 +204,7 @@ func (k *kit) fmtlessDevice(g *p.Graph, ws []work) error {
 				switch {
 				case !k.nofmt:
 				case k.nofmtGfx:
-					why = fmt.Sprintf("%s has shaderStorageImageReadWithoutFormat, but its limits (maxPerStageDescriptorStorageImages %d, maxDescriptorSetStorageImages %d, queried) cannot hold every graphics stage's format-less arrays in the five-set and mesh pipeline layouts (the vertex and fragment stages' fit)",
+					why = fmt.Sprintf("%s has shaderStorageImageReadWithoutFormat, but its limits (maxPerStageDescriptorStorageImages %d, maxDescriptorSetStorageImages %d, queried) cannot hold every stage's format-less arrays in the five-set, mesh and ray generation pipeline layouts (the vertex and fragment stages' fit)",
 						k.dev.Info().Name, k.limits.MaxPerStageDescriptorStorageImages, k.limits.MaxDescriptorSetStorageImages)
 				default:
 					why = fmt.Sprintf("%s has shaderStorageImageReadWithoutFormat, but its limits (maxPerStageDescriptorStorageImages %d, maxDescriptorSetStorageImages %d, queried) cannot hold the vertex and fragment format-less arrays in the graphics pipeline layouts",

@@ -246,3 +246,41 @@ func TestRayGenChainQuirk(t *testing.T) {
 		})
 	}
 }
+
+// TestFormatlessLimitRefusal: where the device has the feature but its
+// limits would not hold every stage's format-less arrays (nofmtPre
+// false; no device measured is so: the flag is cleared by hand on one
+// that has it), a geometry-stage format-less read is refused naming the
+// limits as queried, and a vertex-stage one is not; with nofmtGfx false
+// too, the vertex one is refused naming them. Never "not built".
+func TestFormatlessLimitRefusal(t *testing.T) {
+	d := sharedDevice(t)
+	if !readWithoutFormat(d) {
+		t.Skipf("SKIP (device limit, not a pass): %s lacks shaderStorageImageReadWithoutFormat: TestFormatlessMoreStages checks that refusal", d.Info().Name)
+	}
+	check := func(st vk.Stage, pre, gfx, refused bool) {
+		t.Helper()
+		g, _ := fmtlessGraph(d, st)
+		r, err := New(d, g)
+		if err != nil {
+			t.Fatalf("%s: New: %v", st, err)
+		}
+		defer r.Close()
+		savedPre, savedGfx := r.k.nofmtPre, r.k.nofmtGfx
+		defer func() { r.k.nofmtPre, r.k.nofmtGfx = savedPre, savedGfx }()
+		r.k.nofmtPre, r.k.nofmtGfx = pre, gfx
+		err = r.k.fmtlessDevice(g, r.works)
+		var ue *UnsupportedError
+		switch {
+		case !refused && err != nil:
+			t.Errorf("%s (pre %v, gfx %v): refused: %v", st, pre, gfx, err)
+		case refused && (!errors.As(err, &ue) || !strings.Contains(ue.Reason, "maxPerStageDescriptorStorageImages") || !strings.Contains(ue.Reason, "queried)") || strings.Contains(ue.Reason, "not built")):
+			t.Errorf("%s (pre %v, gfx %v): got %v, want a refusal naming the limits as queried", st, pre, gfx, err)
+		default:
+			t.Logf("%s (pre %v, gfx %v): %v", st, pre, gfx, err)
+		}
+	}
+	check(vk.StageGeometryShader, false, true, true)
+	check(vk.StageVertexShader, false, true, false)
+	check(vk.StageVertexShader, false, false, true)
+}
