@@ -19,6 +19,9 @@ var MeshReplayKinds = []string{
 	"mesh-storage", // attachment-less mesh draws writing storage buffers and images, read by compute
 	"mesh-extra",   // a mesh command that also reads an indirect and an index buffer (their own vertex-pipeline draws)
 	"mesh-vertex",  // one command with mesh and vertex or geometry shader work, each side writing its own buffer (two writing draws)
+	// storage reads of formats without a format-qualified array in a task
+	// or mesh shader (shaderStorageImageReadWithoutFormat; session 13)
+	"mesh-formatless",
 }
 
 // MeshReplayFrame is ReplayFrame's counterpart for MeshReplayKinds: a
@@ -92,6 +95,12 @@ func (b *rgen) meshKind(k string) {
 			planner.Access{Resource: v, Stages: vs, Access: vk.AccessShaderStorageRead | vk.AccessShaderStorageWrite}, colorWrite(col))
 		b.toSink("both.read", planner.Access{Resource: a, Stages: cs, Access: vk.AccessShaderStorageRead},
 			planner.Access{Resource: v, Stages: cs, Access: vk.AccessShaderStorageRead}, sampled(col, cs, vk.LayoutShaderReadOnlyOptimal))
+	case "mesh-formatless":
+		st := []vk.Stage{ms, ts}[b.rng.IntN(2)]
+		reads := b.formatlessImages("nf", s, 2, st)
+		col := b.image("color", planner.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: s, Height: s, Usage: colorUsage})
+		b.cmd("nf.draw", append(reads, colorWrite(col))...)
+		b.toSink("nf.read", sampled(col, cs, vk.LayoutShaderReadOnlyOptimal))
 	default:
 		panic("proptest: unknown mesh replay kind " + k)
 	}

@@ -14,11 +14,12 @@ import (
 // from them; the replay tests run those frames where the device has the
 // ray tracing pipeline.
 var RayShaderReplayKinds = []string{
-	"rt-storage",   // a ray tracing command reading a storage buffer, writing a buffer and a storage image, read by compute
-	"rt-sampled",   // sampled image and uniform buffer reads in the ray tracing stage, a buffer written
-	"rt-chain",     // two ray tracing commands, the second reading (and rewriting) what the first wrote
-	"rt-beside",    // one command with compute and ray tracing work on resources of their own, and fragment reads
-	"rt-and-trace", // a top-level build, then one command that traces it and writes a buffer in the ray tracing stage
+	"rt-storage",    // a ray tracing command reading a storage buffer, writing a buffer and a storage image, read by compute
+	"rt-sampled",    // sampled image and uniform buffer reads in the ray tracing stage, a buffer written
+	"rt-chain",      // two ray tracing commands, the second reading (and rewriting) what the first wrote
+	"rt-beside",     // one command with compute and ray tracing work on resources of their own, and fragment reads
+	"rt-and-trace",  // a top-level build, then one command that traces it and writes a buffer in the ray tracing stage
+	"rt-formatless", // storage reads of formats without a format-qualified array in the ray tracing stage (shaderStorageImageReadWithoutFormat; session 13)
 }
 
 // RayShaderReplayFrame is MeshReplayFrame for RayShaderReplayKinds.
@@ -44,6 +45,13 @@ func (b *rgen) rayShaderKind(k string) {
 	cs, fs, rts := vk.StageComputeShader, vk.StageFragmentShader, vk.StageRayTracingShader
 	sr, sw := vk.AccessShaderStorageRead, vk.AccessShaderStorageWrite
 	words := func(n int) uint64 { return uint64(256 * (1 + b.rng.IntN(n))) }
+	if k == "rt-formatless" {
+		reads := b.formatlessImages("nf", s, 2, rts)
+		out := b.buffer("nf-out", words(4), 0)
+		b.cmd("nf.trace", append(reads, planner.Access{Resource: out, Stages: rts, Access: sw})...)
+		b.toSink("nf.read", planner.Access{Resource: out, Stages: cs, Access: sr})
+		return
+	}
 	switch k {
 	case "rt-storage":
 		src := b.buffer("rays", words(8), 0)

@@ -10,13 +10,15 @@ import (
 
 // GfxRayReplayKinds are the kinds of use with ray queries in graphics
 // shader stages (ACCELERATION_STRUCTURE_READ of a top-level structure in
-// a vertex, tessellation, geometry or fragment stage; VK_KHR_ray_query,
-// vulkan/replay/rqgfx.go); GfxRayReplayFrame draws from them.
+// a vertex, tessellation, geometry, fragment, task or mesh stage;
+// VK_KHR_ray_query, vulkan/replay/rqgfx.go); GfxRayReplayFrame draws
+// from them.
 var GfxRayReplayKinds = []string{
 	"vertex-rq",   // a draw whose vertex stage traces a top-level structure and reads a storage buffer
 	"fragment-rq", // a draw whose fragment stage traces a structure over bottom-level builds, with sampled reads and depth
 	"prerast-rq",  // a tessellation control, tessellation evaluation or geometry stage traces a structure
 	"multi-rq",    // two structures traced by one draw: one in vertex and fragment stages, one in the fragment stage, the draw writing a buffer
+	"mesh-rq",     // a task or mesh stage (or both) traces a structure, beside vertex-stage storage reads (VK_EXT_mesh_shader too; session 13)
 }
 
 // GfxRayReplayFrame is RayReplayFrame for GfxRayReplayKinds: a sink
@@ -92,6 +94,14 @@ func (b *rgen) gfxRayKind(k string) {
 		out := b.buffer("hits", uint64(256*(1+b.rng.IntN(4))), 0)
 		b.cmd("multi.draw", trace(t, vs|fs), trace(u, fs), planner.Access{Resource: out, Stages: fs, Access: vk.AccessShaderStorageWrite})
 		b.toSink("multi.read", planner.Access{Resource: out, Stages: cs, Access: vk.AccessShaderStorageRead})
+	case "mesh-rq":
+		t := tlas("tlas")
+		st := []vk.Stage{vk.StageTaskShaderEXT, vk.StageMeshShaderEXT, vk.StageTaskShaderEXT | vk.StageMeshShaderEXT}[b.rng.IntN(3)]
+		verts := b.buffer("verts", uint64(256*(1+b.rng.IntN(8))), 0)
+		b.cmd("verts.write", b.storageWrite(verts))
+		c := col()
+		b.cmd("mesh.draw", trace(t, st), planner.Access{Resource: verts, Stages: vs, Access: vk.AccessShaderStorageRead}, colorWrite(c))
+		b.toSink("mesh.read", sampled(c, cs, vk.LayoutShaderReadOnlyOptimal))
 	default:
 		panic("proptest: unknown graphics ray-query replay kind " + k)
 	}

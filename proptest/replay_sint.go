@@ -45,7 +45,9 @@ func (b *rgen) signedStorage(s uint32) {
 // device with shaderStorageImageReadWithoutFormat replays (so ReplayFrame,
 // which any Vulkan 1.3 device replays, has none of them).
 var FormatlessKinds = []string{
-	"formatless-graphics", // storage reads of formats without a format-qualified array (signed ones too) in vertex and fragment shaders
+	"formatless-graphics",    // storage reads of formats without a format-qualified array (signed ones too) in vertex and fragment shaders
+	"formatless-prerast",     // such reads in a tessellation control, tessellation evaluation or geometry shader (session 13)
+	"formatless-uint-colour", // such reads in a fragment shader whose draw has an unsigned colour attachment, with or without a float one (session 13)
 }
 
 // FormatlessFrame is ReplayFrame(seed) with FormatlessKinds appended.
@@ -59,6 +61,8 @@ func FormatlessFrame(seed uint64) *planner.Graph {
 		switch k {
 		case "formatless-graphics":
 			b.formatlessGraphics(b.size())
+		default:
+			b.formatlessMore(k, b.size())
 		}
 	}
 	return b.g
@@ -103,4 +107,49 @@ func (b *rgen) formatlessGraphics(s uint32) {
 	b.cmd("nf.fragment-write", append(wf, colorWrite(out))...)
 	b.cmd("nf.graphics-read", append(append(rv, rf...), colorWrite(out))...)
 	b.toSink("nf.out", sampled(out, cs, vk.LayoutShaderReadOnlyOptimal))
+}
+
+// formatlessMore writes two or three images of formats without a
+// format-qualified read array from compute, then reads them as storage
+// in stage st of a draw (formatless-prerast: tessellation or geometry,
+// a float colour attachment; formatless-uint-colour: fragment, an
+// R32_UINT or R8G8B8A8_UINT colour attachment and maybe a float one),
+// whose colours compute samples. Mesh and task stages: MeshReplayKinds'
+// mesh-formatless.
+func (b *rgen) formatlessMore(k string, s uint32) {
+	cs, fs := vk.StageComputeShader, vk.StageFragmentShader
+	st := fs
+	if k == "formatless-prerast" {
+		st = []vk.Stage{vk.StageTessellationControlShader, vk.StageTessellationEvaluationShader, vk.StageGeometryShader}[b.rng.IntN(3)]
+	}
+	reads := b.formatlessImages(k, s, 2+b.rng.IntN(2), st)
+	colours := []vk.Format{vk.FormatR8G8B8A8Unorm}
+	if k == "formatless-uint-colour" {
+		colours = [][]vk.Format{{vk.FormatR32Uint}, {vk.FormatR8G8B8A8Unorm, vk.FormatR32Uint}, {vk.FormatR8G8B8A8Uint, vk.FormatR16G16B16A16Sfloat}}[b.rng.IntN(3)]
+	}
+	var sinks []planner.Access
+	for i, f := range colours {
+		c := b.image(fmt.Sprintf("%s.colour%d", k, i), planner.ImageDesc{Format: f, Width: s, Height: s, Usage: colorUsage})
+		reads = append(reads, colorWrite(c))
+		sinks = append(sinks, sampled(c, cs, vk.LayoutShaderReadOnlyOptimal))
+	}
+	b.cmd(k+".draw", reads...)
+	b.toSink(k+".out", sinks...)
+}
+
+// formatlessImages adds n images of formats without a format-qualified
+// read array (at most two of one format-less array: snorm, 16-bit unorm,
+// 64-bit unsigned), written by a compute command, and returns their
+// storage reads in stage st.
+func (b *rgen) formatlessImages(k string, s uint32, n int, st vk.Stage) []planner.Access {
+	formats := []vk.Format{vk.FormatR8G8B8A8Snorm, vk.FormatR32G32Uint, vk.FormatR16G16Unorm}
+	var w, r []planner.Access
+	for i := 0; i < n; i++ {
+		d := planner.ImageDesc{Format: formats[i%len(formats)], Width: s, Height: s, ArrayLayers: uint32(1 + b.rng.IntN(2)), Usage: vk.ImageUsageStorage}
+		img := b.image(fmt.Sprintf("%s%d_%s", k, i, d.Format), d)
+		w = append(w, planner.Access{Resource: img, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
+		r = append(r, planner.Access{Resource: img, Stages: st, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral})
+	}
+	b.cmd(k+".write", w...)
+	return r
 }

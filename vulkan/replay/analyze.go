@@ -173,7 +173,7 @@ const (
 	stVertex
 	stFragment
 	numBaseStages
-	numStages = numBaseStages + 14 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh; raytrace.go: ray query, ray trace; raygen.go: ray generation; rqgfx.go: five graphics ray queries; dgc.go: generated dispatches
+	numStages = numBaseStages + 16 // prerast.go: tessellation control and evaluation, geometry; mesh.go: task, mesh; raytrace.go: ray query, ray trace; raygen.go: ray generation; rqgfx.go: seven graphics ray queries; dgc.go: generated dispatches
 )
 
 var stageNames = [numStages]string{"compute", "vertex", "fragment"}
@@ -1059,8 +1059,13 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 			if is3D && im.Format == vk.FormatR32Uint {
 				c, ok = catR32UI3D, true // texel.go
 			}
-			if !ok {
-				c, ok = fmtlessCategory(im.Format, is3D, false, st) // fmtless.go
+			if !ok || c.size(st) == 0 {
+				// fmtless.go; also a format whose array the stage lacks
+				// (storageformats.go: not in the tessellation, geometry,
+				// task and mesh stages)
+				if nc, nok := fmtlessCategory(im.Format, is3D, false, st); nok || !ok {
+					c, ok = nc, nok
+				}
 			}
 			if !ok {
 				return bad("storage-image reads of format %s (3D: %v) have no replay shader (lavapipe reads storage images only with a format qualifier; see docs/replay.md)", im.Format, is3D)

@@ -396,6 +396,8 @@ func (r *Replayer) Compare(plan *p.Plan, cfg Config) (*Report, error) {
 //     write-after-write against a write the plan made visible to a task or
 //     mesh shader stage, the transition's barrier chained from that stage
 //     (mesh.go: this layer does not chain barriers through those stages).
+//   - "ray-tracing-stage-chain": the same against a write made visible
+//     to the RAY_TRACING_SHADER stage only (raygen.go, rtChainQuirk).
 //
 // The data checks (digests, final contents) still apply to both.
 func LayerQuirk(m vulkan.Message) string {
@@ -420,6 +422,8 @@ func LayerQuirk(m vulkan.Message) string {
 		return "vertex-attribute-barrier"
 	case meshChainQuirk(m): // mesh.go
 		return "mesh-stage-chain"
+	case rtChainQuirk(m): // raygen.go
+		return "ray-tracing-stage-chain"
 	}
 	return ""
 }

@@ -78,7 +78,7 @@ const (
 	dgcStride    = 12 // VkDispatchIndirectCommand
 
 	// stDGC is the generated dispatches' part (its lanes).
-	stDGC stage = numBaseStages + 13
+	stDGC stage = numBaseStages + 15
 
 	dgcRead = vk.AccessCommandPreprocessReadNV | vk.AccessIndirectCommandRead
 )

@@ -41,12 +41,26 @@ func storageSupported(d *vulkan.Device, f vk.Format) bool {
 // with two layers), "read" reads them all in the compute stage (stage
 // st) and "after" samples nothing: the reads feed read's digest.
 func fmtlessGraph(d *vulkan.Device, st vk.Stage) (*p.Graph, []string) {
+	return fmtlessGraphCapped(d, st, false)
+}
+
+// fmtlessGraphCapped is fmtlessGraph, with capped only as many images
+// of each format-less array as it has slots (a task or mesh part cannot
+// split into more draws: gfxsplit.go).
+func fmtlessGraphCapped(d *vulkan.Device, st vk.Stage, capped bool) (*p.Graph, []string) {
 	g := &p.Graph{}
 	var w, r []p.Access
 	var names []string
+	used := map[category]int{}
 	for i, c := range fmtlessFormats {
 		if !storageSupported(d, c.f) {
 			continue
+		}
+		if cat, _ := fmtlessCategory(c.f, c.is3D, false, stCompute); capped {
+			if used[cat] >= cats[cat].graphic {
+				continue
+			}
+			used[cat]++
 		}
 		desc := p.ImageDesc{Format: c.f, Width: 8, Height: 4, Depth: 1, MipLevels: 1, ArrayLayers: 2, Samples: 1, Tiling: vk.TilingOptimal, Usage: vk.ImageUsageStorage}
 		if c.is3D {
@@ -58,7 +72,7 @@ func fmtlessGraph(d *vulkan.Device, st vk.Stage) (*p.Graph, []string) {
 		w = append(w, p.Access{Resource: img, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageWrite, Layout: vk.LayoutGeneral})
 		r = append(r, p.Access{Resource: img, Stages: st, Access: vk.AccessShaderStorageRead, Layout: vk.LayoutGeneral})
 	}
-	if st != vk.StageComputeShader {
+	if st != vk.StageComputeShader && st != vk.StageRayTracingShader {
 		out := g.AddImage("out", p.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 8, Height: 8, Depth: 1, MipLevels: 1, ArrayLayers: 1, Samples: 1,
 			Tiling: vk.TilingOptimal, Usage: vk.ImageUsageColorAttachment})
 		r = append(r, p.Access{Resource: out, Stages: vk.StageColorAttachmentOutput, Access: vk.AccessColorAttachmentWrite, Layout: vk.LayoutColorAttachmentOptimal})
@@ -69,9 +83,10 @@ func fmtlessGraph(d *vulkan.Device, st vk.Stage) (*p.Graph, []string) {
 }
 
 // TestFormatlessCategories: reads of formats without a format-qualified
-// array go to the format-less arrays in compute, vertex and fragment
-// (float, uint, sint; 2D, 3D, multisampled) and stay refused in the
-// other stages.
+// array go to the format-less arrays in compute, vertex, fragment,
+// tessellation, geometry, task and mesh (float, uint, sint; 2D, 3D,
+// multisampled) and ray generation, and have none in the ray-query and
+// generated-dispatch parts (no slot arrays there).
 func TestFormatlessCategories(t *testing.T) {
 	for _, c := range []struct {
 		f      vk.Format
@@ -92,8 +107,14 @@ func TestFormatlessCategories(t *testing.T) {
 		{vk.FormatR8G8B8A8Snorm, false, false, stFragment, catNF2, true},
 		{vk.FormatR32Sint, true, false, stVertex, catNF3I, true},
 		{vk.FormatR16Uint, false, true, stFragment, catNFMSU, true},
-		{vk.FormatR8G8B8A8Snorm, false, false, stGeometry, 0, false},
-		{vk.FormatR8G8B8A8Snorm, false, false, stMesh, 0, false},
+		{vk.FormatR8G8B8A8Snorm, false, false, stGeometry, catNF2, true},
+		{vk.FormatR32G32Uint, true, false, stTessControl, catNF3U, true},
+		{vk.FormatR8Sint, false, true, stTessEval, catNFMSI, true},
+		{vk.FormatR8G8B8A8Snorm, false, false, stMesh, catNF2, true},
+		{vk.FormatR16Unorm, false, false, stTask, catNF2, true},
+		{vk.FormatR8G8B8A8Snorm, false, false, stRayGen, catNF2, true},
+		{vk.FormatR8G8B8A8Snorm, false, false, stRQVertex, 0, false},
+		{vk.FormatR8G8B8A8Snorm, false, false, stDGC, 0, false},
 		{vk.FormatD32Sfloat, false, false, stCompute, 0, false},
 	} {
 		got, ok := fmtlessCategory(c.f, c.is3D, c.ms, c.st)
@@ -102,8 +123,8 @@ func TestFormatlessCategories(t *testing.T) {
 		}
 	}
 	for c := catNF2; c <= catNFMSI; c++ {
-		if cats[c].offset+cats[c].compute > numSlots || cats[c].graphic != cats[c].compute || c.size(stGeometry) != 0 || c.size(stMesh) != 0 {
-			t.Errorf("%s: offset %d size %d graphic %d geometry %d (numSlots %d)", cats[c].name, cats[c].offset, cats[c].compute, cats[c].graphic, c.size(stGeometry), numSlots)
+		if cats[c].offset+cats[c].compute > numSlots || cats[c].graphic != cats[c].compute || c.size(stGeometry) != cats[c].graphic || c.size(stMesh) != cats[c].graphic || c.size(stRQMesh) != 0 {
+			t.Errorf("%s: offset %d size %d graphic %d geometry %d mesh %d (numSlots %d)", cats[c].name, cats[c].offset, cats[c].compute, cats[c].graphic, c.size(stGeometry), c.size(stMesh), numSlots)
 		}
 	}
 }
@@ -153,25 +174,6 @@ func TestFormatlessReads(t *testing.T) {
 			fmtlessStageControls(t, d, g, names, wrong)
 		})
 	}
-}
-
-// TestFormatlessOtherStages: a geometry-stage read of such a format is
-// refused, naming the feature as queried: lacking (a device limit) or
-// present (compute, vertex and fragment only, the other stages not
-// built).
-func TestFormatlessOtherStages(t *testing.T) {
-	d := sharedDevice(t)
-	g, _ := fmtlessGraph(d, vk.StageGeometryShader)
-	_, err := New(d, g)
-	want := "lacks shaderStorageImageReadWithoutFormat (queried)"
-	if readWithoutFormat(d) {
-		want = "format-less read path is in the compute, vertex and fragment stages only"
-	}
-	var ue *UnsupportedError
-	if !errors.As(err, &ue) || !strings.Contains(ue.Reason, want) {
-		t.Fatalf("got %v, want a refusal saying %q", err, want)
-	}
-	t.Logf("%s: %v", d.Info().Name, err)
 }
 
 // TestFormatlessMSReads: compute-stage reads of multisampled storage

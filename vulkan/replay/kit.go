@@ -31,6 +31,8 @@ type kit struct {
 	sliceWay map[avk.Format]uint8
 	// nofmtGfx: nofmt, and the vertex and fragment format-less arrays fit the device's storage-image limits (fmtless.go)
 	nofmtGfx bool
+	// nofmtPre: nofmtGfx, and every stage's format-less arrays fit them too (tessellation, geometry, task, mesh, ray generation; fmtless.go)
+	nofmtPre bool
 
 	modules   map[string]vk.ShaderModule
 	setsLay   [numStages]vk.DescriptorSetLayout
@@ -82,7 +84,8 @@ func newKit(dev *vulkan.Device) (*kit, error) {
 	props.Limits.Deref()
 	k.limits = props.Limits
 	k.nofmt = readWithoutFormat(dev) // fmtless.go
-	k.nofmtGfx = k.nofmt && k.fmtlessGfxFits()
+	k.nofmtGfx = k.nofmt && k.fmtlessGfxFits(false)
+	k.nofmtPre = k.nofmtGfx && k.fmtlessGfxFits(true)
 	if err := k.init(); err != nil {
 		k.close()
 		return nil, err
@@ -230,10 +233,10 @@ func (c category) size(st stage) int {
 	if st == stCompute {
 		return cats[c].compute
 	}
-	if st >= stTessControl && st != stRayGen && c >= catRG32F && c != catIWI && c != catIW3I {
-		// storageformats.go, fmtless.go: not in the tessellation, geometry
-		// and mesh stages (sint.go: signed writes are; raygen.go: its own
-		// one-set layout has them all)
+	if st >= stTessControl && st != stRayGen && c >= catRG32F && c != catIWI && c != catIW3I && !(c.isFmtless() && fmtlessStage(st)) {
+		// storageformats.go: not in the tessellation, geometry and mesh
+		// stages (sint.go: signed writes are; fmtless.go: the format-less
+		// reads are; raygen.go: its own one-set layout has them all)
 		return 0
 	}
 	return cats[c].graphic

@@ -222,17 +222,16 @@ func (k *kit) meshLayout() error {
 // meshDevice refuses a frame with task or mesh work the device cannot
 // run (or was not opened for), naming what is missing.
 func (k *kit) meshDevice(g *p.Graph, ws []work) error {
-	task, mesh := k.hooks.MeshShaders()
 	for i := range ws {
 		w := &ws[i]
-		if !hasMesh(w) || mesh && (task || w.parts[stTask] == nil) {
+		if !hasMesh(w) {
+			continue
+		}
+		st, why := k.meshWhy(w.parts[stTask] != nil)
+		if why == "" {
 			continue
 		}
 		cmd := &g.Commands[w.cmd]
-		st := stMesh
-		if mesh {
-			st = stTask
-		}
 		res, acc := "", stageNames[st]+" stage"
 		for _, s := range []stage{st, stMesh, stTask} {
 			if pt := w.parts[s]; pt != nil && len(pt.slots) > 0 {
@@ -240,25 +239,37 @@ func (k *kit) meshDevice(g *p.Graph, ws []work) error {
 				break
 			}
 		}
-		name := k.dev.Info().Name
-		have := deviceExtensionSet(k.dev)["VK_EXT_mesh_shader"]
-		want := vk.StageMeshShaderEXT
-		feature := "meshShader"
-		if st == stTask {
-			want, feature = vk.StageTaskShaderEXT, "taskShader"
-		}
-		var why string
-		switch {
-		case !have:
-			why = fmt.Sprintf("%s lacks VK_EXT_mesh_shader (queried): the device cannot run %s shaders", name, stageNames[st])
-		case k.hooks.ReplayStagesAsked()&want == 0:
-			why = fmt.Sprintf("%s has VK_EXT_mesh_shader, but the device was opened without %s in vulkan.Config.ReplayStages (replay.Stages(graph) gives them), so it is not enabled", name, want)
-		default:
-			why = fmt.Sprintf("%s has VK_EXT_mesh_shader without the %s feature (queried): the device cannot run %s shaders", name, feature, stageNames[st])
-		}
 		return &UnsupportedError{Command: cmd.Name, Resource: res, Access: acc, Reason: why}
 	}
 	return nil
+}
+
+// meshWhy says why the device cannot draw with a mesh pipeline (with a
+// task stage when task), naming what is missing as queried, and the
+// stage that lacks it; "" where it can.
+func (k *kit) meshWhy(task bool) (stage, string) {
+	hasTask, mesh := k.hooks.MeshShaders()
+	if mesh && (hasTask || !task) {
+		return stMesh, ""
+	}
+	st := stMesh
+	if mesh {
+		st = stTask
+	}
+	name := k.dev.Info().Name
+	have := deviceExtensionSet(k.dev)["VK_EXT_mesh_shader"]
+	want := vk.StageMeshShaderEXT
+	feature := "meshShader"
+	if st == stTask {
+		want, feature = vk.StageTaskShaderEXT, "taskShader"
+	}
+	switch {
+	case !have:
+		return st, fmt.Sprintf("%s lacks VK_EXT_mesh_shader (queried): the device cannot run %s shaders", name, stageNames[st])
+	case k.hooks.ReplayStagesAsked()&want == 0:
+		return st, fmt.Sprintf("%s has VK_EXT_mesh_shader, but the device was opened without %s in vulkan.Config.ReplayStages (replay.Stages(graph) gives them), so it is not enabled", name, want)
+	}
+	return st, fmt.Sprintf("%s has VK_EXT_mesh_shader without the %s feature (queried): the device cannot run %s shaders", name, feature, stageNames[st])
 }
 
 // meshKey puts w's task and mesh parts into a mesh pipeline's key.
@@ -294,8 +305,9 @@ func (k *kit) meshShaders(key gfxKey) ([]vkg.PipelineShaderStageCreateInfo, func
 			}
 		}
 		flags, _ := meshStageFlags(st)
+		name, _ = fmtlessGfxModule(variant(name, needsExtra(key.mmask[i], true)), key.mmask[i]) // fmtless.go
 		out = append(out, vkg.PipelineShaderStageCreateInfo{SType: vkg.StructureTypePipelineShaderStageCreateInfo, Stage: vkg.ShaderStageFlagBits(flags),
-			Module: k.modules[variant(name, needsExtra(key.mmask[i], true))], PName: "main\x00", PSpecializationInfo: spec})
+			Module: k.modules[name], PName: "main\x00", PSpecializationInfo: spec})
 	}
 	return out, func() {
 		for _, f := range frees {
@@ -343,16 +355,9 @@ func (m *mode) drawMesh(cb vkg.CommandBuffer, w *work, ps *pass) error {
 // (a barrier to the wrong stage before a mesh read raises nothing), so
 // the mesh tests' negative controls are digest controls (mesh_test.go).
 func meshChainQuirk(m vulkan.Message) bool {
-	if !strings.HasPrefix(m.ID, "SYNC-HAZARD-WRITE-AFTER-WRITE") || !strings.Contains(m.Text, "(usage: SYNC_IMAGE_LAYOUT_TRANSITION,") {
+	wb, ok := transitionWriteBarriers(m)
+	if !ok {
 		return false
-	}
-	i := strings.Index(m.Text, "write_barriers: ")
-	if i < 0 {
-		return false
-	}
-	wb := m.Text[i+len("write_barriers: "):]
-	if j := strings.IndexAny(wb, ",)"); j >= 0 {
-		wb = wb[:j]
 	}
 	for _, b := range strings.Split(wb, "|") {
 		if !strings.HasPrefix(b, "SYNC_MESH_SHADER_EXT_") && !strings.HasPrefix(b, "SYNC_TASK_SHADER_EXT_") && !strings.HasPrefix(b, "SYNC_FRAGMENT_SHADER_") {
@@ -360,4 +365,21 @@ func meshChainQuirk(m vulkan.Message) bool {
 		}
 	}
 	return strings.Contains(wb, "SYNC_MESH_SHADER_EXT_") || strings.Contains(wb, "SYNC_TASK_SHADER_EXT_")
+}
+
+// transitionWriteBarriers is the write_barriers list of a layout
+// transition's write-after-write report (false for any other message).
+func transitionWriteBarriers(m vulkan.Message) (string, bool) {
+	if !strings.HasPrefix(m.ID, "SYNC-HAZARD-WRITE-AFTER-WRITE") || !strings.Contains(m.Text, "(usage: SYNC_IMAGE_LAYOUT_TRANSITION,") {
+		return "", false
+	}
+	i := strings.Index(m.Text, "write_barriers: ")
+	if i < 0 {
+		return "", false
+	}
+	wb := m.Text[i+len("write_barriers: "):]
+	if j := strings.IndexAny(wb, ",)"); j >= 0 {
+		wb = wb[:j]
+	}
+	return wb, true
 }

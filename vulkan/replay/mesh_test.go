@@ -273,7 +273,9 @@ func TestMeshClobber(t *testing.T) {
 
 // TestMeshGeneratedFrames replays proptest.MeshReplayFrame for seeds
 // 1..12 (ALIASPLAN_MESH_FRAMES overrides the count) both ways where the
-// device has mesh shaders: no message, digests equal.
+// device has mesh shaders: no message, digests equal (a frame with
+// mesh-formatless is refused naming shaderStorageImageReadWithoutFormat
+// where the device lacks it).
 func TestMeshGeneratedFrames(t *testing.T) {
 	d := extDevice(t, vk.StageTaskShaderEXT|vk.StageMeshShaderEXT)
 	hooks, _ := d.Replay()
@@ -289,6 +291,15 @@ func TestMeshGeneratedFrames(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			g, kinds := proptest.MeshReplayFrame(seed)
+			if slices.Contains(kinds, "mesh-formatless") && !readWithoutFormat(d) {
+				_, err := New(d, g)
+				var ue *UnsupportedError
+				if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "lacks shaderStorageImageReadWithoutFormat (queried)") {
+					t.Fatalf("kinds %v: got %v, want a refusal naming shaderStorageImageReadWithoutFormat", kinds, err)
+				}
+				t.Logf("kinds %v: refused (a device limit): %v", kinds, err)
+				return
+			}
 			extCompare(t, d, g, 1)
 			t.Logf("kinds %v", kinds)
 		})

@@ -194,7 +194,7 @@ func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
 	}
 	frag := variant(fragShader(key.ncolor, key.nuint), needsExtra(key.fmask, true)) // msstorage.go
 	vert = variant(vert, needsExtra(key.vmask, true))
-	if nf, ok := fmtlessGfxModule(frag, key.fmask); ok { // fmtless.go: float outputs only (fmtlessDevice refuses the rest)
+	if nf, ok := fmtlessGfxModule(frag, key.fmask); ok { // fmtless.go: the *_nf variant of the colour-output mix
 		frag = nf
 	}
 	vert, _ = fmtlessGfxModule(vert, key.vmask)

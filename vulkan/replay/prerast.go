@@ -206,9 +206,10 @@ func (k *kit) preRasterShaders(key gfxKey) ([]vkg.PipelineShaderStageCreateInfo,
 		}
 		spec, free := specialization(key.pmask[i])
 		frees = append(frees, free)
-		name := []string{"tesc.spv", "tese.spv", "geom.spv"}[i]
+		name := variant([]string{"tesc.spv", "tese.spv", "geom.spv"}[i], needsExtra(key.pmask[i], true))
+		name, _ = fmtlessGfxModule(name, key.pmask[i]) // fmtless.go
 		out = append(out, vkg.PipelineShaderStageCreateInfo{SType: vkg.StructureTypePipelineShaderStageCreateInfo, Stage: vkg.ShaderStageFlagBits(stageFlags(st)),
-			Module: k.modules[variant(name, needsExtra(key.pmask[i], true))], PName: "main\x00", PSpecializationInfo: spec})
+			Module: k.modules[name], PName: "main\x00", PSpecializationInfo: spec})
 	}
 	return out, func() {
 		for _, f := range frees {

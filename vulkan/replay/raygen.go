@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"strings"
 	"unsafe"
 
 	vkg "github.com/goki/vulkan"
@@ -9,6 +10,7 @@ import (
 	"github.com/aliasplan/aliasplan/vk"
 
 	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/vulkan"
 	"github.com/aliasplan/aliasplan/vulkan/internal/vkext"
 )
 
@@ -27,7 +29,8 @@ import (
 // touches), in the command's place in the frame: the plan's barriers
 // naming RAY_TRACING_SHADER order it like any other work. The variant
 // with the write arrays and rarer reads is rgen_slots_x.spv (EXTRA, as
-// for the graphics stages). Its lanes are its own (a part), its descriptor set the kit's
+// for the graphics stages), rgen_slots_nf.spv with the format-less read
+// arrays (fmtless.go). Its lanes are its own (a part), its descriptor set the kit's
 // stRayGen layout (set 0 of a one-set pipeline layout), specialised by
 // its masks like a compute pipeline; the pipeline's miss and hit groups
 // and its shader binding table come from raytrace.go (rtPipelineSBT),
@@ -126,7 +129,8 @@ func (k *kit) rayGenPipeline(m specMasks) (rgPipeline, error) {
 	}
 	consts := make([]uint32, len(m))
 	copy(consts, m[:])
-	pl, sbt, err := k.rtPipelineSBT(rk.rgLay, k.modules[variant("rgen_slots.spv", needsExtra(m, true))], consts)
+	name, _ := fmtlessGfxModule(variant("rgen_slots.spv", needsExtra(m, true)), m) // fmtless.go
+	pl, sbt, err := k.rtPipelineSBT(rk.rgLay, k.modules[name], consts)
 	if pl == vkg.NullPipeline {
 		return rgPipeline{}, err
 	}
@@ -153,4 +157,27 @@ func (m *mode) recordRayGen(cb vkg.CommandBuffer, w *work) error {
 	vkg.CmdBindDescriptorSets(cb, vkg.PipelineBindPointRayTracing, k.rt.rgLay, 0, 1, []vkg.DescriptorSet{m.sets[w.cmd][stRayGen]}, 0, nil)
 	k.rt.fns.CmdTraceRays(unsafe.Pointer(cb), rp.sbt[0], rp.sbt[1], rp.sbt[2], rayGenLaunches(pt))
 	return nil
+}
+
+// rtChainQuirk is meshChainQuirk for the ray tracing stage: layer 1.3.239
+// reports a layout transition whose barrier chains from
+// RAY_TRACING_SHADER (the stage the earlier barrier made the write
+// visible to) as a write-after-write against that write, whose
+// write_barriers list RAY_TRACING_SHADER accesses only. Measured on
+// lavapipe 25.0.7 (TestRayGenChainQuirk): a compute-written storage image
+// read in one stage, then an image aliased over it whose alias barrier's
+// source stage is that stage, draws two such reports when the stage is
+// RAY_TRACING_SHADER and none when it is the vertex, fragment or compute
+// stage; by the spec the chain orders the write before the transition.
+func rtChainQuirk(m vulkan.Message) bool {
+	wb, ok := transitionWriteBarriers(m) // mesh.go
+	if !ok {
+		return false
+	}
+	for _, b := range strings.Split(wb, "|") {
+		if !strings.HasPrefix(b, "SYNC_RAY_TRACING_SHADER_") {
+			return false
+		}
+	}
+	return true
 }

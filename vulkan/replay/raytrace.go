@@ -66,10 +66,9 @@ import (
 // resource clobbered traces differently (TestAccelClobber). Storage,
 // sampled and uniform accesses in RAY_TRACING_SHADER stages are
 // raygen.go's ray generation part (a pipeline of its own, sharing
-// rtPipelineSBT); ray queries in vertex, tessellation, geometry and
-// fragment shaders are rqgfx.go's. Refused, by name: ray queries in task
-// and mesh shaders (not built), tracing a bottom-level structure or one
-// the frame does
+// rtPipelineSBT); ray queries in vertex, tessellation, geometry,
+// fragment, task and mesh shaders are rqgfx.go's. Refused, by name:
+// tracing a bottom-level structure or one the frame does
 // not build, a command that builds or copies a structure it also traces.
 // Builds whose inputs are graph buffers (SHADER_READ in the build stage)
 // build from those buffers' words as vertices instead of their own
@@ -196,8 +195,6 @@ func addRTAccess(g *p.Graph, w *work, a *p.Access, st vk.Stage, left *vk.AccessF
 		} else {
 			rt.copyDst = append(rt.copyDst, a.Resource)
 		}
-	case st&(vk.StageTaskShaderEXT|vk.StageMeshShaderEXT) != 0 && asFlags == vk.AccessAccelerationStructureRead:
-		return bad("ray queries in %s: the replay traces rays in compute, vertex, tessellation, geometry and fragment shaders and the ray tracing pipeline; task and mesh shaders with rayQueryEXT are not built (docs/replay.md, what is left)", st&(vk.StageTaskShaderEXT|vk.StageMeshShaderEXT))
 	case st&(vk.StageRayTracingShader|vk.StageComputeShader|rqGfxStages) != 0 && asFlags == vk.AccessAccelerationStructureRead:
 		// Traced by the ray tracing pipeline, by a compute ray query, by a
 		// ray-query draw of each graphics stage named (rqgfx.go), or by
@@ -284,7 +281,7 @@ func hasRT(ws []work) bool {
 // skipRTModule says whether the device cannot take the shader module.
 func (k *kit) skipRTModule(name string) bool {
 	_, rq, rtp := k.hooks.RayQueries()
-	return name == "rq.spv" && !rq || k.skipRQGfxModule(name) || (name == "rgen.spv" || name == "rgen_slots.spv" || name == "rgen_slots_x.spv" || name == "rmiss.spv" || name == "rchit.spv") && !rtp
+	return name == "rq.spv" && !rq || k.skipRQGfxModule(name) || (name == "rgen.spv" || name == "rgen_slots.spv" || name == "rgen_slots_x.spv" || name == "rgen_slots_nf.spv" || name == "rmiss.spv" || name == "rchit.spv") && !rtp
 }
 
 // rtDevice checks every acceleration-structure use of g against the
@@ -361,8 +358,8 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 			}
 		}
 		for i, l := range w.rt.gfx {
-			if why := k.rqGfxFeature(i); len(l) > 0 && why != "" {
-				return refuse(w, l[0], "%s lacks %s (queried): the device cannot run ray queries in %s shaders", name, why, rqGfx[i].name)
+			if why := k.rqGfxFeature(i); len(l) > 0 && why != "" { // rqgfx.go
+				return refuse(w, l[0], "%s", why)
 			}
 		}
 	}

@@ -12,9 +12,10 @@ import (
 )
 
 // Ray queries in the graphics stages (VK_KHR_ray_query; issue 21,
-// session 10). An ACCELERATION_STRUCTURE_READ of a top-level structure in
-// a vertex, tessellation control, tessellation evaluation, geometry or
-// fragment stage is traced by a ray-query draw of that stage, recorded
+// sessions 10 and 13). An ACCELERATION_STRUCTURE_READ of a top-level
+// structure in a vertex, tessellation control, tessellation evaluation,
+// geometry, fragment, task or mesh stage is traced by a ray-query draw of
+// that stage, recorded
 // with the command's other acceleration-structure work (recordRT), in an
 // attachment-less 16x16 rendering pass of its own: the command's draws
 // keep their shaders (no variant of common.glsl's needs rayQuery), and
@@ -32,11 +33,19 @@ import (
 //     plain variant; rasterizer discard;
 //   - geometry: 256 points into rqg.spv, which emits nothing;
 //   - fragment: a full-screen triangle (rqp.spv) over the 16x16 pass,
-//     pixel (x, y) tracing lane 16y + x (rqf.spv).
+//     pixel (x, y) tracing lane 16y + x (rqf.spv);
+//   - task: a mesh draw (vkCmdDrawMeshTasksEXT) of eight workgroups of
+//     32 task invocations, invocation v tracing lane v (rqk.spv) and
+//     launching no mesh workgroup (rqmp.spv, the mesh stage the pipeline
+//     needs, never runs); rasterizer discard;
+//   - mesh: a mesh draw of eight workgroups of 32 mesh invocations,
+//     invocation v tracing lane v (rqm.spv), emitting nothing;
+//     rasterizer discard.
 //
-// Task and mesh stages are refused as not built (addRTAccess). The
-// stages need the device's rayQuery feature (and tessellationShader or
-// geometryShader for those stages; queried, rtDevice).
+// The stages need the device's rayQuery feature (and tessellationShader
+// or geometryShader for those stages, VK_EXT_mesh_shader with meshShader,
+// and taskShader for the task stage, enabled by vulkan.Config's
+// ReplayStages; queried, rtDevice).
 
 const (
 	stRQVertex stage = stRayGen + 1 + iota
@@ -44,6 +53,8 @@ const (
 	stRQTessEval
 	stRQGeometry
 	stRQFragment
+	stRQTask
+	stRQMesh
 )
 
 // rqGfx are the graphics stages' ray queries, by index (stRQVertex+i).
@@ -57,9 +68,17 @@ var rqGfx = [numRQGfx]struct {
 	{vk.StageTessellationEvaluationShader, "tessellation evaluation", vkg.ShaderStageFlags(vkg.ShaderStageTessellationEvaluationBit)},
 	{vk.StageGeometryShader, "geometry", vkg.ShaderStageFlags(vkg.ShaderStageGeometryBit)},
 	{vk.StageFragmentShader, "fragment", vkg.ShaderStageFlags(vkg.ShaderStageFragmentBit)},
+	{vk.StageTaskShaderEXT, "task", shaderStageTaskEXT},
+	{vk.StageMeshShaderEXT, "mesh", shaderStageMeshEXT},
 }
 
-const numRQGfx = int(stRQFragment - stRQVertex + 1)
+const (
+	numRQGfx   = int(stRQMesh - stRQVertex + 1)
+	rqFragment = int(stRQFragment - stRQVertex) // rqGfx indices
+	rqTask     = int(stRQTask - stRQVertex)
+	rqMesh     = int(stRQMesh - stRQVertex)
+	rqGroups   = 256 / meshLocal // the task and mesh draws' workgroups
+)
 
 func init() {
 	for i, s := range rqGfx {
@@ -67,31 +86,40 @@ func init() {
 	}
 }
 
-func isRQGfx(st stage) bool { return st >= stRQVertex && st <= stRQFragment }
+func isRQGfx(st stage) bool { return st >= stRQVertex && st <= stRQMesh }
 
 // rqGfxStages are the graphics stages the replay traces ray queries in.
-const rqGfxStages = vk.StageVertexShader | vk.StageTessellationControlShader | vk.StageTessellationEvaluationShader | vk.StageGeometryShader | vk.StageFragmentShader
+const rqGfxStages = vk.StageVertexShader | vk.StageTessellationControlShader | vk.StageTessellationEvaluationShader | vk.StageGeometryShader | vk.StageFragmentShader |
+	vk.StageTaskShaderEXT | vk.StageMeshShaderEXT
 
 // skipRQGfxModule says whether the device cannot take one of this file's
-// modules (the tessellation and geometry ones need those features).
+// modules (the tessellation, geometry, task and mesh ones need those
+// stages).
 func (k *kit) skipRQGfxModule(name string) bool {
 	if !strings.HasPrefix(name, "rq") || name == "rq.spv" {
 		return false
 	}
 	_, rq, _ := k.hooks.RayQueries()
 	tess, geom := k.preRasterFeatures()
-	return !rq || !tess && strings.HasPrefix(name, "rqt") || !geom && name == "rqg.spv"
+	task, mesh := k.hooks.MeshShaders()
+	return !rq || !tess && strings.HasPrefix(name, "rqt") || !geom && name == "rqg.spv" || !task && name == "rqk.spv" || !mesh && strings.HasPrefix(name, "rqm")
 }
 
-// rqGfxFeature names the feature ray queries in graphics stage i need
-// and the device lacks (tessellation, geometry; queried); "" if none.
+// rqGfxFeature says why the device cannot run ray queries in graphics
+// stage i beyond VK_KHR_ray_query (tessellation, geometry, task and mesh
+// stages; queried); "" if it can.
 func (k *kit) rqGfxFeature(i int) string {
 	tess, geom := k.preRasterFeatures()
+	name := k.dev.Info().Name
 	switch {
 	case (i == 1 || i == 2) && !tess:
-		return "the tessellationShader feature"
+		return fmt.Sprintf("%s lacks the tessellationShader feature (queried): the device cannot run ray queries in %s shaders", name, rqGfx[i].name)
 	case i == 3 && !geom:
-		return "the geometryShader feature"
+		return fmt.Sprintf("%s lacks the geometryShader feature (queried): the device cannot run ray queries in %s shaders", name, rqGfx[i].name)
+	case i == rqTask || i == rqMesh:
+		if _, why := k.meshWhy(i == rqTask); why != "" { // mesh.go
+			return why + " (ray queries in " + rqGfx[i].name + " shaders)"
+		}
 	}
 	return ""
 }
@@ -119,6 +147,10 @@ func (k *kit) rqGfxPipeline(i int) (vkg.Pipeline, error) {
 		tess = &vkg.PipelineTessellationStateCreateInfo{SType: vkg.StructureTypePipelineTessellationStateCreateInfo, PatchControlPoints: 1}
 	case 3:
 		stages = []vkg.PipelineShaderStageCreateInfo{st(vkg.ShaderStageVertexBit, "rqp.spv"), st(vkg.ShaderStageGeometryBit, "rqg.spv")}
+	case rqTask:
+		stages = []vkg.PipelineShaderStageCreateInfo{st(shaderStageTaskEXT, "rqk.spv"), st(shaderStageMeshEXT, "rqmp.spv")}
+	case rqMesh:
+		stages = []vkg.PipelineShaderStageCreateInfo{st(shaderStageMeshEXT, "rqm.spv")}
 	default:
 		stages = []vkg.PipelineShaderStageCreateInfo{st(vkg.ShaderStageVertexBit, "rqp.spv"), st(vkg.ShaderStageFragmentBit, "rqf.spv")}
 		topology, discard = vkg.PrimitiveTopologyTriangleList, vkg.False
@@ -145,6 +177,9 @@ func (k *kit) rqGfxPipeline(i int) (vkg.Pipeline, error) {
 			PDynamicStates: []vkg.DynamicState{vkg.DynamicStateViewport, vkg.DynamicStateScissor}},
 		Layout: rk.pipeLay,
 	}}
+	if i == rqTask || i == rqMesh {
+		info[0].PVertexInputState, info[0].PInputAssemblyState = nil, nil // mesh.go: no vertex input
+	}
 	pipes := make([]vkg.Pipeline, 1)
 	r := vkg.CreateGraphicsPipelines(k.vd, vkg.NullPipelineCache, 1, info, nil, pipes)
 	info[0].Free()
@@ -162,10 +197,13 @@ func (m *mode) recordRQGfx(cb vkg.CommandBuffer, i int) {
 	k.hooks.Rendering().BeginRendering(unsafe.Pointer(cb), side, side, []vkext.Attachment{}, nil, nil)
 	vkg.CmdSetViewport(cb, 0, 1, []vkg.Viewport{{Width: side, Height: side, MaxDepth: 1}})
 	vkg.CmdSetScissor(cb, 0, 1, []vkg.Rect2D{{Extent: vkg.Extent2D{Width: side, Height: side}}})
-	n := uint32(256)
-	if i == numRQGfx-1 {
-		n = 3
+	switch i {
+	case rqTask, rqMesh:
+		k.hooks.Extras().DrawMeshTasks(unsafe.Pointer(cb), rqGroups, 1, 1) // mesh.go
+	case rqFragment:
+		vkg.CmdDraw(cb, 3, 1, 0, 0)
+	default:
+		vkg.CmdDraw(cb, 256, 1, 0, 0)
 	}
-	vkg.CmdDraw(cb, n, 1, 0, 0)
 	k.hooks.Rendering().EndRendering(unsafe.Pointer(cb))
 }

@@ -3,10 +3,13 @@ package replay
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -26,31 +29,54 @@ func TestSPIRVMatchesSource(t *testing.T) {
 	}
 	defer f.Close()
 	dir := t.TempDir()
-	n := 0
+	type variant struct {
+		out, src string
+		flags    []string
+	}
+	var vs []variant
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
 		if len(fields) < 2 || strings.HasPrefix(fields[0], "#") {
 			continue
 		}
-		out, src, flags := fields[0], fields[1], fields[2:]
-		args := append([]string{"-V", "--target-env", "vulkan1.1"}, flags...)
-		args = append(args, "-o", filepath.Join(dir, out), src)
-		cmd := exec.Command(tool, args...)
-		cmd.Dir = "shaders"
-		if msg, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%s: glslangValidator: %v\n%s", out, err, msg)
+		vs = append(vs, variant{fields[0], fields[1], fields[2:]})
+	}
+	// One compiler a core (session 13: 35 more variants; the compiles
+	// are independent).
+	errs := make([]string, len(vs))
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	var wg sync.WaitGroup
+	for i, v := range vs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			args := append([]string{"-V", "--target-env", "vulkan1.1"}, v.flags...)
+			args = append(args, "-o", filepath.Join(dir, v.out), v.src)
+			cmd := exec.Command(tool, args...)
+			cmd.Dir = "shaders"
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				errs[i] = fmt.Sprintf("%s: glslangValidator: %v\n%s", v.out, err, msg)
+			}
+		}()
+	}
+	wg.Wait()
+	n := 0
+	for i, v := range vs {
+		if errs[i] != "" {
+			t.Fatal(errs[i])
 		}
-		got, err := os.ReadFile(filepath.Join(dir, out))
+		got, err := os.ReadFile(filepath.Join(dir, v.out))
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := spirv.ReadFile("shaders/" + out)
+		want, err := spirv.ReadFile("shaders/" + v.out)
 		if err != nil {
-			t.Fatalf("%s: not embedded: %v (run go generate ./vulkan/replay)", out, err)
+			t.Fatalf("%s: not embedded: %v (run go generate ./vulkan/replay)", v.out, err)
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from %s compiled now: run go generate ./vulkan/replay", out, src)
+			t.Errorf("%s differs from %s compiled now: run go generate ./vulkan/replay", v.out, v.src)
 		}
 		n++
 	}

@@ -49,7 +49,7 @@ func refineUnbuilt(dev *vulkan.Device, g *p.Graph, c p.CommandID, err error) err
 		if f.ShaderStorageImageReadWithoutFormat != vkg.True {
 			ue.Reason += fmt.Sprintf("; %s lacks shaderStorageImageReadWithoutFormat (queried), which format-less reads would need", dev.Info().Name)
 		} else {
-			ue.Reason += fmt.Sprintf("; %s has shaderStorageImageReadWithoutFormat, but the replay's format-less read path is in the compute, vertex and fragment stages only (fmtless.go; the tessellation, geometry, task and mesh stages not built)", dev.Info().Name)
+			ue.Reason += fmt.Sprintf("; %s has shaderStorageImageReadWithoutFormat, but the stage has no format-less read arrays (fmtless.go: every shader stage of the replay's slot arrays has them)", dev.Info().Name)
 		}
 		return ue
 	}

@@ -64,7 +64,7 @@
 #define OFF_RGB10A2 128
 #define OFF_RG8 130
 #ifdef NOFMT
-// Format-less reads (fmtless.go): compute variants comp_nf / comp_ms_nf only.
+// Format-less reads (fmtless.go): the *_nf variants of every stage.
 #define OFF_NF2 132
 #define OFF_NF2U 134
 #define OFF_NF2I 136
@@ -243,8 +243,9 @@ layout(set = SET, binding = 34) writeonly uniform uimage2DMS iwmsu[2];
 #endif
 #ifdef NOFMT
 // Storage-image reads without a format qualifier (the device's
-// shaderStorageImageReadWithoutFormat; fmtless.go): the compute, vertex
-// and fragment *_nf variants.
+// shaderStorageImageReadWithoutFormat; fmtless.go): the *_nf variants of
+// the compute, vertex, fragment, tessellation, geometry, task, mesh and
+// ray generation stages.
 layout(set = SET, binding = 40) uniform readonly image2DArray i_nf2[2];
 layout(set = SET, binding = 41) uniform readonly uimage2DArray i_nf2u[2];
 layout(set = SET, binding = 42) uniform readonly iimage2DArray i_nf2i[2];

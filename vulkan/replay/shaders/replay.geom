@@ -1,5 +1,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#ifdef NOFMT
+#extension GL_EXT_shader_image_load_formatted : require // *_nf.spv (fmtless.go)
+#endif
 // replay.geom: one command's geometry-stage accesses. Invocation i (the
 // input triangle's primitive id) reads elements i, i+stride, ...
 // (stride: the draw's triangle count) and emits its triangle unchanged.

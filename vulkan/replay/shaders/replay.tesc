@@ -1,5 +1,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#ifdef NOFMT
+#extension GL_EXT_shader_image_load_formatted : require // *_nf.spv (fmtless.go)
+#endif
 // replay.tesc: one command's tessellation-control-stage accesses. The
 // draw's vertices come in patches of three (the full-screen triangle,
 // then degenerate ones); invocation i (patch · 3 + output control point)

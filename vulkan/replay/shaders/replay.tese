@@ -1,5 +1,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#ifdef NOFMT
+#extension GL_EXT_shader_image_load_formatted : require // *_nf.spv (fmtless.go)
+#endif
 // replay.tese: one command's tessellation-evaluation-stage accesses. Each
 // patch (tessellation levels 1) yields its three corners; the invocation
 // of corner c of patch q is element i = q · 3 + c and reads elements i,
