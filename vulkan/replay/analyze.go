@@ -163,6 +163,7 @@ const (
 	fOwn      = 8  // common.glsl F_OWN: read at the fragment's own pixel in the pass that renders it (selfrace.go)
 	fFit8     = 16 // common.glsl F_FIT8, F_FIT16: unsigned writes masked to 8- or 16-bit components (fsr.go, uintFit)
 	fFit16    = 32
+	fASRange  = 64 // common.glsl F_ASRANGE: a valid acceleration-structure build range in words 0..3 (asindirect.go)
 )
 
 // stage is a shader stage of the replay.
