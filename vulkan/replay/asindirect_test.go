@@ -3,11 +3,14 @@ package replay
 import (
 	"encoding/binary"
 	"errors"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	p "github.com/aliasplan/aliasplan/planner"
+	"github.com/aliasplan/aliasplan/proptest"
 	"github.com/aliasplan/aliasplan/vk"
 	"github.com/aliasplan/aliasplan/vulkan"
 )
@@ -165,7 +168,7 @@ func TestASIndirectRefusedAsDeviceLimit(t *testing.T) {
 	}
 	_, err := New(d, asIndirectFrame())
 	var ue *UnsupportedError
-	if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "(queried") || strings.Contains(ue.Reason, "not built") ||
+	if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "queried)") || strings.Contains(ue.Reason, "not built") ||
 		!strings.Contains(ue.Reason, "accelerationStructureIndirectBuild") && !strings.Contains(ue.Reason, "VK_KHR_acceleration_structure") {
 		t.Fatalf("got %v, want a refusal naming VK_KHR_acceleration_structure or accelerationStructureIndirectBuild as queried", err)
 	}
@@ -227,5 +230,51 @@ func TestASIndirectBuild(t *testing.T) {
 	t.Logf("range2 over range: %d differences: %v", len(diff), diff)
 	if !diffHas(diff, "trace") {
 		t.Fatalf("trace's digest did not change with build.b's range replaced by range2's (another count)")
+	}
+}
+
+// TestASIndirectGeneratedFrames replays proptest.IndirectBuildReplayFrame
+// for seeds 1..10 (ALIASPLAN_ASI_FRAMES overrides the count) both ways
+// where the device has accelerationStructureIndirectBuild: no message,
+// digests equal, every trace has a digest. Elsewhere each frame must be
+// refused naming what the device lacks (VK_KHR_acceleration_structure or
+// the feature), queried: the analysis and the refusal need no GPU work.
+func TestASIndirectGeneratedFrames(t *testing.T) {
+	n := 10
+	if s := os.Getenv("ALIASPLAN_ASI_FRAMES"); s != "" {
+		if v, err := strconv.Atoi(s); err == nil {
+			n = v
+		}
+	}
+	d := extDevice(t, vk.StageAccelerationStructureBuild|vk.StageAccelerationStructureCopy|vk.StageRayTracingShader)
+	hooks, _ := d.Replay()
+	has, _ := hooks.ASIndirect()
+	_, rq, _ := hooks.RayQueries()
+	stage := vk.StageComputeShader
+	if !rq {
+		stage = vk.StageRayTracingShader
+	}
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
+			g, kinds := proptest.IndirectBuildReplayFrame(seed, stage)
+			if !has {
+				_, err := New(d, g)
+				var ue *UnsupportedError
+				if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "queried)") || strings.Contains(ue.Reason, "not built") {
+					t.Fatalf("kinds %v: got %v, want a refusal naming the device limit as queried", kinds, err)
+				}
+				return
+			}
+			rep := extCompare(t, d, g, 1)
+			for _, c := range g.Commands {
+				if strings.HasSuffix(c.Name, ".trace") && !slices.ContainsFunc(rep.Digests, func(dg CommandDigest) bool { return dg.Command == c.Name && dg.Digest != 0 }) {
+					t.Errorf("no digest for %s", c.Name)
+				}
+			}
+			t.Logf("kinds %v, %d alias barriers, %d of %d transient bytes pooled", kinds, rep.AliasBarriers, rep.PooledBytes, rep.TransientBytes)
+		})
+	}
+	if !has {
+		t.Logf("%s: %d frames refused as a device limit", d.Info().Name, n)
 	}
 }
