@@ -62,10 +62,27 @@ import (
 // contents are the implementation's: no digest sees them, and any other
 // use of it (a read, an import, host visibility) is refused (dgcRules).
 //
-// Refused, by rule: a preprocess access without the execution's (the
-// replay executes in the preprocessing command: Vulkan's execution reads
-// the inputs in DRAW_INDIRECT; preprocessing in one command and executing
-// in another is not built), a count buffer without INDIRECT_BUFFER and
+// Preprocessing in one command and executing in another (issue 21,
+// session 13): a command whose count read is COMMAND_PREPROCESS /
+// COMMAND_PREPROCESS_READ alone and that writes a graph preprocess buffer
+// (COMMAND_PREPROCESS / COMMAND_PREPROCESS_WRITE alone) records only
+// vkCmdPreprocessGeneratedCommandsEXT (its command buffer the state
+// command buffer); a later command that reads that buffer and the same
+// count in DRAW_INDIRECT with INDIRECT_COMMAND_READ records only
+// vkCmdExecuteGeneratedCommandsEXT(isPreprocessed = VK_TRUE) with the same
+// VkGeneratedCommandsInfoEXT and the same state bound (pipeline, the
+// owner's descriptor set and seed: dgcRules). The plan's barriers order
+// the preprocess buffer's COMMAND_PREPROCESS_WRITE before the execution's
+// INDIRECT_COMMAND_READ, as Vulkan asks of a preprocessing done apart. The
+// preprocess buffer is how the graph says which command executes what:
+// an execution pairs with the command that last preprocessed into it
+// before, in recorded order.
+//
+// Refused, by rule (dgcRules, dgcForm): a preprocessing alone without a
+// graph preprocess buffer, an execution with nothing preprocessed before
+// it or without its read of the count, a write of the count between a
+// preprocessing and its execution (Vulkan: the inputs stay as the
+// preprocessing read them), a count buffer without INDIRECT_BUFFER and
 // SHADER_DEVICE_ADDRESS usage (Vulkan), a command that writes its count.
 // By the device, as queried: no
 // VK_EXT_device_generated_commands (a device with only the NV extension
