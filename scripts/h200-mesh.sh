@@ -23,7 +23,16 @@
 # of proptest.RayShaderReplayFrame); branch rq10 adds TestGfxRayQuery*
 # (ray queries in graphics stages): the H200 has no VK_KHR_ray_query, so
 # they check that such a frame is refused naming it and skip (not failed
-# under ALIASPLAN_REQUIRE_EXT=1). Output in $OUT/mesh-h200.log.
+# under ALIASPLAN_REQUIRE_EXT=1). Session 13 (branch dgc13) adds
+# TestASIndirect* (vkCmdBuildAccelerationStructuresIndirectKHR, ranges
+# from compute-written graph buffers; asindirect.go): where the device
+# lacks accelerationStructureIndirectBuild (NVIDIA's drivers are said to)
+# TestASIndirectBuild checks the refusal names the feature and skips (not
+# failed under ALIASPLAN_REQUIRE_EXT=1), TestASIndirectRefusedAsDeviceLimit
+# passes, and TestASIndirectGeneratedFrames checks ASI_FRAMES (10) frames
+# are refused; where it has it, they replay. TestASIndirectRangeWrites
+# checks the range words the writers leave on any device. Output in
+# $OUT/mesh-h200.log.
 #   device run: command "bash .vk/h200-mesh.sh", carry [".gl", ".vk"]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,9 +41,9 @@ log="$out/mesh-h200.log"
 . "$(dirname "$0")/h200-env.sh"
 export ALIASPLAN_SHARE_DEVICE=1 ALIASPLAN_REQUIRE_VULKAN=1 ALIASPLAN_REQUIRE_EXT=1
 export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
-export ALIASPLAN_MESH_FRAMES="${MESH_FRAMES:-40}" ALIASPLAN_RAY_FRAMES="${RAY_FRAMES:-40}" ALIASPLAN_RAYGEN_FRAMES="${RAYGEN_FRAMES:-40}"
+export ALIASPLAN_MESH_FRAMES="${MESH_FRAMES:-40}" ALIASPLAN_RAY_FRAMES="${RAY_FRAMES:-40}" ALIASPLAN_RAYGEN_FRAMES="${RAYGEN_FRAMES:-40}" ALIASPLAN_ASI_FRAMES="${ASI_FRAMES:-10}"
 (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true) 2>&1 | tee "$log"
-tests="${MESH_TESTS:-TestMesh|TestAccel|TestRay|TestASInput|TestASScratch|TestGfxRayQuery|TestUnbuiltStagesNamed}"
+tests="${MESH_TESTS:-TestMesh|TestAccel|TestRay|TestASInput|TestASScratch|TestASIndirect|TestGfxRayQuery|TestUnbuiltStagesNamed}"
 (cd vulkan/replay && ../../.vk/replay.test -test.run "$tests" -test.v -test.count=1 2>&1) | tee -a "$log"
 status=${PIPESTATUS[0]}
 # Session 10: DEVICE_ADDRESS memory for build inputs (package vulkan).
