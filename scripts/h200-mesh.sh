@@ -49,5 +49,5 @@ status=${PIPESTATUS[0]}
 # Session 10: DEVICE_ADDRESS memory for build inputs (package vulkan).
 (cd vulkan && ../.vk/vulkan.test -test.run 'TestDeviceAddressMemory' -test.v -test.count=1 2>&1) | tee -a "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-grep -E "^(--- |ok|FAIL|PASS)|SKIP" "$log" | tail -60
+grep -E "^(--- |ok|FAIL|PASS)|SKIP|accelerationStructureIndirectBuild" "$log" | tail -60
 exit "$status"
