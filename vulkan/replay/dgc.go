@@ -93,6 +93,9 @@ const (
 	dgcSpare     = 96
 	dgcSequences = indirectStride + dgcSpare
 	dgcStride    = 12 // VkDispatchIndirectCommand
+	// dgcPushStride: a sequence of the push-constant layout, its pushed
+	// word and then its VkDispatchIndirectCommand.
+	dgcPushStride = 16
 
 	// stDGC is the generated dispatches' part (its lanes).
 	stDGC stage = numBaseStages + 13
@@ -112,6 +115,11 @@ type dgcWork struct {
 	// (the execution's); preWrite, preRead: the preprocess buffer written
 	// by the preprocessing, read by the execution.
 	countPre, countExec, preWrite, preRead bool
+	// push: the generated commands use the push-constant layout (a
+	// PUSH_CONSTANT token before the DISPATCH), chosen by the
+	// preprocessing command's seed (dgcRules), so generated frames have
+	// both; an execution alone takes its preprocessing's.
+	push bool
 	// from: the command whose preprocessing an execution-only command
 	// executes (-1 for none); owner: the command whose state (descriptor
 	// set, seed, lanes: part stDGC) the generated commands use, the same
@@ -348,8 +356,10 @@ func dgcRules(g *p.Graph, ws []work) error {
 			if err := dgcForm(g, ws, w, refuse); err != nil {
 				return err
 			}
+			d.push = w.seed&1 != 0
 			if d.from >= 0 {
 				fw := &ws[d.from]
+				d.push = fw.dgc.push
 				if !executed[d.from] && !fw.dgc.executes() {
 					executed[d.from] = true
 					fw.dgc.owner = w.cmd
@@ -423,7 +433,13 @@ type dgcKit struct {
 	pool       vkg.DescriptorPool
 	stream     ownBuffer
 	streamAddr uint64
-	cmds       map[p.CommandID]*dgcCmd
+	// The push-constant layout (a PUSH_CONSTANT token, then DISPATCH;
+	// dgcWork.push) and its stream: each sequence's first word is pushed
+	// at offset 4, which replay_dgc.comp adds in.
+	pushLayout     unsafe.Pointer
+	pushStream     ownBuffer
+	pushStreamAddr uint64
+	cmds           map[p.CommandID]*dgcCmd
 }
 
 type dgcCmd struct {
@@ -511,7 +527,7 @@ func (r *Replayer) setupDGC() error {
 		return err
 	}
 	pli := vkg.PipelineLayoutCreateInfo{SType: vkg.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1, PSetLayouts: []vkg.DescriptorSetLayout{dk.setLay},
-		PushConstantRangeCount: 1, PPushConstantRanges: []vkg.PushConstantRange{{StageFlags: vkg.ShaderStageFlags(vkg.ShaderStageComputeBit), Size: 4}}}
+		PushConstantRangeCount: 1, PPushConstantRanges: []vkg.PushConstantRange{{StageFlags: vkg.ShaderStageFlags(vkg.ShaderStageComputeBit), Size: 8}}}
 	var pipeLay vkg.PipelineLayout
 	res = vkg.CreatePipelineLayout(k.vd, &pli, nil, &pipeLay)
 	dk.pipeLay = pipeLay
@@ -537,14 +553,22 @@ func (r *Replayer) setupDGC() error {
 	if dk.stream, dk.streamAddr, err = k.dgcBuffer(dgcSequences*dgcStride, vkg.BufferUsageIndirectBufferBit, true); err != nil {
 		return err
 	}
-	out := dk.stream.bytes()
+	if dk.pushLayout, rc = dk.fns.CreatePushDispatchLayout(unsafe.Pointer(dk.pipeLay)); vkCheck("vkCreateIndirectCommandsLayoutEXT (push constant)", vkg.Result(rc)) != nil {
+		return vkCheck("vkCreateIndirectCommandsLayoutEXT (push constant)", vkg.Result(rc))
+	}
+	if dk.pushStream, dk.pushStreamAddr, err = k.dgcBuffer(dgcSequences*dgcPushStride, vkg.BufferUsageIndirectBufferBit, true); err != nil {
+		return err
+	}
+	out, pout := dk.stream.bytes(), dk.pushStream.bytes()
 	for j := 0; j < dgcSequences; j++ {
 		v := uint32(0)
 		if j >= indirectStride {
 			v = 1
 		}
+		binary.LittleEndian.PutUint32(pout[dgcPushStride*j:], dgcPushWord(j))
 		for c := 0; c < 3; c++ {
 			binary.LittleEndian.PutUint32(out[dgcStride*j+4*c:], v)
+			binary.LittleEndian.PutUint32(pout[dgcPushStride*j+4+4*c:], v)
 		}
 	}
 	n := uint32(len(cmds))
@@ -557,8 +581,19 @@ func (r *Replayer) setupDGC() error {
 	if err := vkCheck("vkCreateDescriptorPool (device-generated commands)", res); err != nil {
 		return err
 	}
-	size, align, types := dk.fns.Requirements(dk.layout, unsafe.Pointer(dk.pipe), dgcSequences)
+	sizeD, alignD, typesD := dk.fns.Requirements(dk.layout, unsafe.Pointer(dk.pipe), dgcSequences)
+	sizeP, alignP, typesP := dk.fns.Requirements(dk.pushLayout, unsafe.Pointer(dk.pipe), dgcSequences)
 	for _, w := range cmds {
+		size, align, types := sizeD, alignD, typesD
+		if pre := w.dgc.pre; w.dgc.push && w.dgc.preprocesses() && pre >= 0 && r.g.Resources[pre].Buffer.Size < sizeP {
+			// A graph preprocess buffer too small for the push-constant
+			// layout (it needs more room per sequence): the dispatch-only
+			// layout, refused below only if that does not fit either.
+			w.dgc.push = false
+		}
+		if w.dgc.push {
+			size, align, types = sizeP, alignP, typesP
+		}
 		dc := &dgcCmd{}
 		dk.cmds[w.cmd] = dc
 		if pt := w.parts[stDGC]; pt != nil {
@@ -603,6 +638,10 @@ func (r *Replayer) setupDGC() error {
 	}
 	return nil
 }
+
+// dgcPushWord is sequence j's pushed word in the push-constant layout's
+// stream: distinct per sequence, so the digest sees which sequences ran.
+func dgcPushWord(j int) uint32 { return hash32(uint32(j)*0x9E3779B1 + 0x7f4a7c15) }
 
 // dgcBuffer is a buffer of the replay's own with a device address.
 func (k *kit) dgcBuffer(size uint64, usage vkg.BufferUsageFlagBits, host bool) (ownBuffer, uint64, error) {
@@ -695,6 +734,9 @@ func (k *kit) closeDGC() {
 	if dk.layout != nil {
 		dk.fns.DestroyLayout(dk.layout)
 	}
+	if dk.pushLayout != nil {
+		dk.fns.DestroyLayout(dk.pushLayout)
+	}
 	if dk.pipe != vkg.NullPipeline {
 		vkg.DestroyPipeline(k.vd, dk.pipe, nil)
 	}
@@ -725,8 +767,8 @@ func (m *mode) recordDGC(cb vkg.CommandBuffer, w *work) {
 	owner := &m.r.works[w.dgc.owner]
 	vkg.CmdBindPipeline(cb, vkg.PipelineBindPointCompute, dk.pipe)
 	vkg.CmdBindDescriptorSets(cb, vkg.PipelineBindPointCompute, dk.pipeLay, 0, 1, []vkg.DescriptorSet{dk.cmds[owner.cmd].set}, 0, nil)
-	seed := owner.seed
-	vkg.CmdPushConstants(cb, dk.pipeLay, vkg.ShaderStageFlags(vkg.ShaderStageComputeBit), 0, 4, unsafe.Pointer(&seed))
+	consts := [2]uint32{owner.seed, 0} // the seed; the word a PUSH_CONSTANT token replaces (0 without one)
+	vkg.CmdPushConstants(cb, dk.pipeLay, vkg.ShaderStageFlags(vkg.ShaderStageComputeBit), 0, 8, unsafe.Pointer(&consts[0]))
 	gen, ok := m.dgcGenerated(w)
 	if !ok {
 		return
@@ -776,8 +818,12 @@ func (m *mode) dgcGenerated(w *work) (vkext.Generated, bool) {
 			return vkext.Generated{}, false
 		}
 	}
-	return vkext.Generated{Layout: dk.layout, Pipeline: unsafe.Pointer(dk.pipe), Stream: dk.streamAddr, StreamSize: dgcSequences * dgcStride,
-		Preprocess: preAddr, PreprocessSz: dc.preSize, MaxSequences: dgcSequences, Count: dk.fns.BufferAddress(unsafe.Pointer(buf))}, true
+	gen := vkext.Generated{Layout: dk.layout, Pipeline: unsafe.Pointer(dk.pipe), Stream: dk.streamAddr, StreamSize: dgcSequences * dgcStride,
+		Preprocess: preAddr, PreprocessSz: dc.preSize, MaxSequences: dgcSequences, Count: dk.fns.BufferAddress(unsafe.Pointer(buf))}
+	if pw.dgc.push {
+		gen.Layout, gen.Stream, gen.StreamSize = dk.pushLayout, dk.pushStreamAddr, dgcSequences*dgcPushStride
+	}
+	return gen, true
 }
 
 // dgcUnknownSType matches a layer's complaint about an sType of

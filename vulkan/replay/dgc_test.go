@@ -486,3 +486,62 @@ func TestDGCSplit(t *testing.T) {
 	t.Logf("executed twice: execute's digest %#x (once: %#x), %d messages", digest(rep2, "execute"), digest(rep, "execute"), rep2.ValidationMessages)
 	dgcDrain(t, d)
 }
+
+// dgcNameFor is a name for dgcFrame's generate (command 2) whose seed
+// picks the push-constant layout (push) or the dispatch-only one
+// (dgcRules chooses by the seed's low bit).
+func dgcNameFor(push bool) string {
+	for i := 0; ; i++ {
+		name := fmt.Sprintf("generate.%d", i)
+		if (hashString(name)^hash32(2))&1 == 1 == push {
+			return name
+		}
+	}
+}
+
+// TestDGCPushToken: generate with each indirect commands layout (one
+// DISPATCH token; a PUSH_CONSTANT token before it, whose per-sequence
+// word replay_dgc.comp adds in): equal digests and no message both ways.
+// Then the push stream's words are zeroed between two runs of one plan:
+// under the push-constant layout generate's digest changes (the tokens'
+// data reach it), under the dispatch-only one nothing changes (the
+// control: that layout never reads the push stream).
+func TestDGCPushToken(t *testing.T) {
+	d := dgcDevice(t)
+	for _, push := range []bool{false, true} {
+		name := dgcNameFor(push)
+		t.Run(fmt.Sprintf("push=%v", push), func(t *testing.T) {
+			g := dgcFrame()
+			g.Commands[2].Name = name
+			rep := extCompare(t, d, g, 1)
+			t.Logf("%s: digests equal %v, %d messages, quirks %v", name, rep.DigestsEqual, rep.ValidationMessages, rep.LayerQuirks)
+			r, plan := prepare(t, d, g)
+			if r.works[2].dgc.push != push {
+				t.Fatalf("%s: push layout %v, want %v", name, r.works[2].dgc.push, push)
+			}
+			good, _, err := r.RunPlan(plan, 1, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			words := r.k.dgc.pushStream.bytes()
+			saved := slices.Clone(words)
+			for j := 0; j < dgcSequences; j++ {
+				copy(words[dgcPushStride*j:dgcPushStride*j+4], []byte{0, 0, 0, 0})
+			}
+			bad, _, err := r.RunPlan(plan, 1, true)
+			copy(words, saved)
+			if err != nil {
+				t.Fatal(err)
+			}
+			diff := r.Diff(good, bad)
+			t.Logf("pushed words zeroed: %d differences: %v", len(diff), diff)
+			switch {
+			case push && !diffHas(diff, name):
+				t.Errorf("the push-constant layout's digest did not change with its pushed words zeroed: the tokens' data do not reach it")
+			case !push && len(diff) != 0:
+				t.Errorf("the dispatch-only layout changed with the push stream: %v", diff)
+			}
+		})
+	}
+	dgcDrain(t, d)
+}
