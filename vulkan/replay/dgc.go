@@ -53,6 +53,13 @@ import (
 // they hold (a hash word is far over maxComputeWorkGroupCount), and no
 // clamp of them could happen inside the declared accesses.
 //
+// A second layout (session 13) puts a PUSH_CONSTANT token before the
+// DISPATCH: each sequence of its stream starts with a word of its own,
+// pushed at offset 4 (replay_dgc.comp's token), so the lanes also see
+// which sequences ran. The preprocessing command's seed picks the layout
+// (dgcWork.push); a graph preprocess buffer too small for it falls back
+// to the dispatch-only one.
+//
 // A graph preprocess buffer gets VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT
 // in the replay's copy of the graph (dgcGraph: the model's usages cannot
 // name it; vulkan.Resources creates it with VkBufferUsageFlags2CreateInfoKHR,
