@@ -118,6 +118,35 @@ var RayReplayKinds = []string{
 	"as-update",  // a bottom level refitted in place or updated into another (mode UPDATE), instanced by a top level (refitted in place in half the frames), traced
 }
 
+// IndirectBuildReplayKinds are the kinds of use that need
+// accelerationStructureIndirectBuild (vkCmdBuildAccelerationStructuresIndirectKHR;
+// vulkan/replay/asindirect.go), kept apart from RayReplayKinds: no device
+// measured has the feature (lavapipe 25.0.7 and NVIDIA's drivers lack
+// it), and RayReplayFrame's frames replay on lavapipe 25.
+// IndirectBuildReplayFrame draws from them.
+var IndirectBuildReplayKinds = []string{
+	"as-indirect",        // a bottom-level build whose range a compute shader wrote (INDIRECT_COMMAND_READ in the build stage), instanced by a traced top level
+	"as-indirect-shared", // one command's two bottom-level builds read one range buffer, both instanced
+}
+
+// IndirectBuildReplayFrame is RayReplayFrame for IndirectBuildReplayKinds.
+func IndirectBuildReplayFrame(seed uint64, trace vk.Stage) (*planner.Graph, []string) {
+	rng := rand.New(rand.NewPCG(seed, 0x1f83d9abfb41bd6b))
+	b := &rgen{g: &planner.Graph{}, rng: rng}
+	kinds := []int{int(seed % uint64(len(IndirectBuildReplayKinds))), rng.IntN(len(IndirectBuildReplayKinds))}
+	b.sink = b.g.AddBuffer("sink", planner.BufferDesc{Size: 1024, Usage: vk.BufferUsageStorageBuffer})
+	b.cmd("sink.clear", b.storageWrite(b.sink))
+	var names []string
+	for i, k := range kinds {
+		b.prefix = fmt.Sprintf("k%d.", i)
+		names = append(names, IndirectBuildReplayKinds[k])
+		b.first = true
+		b.rayKind(IndirectBuildReplayKinds[k], trace)
+	}
+	b.cmd("sink.read", planner.Access{Resource: b.sink, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+	return b.g, names
+}
+
 // RayReplayFrame is MeshReplayFrame for RayReplayKinds; traces are in
 // stage trace (COMPUTE_SHADER: ray queries, RAY_TRACING_SHADER: a ray
 // tracing pipeline).
@@ -182,6 +211,24 @@ func (b *rgen) rayKind(k string, cs vk.Stage) {
 			b.cmd("blas.build", append(reads, planner.Access{Resource: bl, Stages: build, Access: asw})...)
 			reads = []planner.Access{{Resource: bl, Stages: build, Access: asr}}
 		}
+		b.cmd("tlas.build", append(reads, planner.Access{Resource: t, Stages: build, Access: asw})...)
+		b.toSink("tlas.trace", trace(t))
+	case "as-indirect", "as-indirect-shared":
+		rg := b.buffer("range", uint64(16*(1+b.rng.IntN(4))), vk.BufferUsageIndirectBuffer|vk.BufferUsageShaderDeviceAddress)
+		b.cmd("range.write", b.storageWrite(rg))
+		n := 1
+		if k == "as-indirect-shared" {
+			n = 2
+		}
+		builds := []planner.Access{{Resource: rg, Stages: build, Access: vk.AccessIndirectCommandRead}}
+		var reads []planner.Access
+		for i := 0; i < n; i++ {
+			bl := as(fmt.Sprintf("blas%d", i))
+			builds = append(builds, planner.Access{Resource: bl, Stages: build, Access: asw})
+			reads = append(reads, planner.Access{Resource: bl, Stages: build, Access: asr})
+		}
+		b.cmd("blas.build", builds...)
+		t := as("tlas")
 		b.cmd("tlas.build", append(reads, planner.Access{Resource: t, Stages: build, Access: asw})...)
 		b.toSink("tlas.trace", trace(t))
 	case "as-scratch":

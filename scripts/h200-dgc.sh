@@ -14,6 +14,12 @@
 # DEVICE_ADDRESS memory. ALIASPLAN_REQUIRE_EXT=1 makes a missing
 # extension fail instead of skip. Output in $OUT/dgc-h200.log, with the
 # preprocess buffer size the driver asked for (TestDGCIntact logs it).
+# Session 13 (branch dgc13) adds, taken by the same pattern, the
+# preprocessing in one command executed in another (isPreprocessed):
+# TestDGCSplit (intact, the count clobber control on the execution's
+# digest, a second execution of the same preprocessing) and
+# TestDGCSplitRules, and the dgc-split and dgc-split-twice kinds among
+# the DGC_FRAMES generated frames.
 #   device run: command "bash .vk/h200-dgc.sh", carry [".gl", ".vk"]
 set -uo pipefail
 cd "$(dirname "$0")/.."

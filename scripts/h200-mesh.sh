@@ -29,7 +29,17 @@
 # the generated frames; ALIASPLAN_REQUIRE_FMTLESS=1: the H200 has
 # shaderStorageImageReadWithoutFormat, so a refusal fails) and the task
 # and mesh ray-query tests TestGfxRayQueryMesh* (no VK_KHR_ray_query
-# there: they check the refusal and skip). Output in $OUT/mesh-h200.log.
+# there: they check the refusal and skip). Branch dgc13 adds
+# TestASIndirect* (vkCmdBuildAccelerationStructuresIndirectKHR, ranges
+# from compute-written graph buffers; asindirect.go): where the device
+# lacks accelerationStructureIndirectBuild (NVIDIA's drivers are said to)
+# TestASIndirectBuild checks the refusal names the feature and skips (not
+# failed under ALIASPLAN_REQUIRE_EXT=1), TestASIndirectRefusedAsDeviceLimit
+# passes, and TestASIndirectGeneratedFrames checks ASI_FRAMES (10) frames
+# are refused; where it has it, they replay. TestASIndirectRangeWrites
+# checks the range words the writers leave on any device. The session
+# also adds TestASUpdate* and TestASBottomLevelLifetime (picked by the
+# TestAS pattern). Output in $OUT/mesh-h200.log.
 #   device run: command "bash .vk/h200-mesh.sh", carry [".gl", ".vk"]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -38,13 +48,13 @@ log="$out/mesh-h200.log"
 . "$(dirname "$0")/h200-env.sh"
 export ALIASPLAN_SHARE_DEVICE=1 ALIASPLAN_REQUIRE_VULKAN=1 ALIASPLAN_REQUIRE_EXT=1 ALIASPLAN_REQUIRE_FMTLESS=1
 export ALIASPLAN_VULKAN_DEVICE="${ALIASPLAN_VULKAN_DEVICE:-H200}"
-export ALIASPLAN_MESH_FRAMES="${MESH_FRAMES:-40}" ALIASPLAN_RAY_FRAMES="${RAY_FRAMES:-40}" ALIASPLAN_RAYGEN_FRAMES="${RAYGEN_FRAMES:-40}"
+export ALIASPLAN_MESH_FRAMES="${MESH_FRAMES:-40}" ALIASPLAN_RAY_FRAMES="${RAY_FRAMES:-40}" ALIASPLAN_RAYGEN_FRAMES="${RAYGEN_FRAMES:-40}" ALIASPLAN_ASI_FRAMES="${ASI_FRAMES:-10}"
 (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true) 2>&1 | tee "$log"
-tests="${MESH_TESTS:-TestMesh|TestAccel|TestRay|TestASInput|TestASScratch|TestGfxRayQuery|TestUnbuiltStagesNamed|TestFormatless|TestStorageImageBudget}"
+tests="${MESH_TESTS:-TestMesh|TestAccel|TestRay|TestASInput|TestASScratch|TestASIndirect|TestASUpdate|TestASBottomLevel|TestGfxRayQuery|TestUnbuiltStagesNamed|TestFormatless|TestStorageImageBudget}"
 (cd vulkan/replay && ../../.vk/replay.test -test.run "$tests" -test.v -test.count=1 2>&1) | tee -a "$log"
 status=${PIPESTATUS[0]}
 # Session 10: DEVICE_ADDRESS memory for build inputs (package vulkan).
 (cd vulkan && ../.vk/vulkan.test -test.run 'TestDeviceAddressMemory' -test.v -test.count=1 2>&1) | tee -a "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-grep -E "^(--- |ok|FAIL|PASS)|SKIP" "$log" | tail -60
+grep -E "^(--- |ok|FAIL|PASS)|SKIP|accelerationStructureIndirectBuild" "$log" | tail -60
 exit "$status"

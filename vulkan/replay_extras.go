@@ -36,6 +36,7 @@ type replayExtras struct {
 	rq, rtp    bool // VK_KHR_ray_query, VK_KHR_ray_tracing_pipeline enabled (with as)
 	rtm1       bool // VK_KHR_ray_tracing_maintenance1 enabled (with as)
 	meshCount  bool // VK_KHR_draw_indirect_count enabled (with mesh)
+	asIndirect bool // accelerationStructureIndirectBuild enabled (with as; raytrace.go's indirect builds)
 	fsr        bool // VK_KHR_fragment_shading_rate enabled (replay_fsr.go)
 	fns        *vkext.Extras
 }
@@ -73,6 +74,9 @@ func (d *Device) chooseExtras() []string {
 					x.rtp = true
 					out = append(out, extRTPipeline+"\x00")
 				}
+				if d.ext.ASIndirectSupport(unsafe.Pointer(d.physical)) {
+					x.asIndirect = true
+				}
 				if have[extRTM1] && !noRTM1 && d.ext.RTMaintenance1Support(unsafe.Pointer(d.physical)) {
 					x.rtm1 = true
 					out = append(out, extRTM1+"\x00")
@@ -89,7 +93,7 @@ func (d *Device) extraChain(next unsafe.Pointer) vkext.Chain {
 }
 
 func (x *replayExtras) features() vkext.ExtraFeatures {
-	return vkext.ExtraFeatures{Task: x.task, Mesh: x.mesh, AS: x.as, RQ: x.rq, RTP: x.rtp, RTM1: x.rtm1, MeshCount: x.meshCount}
+	return vkext.ExtraFeatures{Task: x.task, Mesh: x.mesh, AS: x.as, RQ: x.rq, RTP: x.rtp, RTM1: x.rtm1, MeshCount: x.meshCount, ASIndirect: x.asIndirect}
 }
 
 func (d *Device) loadExtras() error {
@@ -119,6 +123,17 @@ func (h ReplayHooks) Extras() *vkext.Extras { return h.d.extras.fns }
 // stages).
 func (h ReplayHooks) RayQueries() (as, rq, rtp bool) {
 	return h.d.extras.as, h.d.extras.rq, h.d.extras.rtp
+}
+
+// ASIndirect says whether the device has accelerationStructureIndirectBuild
+// (queried; false without VK_KHR_acceleration_structure) and whether it
+// was opened with it enabled (with the acceleration-structure extensions,
+// Config.ReplayStages naming their stages).
+func (h ReplayHooks) ASIndirect() (has, enabled bool) {
+	if deviceExtensions(h.d.physical)[extAS] {
+		has = h.d.ext.ASIndirectSupport(unsafe.Pointer(h.d.physical))
+	}
+	return has, h.d.extras.asIndirect
 }
 
 // RaySupport reports what the device has of the ray extensions

@@ -163,6 +163,7 @@ const (
 	fOwn      = 8  // common.glsl F_OWN: read at the fragment's own pixel in the pass that renders it (selfrace.go)
 	fFit8     = 16 // common.glsl F_FIT8, F_FIT16: unsigned writes masked to 8- or 16-bit components (fsr.go, uintFit)
 	fFit16    = 32
+	fASRange  = 64 // common.glsl F_ASRANGE: a valid acceleration-structure build range in words 0..3 (asindirect.go)
 )
 
 // stage is a shader stage of the replay.
@@ -523,6 +524,7 @@ func depthLayout(l vk.Layout) (ok, depthWrite, stencilWrite bool) {
 func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 	cmd := &g.Commands[c]
 	w := work{cmd: c, name: cmd.Name, seed: hashString(cmd.Name) ^ hash32(uint32(c))}
+	ex := dgcExecutes(g, c) // dgc.go: what the command executes of an earlier command's preprocessing
 	var copySrc, copyDst []copyOp
 	for _, ag := range aggregateAccesses(g, cmd) {
 		a := &ag.a
@@ -618,9 +620,9 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			w.graphics = true
 			left &^= vk.AccessDepthStencilAttachmentRead | vk.AccessDepthStencilAttachmentWrite
 		}
-		dgc := isDGC(a, st) // dgc.go: its INDIRECT_COMMAND_READ is the execution's, no indirect draw
+		dgc := isDGC(a, st, ex) // dgc.go: its INDIRECT_COMMAND_READ is the execution's, no indirect draw
 		if dgc {
-			if err := addDGC(g, &w, a, st, &left, bad); err != nil {
+			if err := addDGC(g, &w, a, st, ex, &left, bad); err != nil {
 				return w, err
 			}
 		}

@@ -111,7 +111,7 @@ func TestDGCGraphRules(t *testing.T) {
 		{"preprocess-only", "no execution in the command", func(g *p.Graph) {
 			g.Commands[2].Accesses[0].Stages, g.Commands[2].Accesses[0].Access = vk.StageCommandPreprocessNV, vk.AccessCommandPreprocessReadNV
 		}},
-		{"preprocess-buffer-not-executed", "no execution in the command", func(g *p.Graph) {
+		{"preprocess-buffer-not-executed", "written by the preprocessing and read by the execution", func(g *p.Graph) {
 			pre := g.AddBuffer("pre", p.BufferDesc{Size: 1 << 20, Usage: vk.BufferUsageShaderDeviceAddress})
 			g.Commands[2].Accesses = append(g.Commands[2].Accesses, p.Access{Resource: pre, Stages: vk.StageCommandPreprocessNV, Access: vk.AccessCommandPreprocessWriteNV})
 		}},
@@ -135,16 +135,58 @@ func TestDGCGraphRules(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			g := dgcFrame()
 			c.mod(g)
-			_, err := New(d, g)
-			var ue *UnsupportedError
 			cmd := "generate"
 			if c.name == "preprocess-buffer-read-elsewhere" {
 				cmd = "pre.read"
 			}
-			if !errors.As(err, &ue) || ue.Command != cmd || !strings.Contains(ue.Reason, c.want) {
-				t.Fatalf("got %v, want %s refused with %q", err, cmd, c.want)
-			}
-			t.Logf("%v", err)
+			dgcRefused(t, d, g, cmd, c.want)
+		})
+	}
+}
+
+// dgcRefused checks New refuses command cmd of g with a reason
+// containing want.
+func dgcRefused(t *testing.T, d *vulkan.Device, g *p.Graph, cmd, want string) {
+	t.Helper()
+	_, err := New(d, g)
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) || ue.Command != cmd || !strings.Contains(ue.Reason, want) {
+		t.Fatalf("got %v, want %s refused with %q", err, cmd, want)
+	}
+	t.Logf("%v", err)
+}
+
+// TestDGCSplitRules: what the replay refuses by rule of a preprocessing
+// in one command executed in another, on any device.
+func TestDGCSplitRules(t *testing.T) {
+	d := sharedDevice(t)
+	for _, c := range []struct {
+		name, cmd, want string
+		mod             func(g *p.Graph)
+	}{
+		{"preprocess-alone-no-buffer", "preprocess", "a preprocessing with no execution in the command", func(g *p.Graph) {
+			g.Commands[2].Accesses = g.Commands[2].Accesses[:1]
+			g.Commands[4].Accesses = g.Commands[4].Accesses[:1]
+		}},
+		{"execution-without-count", "execute", "does not read its count x", func(g *p.Graph) {
+			g.Commands[4].Accesses = g.Commands[4].Accesses[1:]
+		}},
+		{"execution-before-preprocessing", "execute", "no earlier command preprocessed into", func(g *p.Graph) {
+			g.Commands[2], g.Commands[4] = g.Commands[4], g.Commands[2]
+		}},
+		{"count-written-between", "execute", "mid writes x between preprocess's preprocessing and this execution", func(g *p.Graph) {
+			g.Resources[0].Buffer.Usage |= vk.BufferUsageStorageBuffer
+			g.Commands[3].Accesses = append(g.Commands[3].Accesses, computeWrite(0))
+		}},
+		{"preprocess-buffer-read-by-shader", "execute", "accessed with SHADER_STORAGE_READ too", func(g *p.Graph) {
+			g.Resources[2].Buffer.Usage |= vk.BufferUsageStorageBuffer
+			g.Commands[4].Accesses = append(g.Commands[4].Accesses, p.Access{Resource: 2, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := dgcSplitFrame(1 << 20)
+			c.mod(g)
+			dgcRefused(t, d, g, c.cmd, c.want)
 		})
 	}
 }
@@ -360,3 +402,146 @@ func TestDGCGraphPreprocessBuffer(t *testing.T) {
 // the H200 before h200-dgc.sh's run was stopped (docs/replay.md, what is
 // left).
 var dgcOpts = aliasplan.Options{DedicatedThreshold: aliasplan.NoDedicatedThreshold}
+
+// dgcSplitFrame: x (the count) written by a compute shader; y written
+// and read around the rest (the clobber's victim-to-be, as in dgcFrame);
+// preprocess reads x and writes pre (a graph preprocess buffer of size
+// bytes) in COMMAND_PREPROCESS; mid does compute work of its own between;
+// execute reads x and pre in DRAW_INDIRECT (vkCmdExecuteGeneratedCommandsEXT
+// with isPreprocessed). Resources: x 0, y 1, pre 2, m 3; commands:
+// x.write 0, y.write 1, preprocess 2, mid 3, execute 4, y.read 5.
+func dgcSplitFrame(size uint64) *p.Graph {
+	g := &p.Graph{}
+	x := g.AddBuffer("x", p.BufferDesc{Size: 4096, Usage: dgcUsage})
+	y := g.AddBuffer("y", p.BufferDesc{Size: 4096, Usage: vk.BufferUsageStorageBuffer})
+	pre := g.AddBuffer("pre", p.BufferDesc{Size: size, Usage: vk.BufferUsageShaderDeviceAddress})
+	m := g.AddBuffer("m", p.BufferDesc{Size: 256, Usage: vk.BufferUsageStorageBuffer})
+	g.AddCommand("x.write", computeWrite(x))
+	g.AddCommand("y.write", computeWrite(y))
+	g.AddCommand("preprocess", p.Access{Resource: x, Stages: vk.StageCommandPreprocessNV, Access: vk.AccessCommandPreprocessReadNV},
+		p.Access{Resource: pre, Stages: vk.StageCommandPreprocessNV, Access: vk.AccessCommandPreprocessWriteNV})
+	g.AddCommand("mid", computeWrite(m))
+	g.AddCommand("execute", proptest.DGCExecute(x), proptest.DGCExecute(pre), p.Access{Resource: m, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+	g.AddCommand("y.read", p.Access{Resource: y, Stages: vk.StageComputeShader, Access: vk.AccessShaderStorageRead})
+	return g
+}
+
+// TestDGCSplit: preprocess records vkCmdPreprocessGeneratedCommandsEXT
+// into pre, execute vkCmdExecuteGeneratedCommandsEXT(isPreprocessed) of
+// it (the plan's barrier on pre orders the two). Intact: equal digests,
+// no message, execute has the generated dispatches' digest and
+// preprocess none. Clobbered (y over x, as TestDGCClobber): execute's
+// digest differs, so the execution's work depends on the count the
+// preprocessing read. Executed twice (a second command executing the
+// same preprocessing, with the first's state): the first execution's
+// digest changes, since the second adds its dispatches to the same lanes.
+func TestDGCSplit(t *testing.T) {
+	d := dgcDevice(t)
+	g := dgcSplitFrame(proptest.DGCPreprocessSize)
+	rep := extCompareWith(t, d, g, 2, dgcOpts)
+	digest := func(rep *Report, cmd string) uint64 {
+		for _, dg := range rep.Digests {
+			if dg.Command == cmd {
+				return dg.Digest
+			}
+		}
+		return 0
+	}
+	if digest(rep, "execute") == 0 {
+		t.Errorf("no digest for execute: %+v", rep.Digests)
+	}
+	if digest(rep, "preprocess") != 0 {
+		t.Errorf("preprocess has a digest (%#x): its generated commands' lanes are execute's", digest(rep, "preprocess"))
+	}
+	t.Logf("intact: digests equal %v, %d messages, %d alias barriers, quirks %v", rep.DigestsEqual, rep.ValidationMessages, rep.AliasBarriers, rep.LayerQuirks)
+	r, plan := prepareWith(t, d, g, dgcOpts)
+	k := slices.IndexFunc(plan.Barriers, func(b p.Barrier) bool { return b.Before == 4 && b.Resource == 2 && b.Kind == p.Hazard })
+	if k < 0 {
+		t.Fatalf("no hazard barrier on pre before execute: %+v", plan.Barriers)
+	}
+	b := plan.Barriers[k]
+	t.Logf("barrier on pre before execute: %s/%s -> %s/%s", b.SrcStages, b.SrcAccess, b.DstStages, b.DstAccess)
+	for try := 1; ; try++ {
+		diff := clobberDiff(t, r, g, plan)
+		t.Logf("try %d, y over x: %d differences: %v", try, len(diff), diff)
+		if diffHas(diff, "execute") {
+			break
+		}
+		if !diffHas(diff, "y.read") {
+			t.Fatalf("the clobber changed neither execute's digest nor y.read's: %v", diff)
+		}
+		if try == 5 {
+			t.Fatalf("execute's digest did not change with its count clobbered by y in %d tries", try)
+		}
+	}
+	twice := dgcSplitFrame(proptest.DGCPreprocessSize)
+	twice.AddCommand("again", proptest.DGCExecute(0), proptest.DGCExecute(2))
+	rep2 := extCompareWith(t, d, twice, 1, dgcOpts)
+	if digest(rep2, "again") != 0 {
+		t.Errorf("the second execution has a digest of its own (%#x): it binds the first's state", digest(rep2, "again"))
+	}
+	if digest(rep2, "execute") == digest(rep, "execute") {
+		t.Errorf("execute's digest is the same with a second execution of its preprocessing (%#x): the second did not run, or not into its lanes", digest(rep, "execute"))
+	}
+	t.Logf("executed twice: execute's digest %#x (once: %#x), %d messages", digest(rep2, "execute"), digest(rep, "execute"), rep2.ValidationMessages)
+	dgcDrain(t, d)
+}
+
+// dgcNameFor is a name for dgcFrame's generate (command 2) whose seed
+// picks the push-constant layout (push) or the dispatch-only one
+// (dgcRules chooses by the seed's low bit).
+func dgcNameFor(push bool) string {
+	for i := 0; ; i++ {
+		name := fmt.Sprintf("generate.%d", i)
+		if (hashString(name)^hash32(2))&1 == 1 == push {
+			return name
+		}
+	}
+}
+
+// TestDGCPushToken: generate with each indirect commands layout (one
+// DISPATCH token; a PUSH_CONSTANT token before it, whose per-sequence
+// word replay_dgc.comp adds in): equal digests and no message both ways.
+// Then the push stream's words are zeroed between two runs of one plan:
+// under the push-constant layout generate's digest changes (the tokens'
+// data reach it), under the dispatch-only one nothing changes (the
+// control: that layout never reads the push stream).
+func TestDGCPushToken(t *testing.T) {
+	d := dgcDevice(t)
+	for _, push := range []bool{false, true} {
+		name := dgcNameFor(push)
+		t.Run(fmt.Sprintf("push=%v", push), func(t *testing.T) {
+			g := dgcFrame()
+			g.Commands[2].Name = name
+			rep := extCompare(t, d, g, 1)
+			t.Logf("%s: digests equal %v, %d messages, quirks %v", name, rep.DigestsEqual, rep.ValidationMessages, rep.LayerQuirks)
+			r, plan := prepare(t, d, g)
+			if r.works[2].dgc.push != push {
+				t.Fatalf("%s: push layout %v, want %v", name, r.works[2].dgc.push, push)
+			}
+			good, _, err := r.RunPlan(plan, 1, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			words := r.k.dgc.pushStream.bytes()
+			saved := slices.Clone(words)
+			for j := 0; j < dgcSequences; j++ {
+				copy(words[dgcPushStride*j:dgcPushStride*j+4], []byte{0, 0, 0, 0})
+			}
+			bad, _, err := r.RunPlan(plan, 1, true)
+			copy(words, saved)
+			if err != nil {
+				t.Fatal(err)
+			}
+			diff := r.Diff(good, bad)
+			t.Logf("pushed words zeroed: %d differences: %v", len(diff), diff)
+			switch {
+			case push && !diffHas(diff, name):
+				t.Errorf("the push-constant layout's digest did not change with its pushed words zeroed: the tokens' data do not reach it")
+			case !push && len(diff) != 0:
+				t.Errorf("the dispatch-only layout changed with the push stream: %v", diff)
+			}
+		})
+	}
+	dgcDrain(t, d)
+}

@@ -114,6 +114,7 @@ type rtWork struct {
 	rtTraces         []p.ResourceID           // RAY_TRACING_SHADER reads: a ray tracing pipeline's trace
 	geom             []p.ResourceID           // graph buffers its builds read as vertices (asinput.go)
 	scratch          []p.ResourceID           // the graph buffer its builds use as scratch, if any (asscratch.go)
+	ranges           []p.ResourceID           // the graph buffer its indirect builds read their range from, if any (asindirect.go)
 	gfx              [numRQGfx][]p.ResourceID // ray queries in graphics stage i (rqgfx.go)
 	// updates are its bottom-level builds that update (mode UPDATE) a
 	// structure: destination → source (the same buffer for an in-place
@@ -159,6 +160,14 @@ func (rt *rtWork) paths() []tracePath {
 // addRTAccess performs the acceleration-structure flags of one access.
 func addRTAccess(g *p.Graph, w *work, a *p.Access, st vk.Stage, left *vk.AccessFlags, bad func(string, ...any) error) error {
 	asFlags := a.Access & (vk.AccessAccelerationStructureRead | vk.AccessAccelerationStructureWrite)
+	if isBuildRange(a, st) {
+		if err := addBuildRange(g, w, a, left, bad); err != nil { // asindirect.go
+			return err
+		}
+		if a.Access&^vk.AccessIndirectCommandRead == 0 {
+			return nil
+		}
+	}
 	if isBuildScratch(&g.Resources[a.Resource], a, st) {
 		return addBuildScratch(g, w, a, left, bad) // asscratch.go
 	}
@@ -528,6 +537,11 @@ func (k *kit) rtDevice(g *p.Graph, ws []work) error {
 	need, err := k.geomCheck(g, ws, refuse) // asinput.go
 	if err != nil {
 		return err
+	}
+	for i := range ws {
+		if err := k.rangeDevice(g, &ws[i], refuse); err != nil { // asindirect.go
+			return err
+		}
 	}
 	for r, s := range need {
 		rk.size[r] = max(rk.size[r], s)
@@ -1028,6 +1042,8 @@ func (m *mode) recordRT(cb vkg.CommandBuffer, w *work) {
 		switch {
 		case len(w.rt.geom) > 0:
 			m.recordGeomBuild(cb, w, r, ob) // asinput.go
+		case !rk.top[r] && len(w.rt.ranges) > 0:
+			rk.fns.CmdBuildASIndirect(c, rm.as[r], ob.verts, ob.ntris, ob.scratch, m.rangeAddress(w)) // asindirect.go
 		case !rk.top[r]:
 			var src unsafe.Pointer // an update's source (rtDevice)
 			if s, ok := w.rt.updates[r]; ok {

@@ -48,6 +48,9 @@ type Replayer struct {
 	// scratch3D: the 2D array images of resolves into 3D images through
 	// scratch (resolve3d.go).
 	scratch3D map[scratchKey]vk.Image
+	// hostBytes, where a test sets it, keeps a copy of each host-visible
+	// resource's final bytes of the last run (what collect hashes).
+	hostBytes map[p.ResourceID][]byte
 }
 
 type importObj struct {
@@ -74,6 +77,9 @@ func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
 		ws[c] = w
 	}
 	if err := scratchRules(g, ws); err != nil { // asscratch.go
+		return nil, err
+	}
+	if err := rangeRules(g, ws); err != nil { // asindirect.go
 		return nil, err
 	}
 	k, err := newKit(dev)
@@ -454,6 +460,9 @@ func (r *Replayer) collect(m *mode, nts uint32) (result, error) {
 			return out, err
 		}
 		out.host = append(out.host, hashBytes(b))
+		if r.hostBytes != nil {
+			r.hostBytes[p.ResourceID(id)] = slices.Clone(b)
+		}
 		out.hostIDs = append(out.hostIDs, p.ResourceID(id))
 	}
 	if nts > 0 {

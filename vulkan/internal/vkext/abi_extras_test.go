@@ -18,7 +18,7 @@ func TestABIExtras(t *testing.T) {
 		fields [][2]string
 	}{
 		{"apPhysicalDeviceMeshShaderFeatures", "VkPhysicalDeviceMeshShaderFeaturesEXT", fieldsSame("sType", "pNext", "taskShader", "meshShader", "meshShaderQueries")},
-		{"apPhysicalDeviceAccelerationStructureFeatures", "VkPhysicalDeviceAccelerationStructureFeaturesKHR", fieldsSame("sType", "pNext", "accelerationStructure", "descriptorBindingAccelerationStructureUpdateAfterBind")},
+		{"apPhysicalDeviceAccelerationStructureFeatures", "VkPhysicalDeviceAccelerationStructureFeaturesKHR", fieldsSame("sType", "pNext", "accelerationStructure", "accelerationStructureIndirectBuild", "descriptorBindingAccelerationStructureUpdateAfterBind")},
 		{"apPhysicalDeviceRayQueryFeatures", "VkPhysicalDeviceRayQueryFeaturesKHR", fieldsSame("sType", "pNext", "rayQuery")},
 		{"apPhysicalDeviceBufferDeviceAddressFeatures", "VkPhysicalDeviceBufferDeviceAddressFeatures", fieldsSame("sType", "pNext", "bufferDeviceAddress", "bufferDeviceAddressMultiDevice")},
 		{"apBufferDeviceAddressInfo", "VkBufferDeviceAddressInfo", fieldsSame("sType", "pNext", "buffer")},
@@ -114,6 +114,17 @@ func TestABIExtras(t *testing.T) {
 	for _, c := range consts {
 		fmt.Fprintf(&src, "_Static_assert((long long)%s == (long long)%s, \"%s\");\n", c[0], c[1], c[1])
 	}
+	// apExtrasFns.cmdBuildASIndirect has the parameters of
+	// PFN_vkCmdBuildAccelerationStructuresIndirectKHR: the same call
+	// compiles against both, VkDeviceAddress is uint64_t, and the range
+	// stride apCmdBuildASIndirect uses is the range's size.
+	src.WriteString(`_Static_assert(_Generic((VkDeviceAddress)0, uint64_t: 1, default: 0), "VkDeviceAddress");
+_Static_assert(sizeof(VkAccelerationStructureBuildRangeInfoKHR) == 16, "range stride");
+static void checkIndirect(PFN_vkCmdBuildAccelerationStructuresIndirectKHR f, const apExtrasFns *x, const uint32_t *const *pmax) {
+	f((VkCommandBuffer)0, 1, (const VkAccelerationStructureBuildGeometryInfoKHR *)0, (const VkDeviceAddress *)0, (const uint32_t *)0, pmax);
+	x->cmdBuildASIndirect((apHandle)0, 1, (const apAccelerationStructureBuildGeometryInfo *)0, (const uint64_t *)0, (const uint32_t *)0, pmax);
+}
+`)
 	file := filepath.Join(t.TempDir(), "abi.c")
 	if err := os.WriteFile(file, []byte(src.String()), 0o644); err != nil {
 		t.Fatal(err)

@@ -96,6 +96,29 @@ apResult apCreateDispatchLayout(const apDGCFns *fns, apHandle device, apHandle *
 	return fns->createLayout(device, &info, NULL, layout);
 }
 
+apResult apCreatePushDispatchLayout(const apDGCFns *fns, apHandle device, apHandle pipelineLayout, apHandle *layout) {
+	apIndirectCommandsPushConstantToken push = {apShaderStageCompute, 4, 4};
+	apIndirectCommandsLayoutToken tok[2];
+	memset(tok, 0, sizeof tok);
+	tok[0].sType = apSTypeIndirectCommandsLayoutToken;
+	tok[0].type = apIndirectTokenPushConstant;
+	tok[0].data = &push;
+	tok[0].offset = 0;
+	tok[1].sType = apSTypeIndirectCommandsLayoutToken;
+	tok[1].type = apIndirectTokenDispatch;
+	tok[1].offset = 4;
+	apIndirectCommandsLayoutCreateInfo info;
+	memset(&info, 0, sizeof info);
+	info.sType = apSTypeIndirectCommandsLayoutCreateInfo;
+	info.flags = apIndirectLayoutExplicitPreprocess;
+	info.shaderStages = apShaderStageCompute;
+	info.indirectStride = 16; // the pushed word, VkDispatchIndirectCommand
+	info.pipelineLayout = pipelineLayout;
+	info.tokenCount = 2;
+	info.pTokens = tok;
+	return fns->createLayout(device, &info, NULL, layout);
+}
+
 void apDestroyDispatchLayout(const apDGCFns *fns, apHandle device, apHandle layout) { fns->destroyLayout(device, layout, NULL); }
 
 void apDGCRequirements(const apDGCFns *fns, apHandle device, apHandle layout, apHandle pipeline, uint32_t maxSeq, apMemoryRequirements *out) {

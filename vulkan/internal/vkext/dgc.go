@@ -75,7 +75,18 @@ func (e *DGC) CreateDispatchLayout() (unsafe.Pointer, int32) {
 	return unsafe.Pointer(l), int32(r)
 }
 
-// DestroyLayout destroys a layout of CreateDispatchLayout.
+// CreatePushDispatchLayout is an indirect commands layout of a
+// PUSH_CONSTANT token (the sequence's first word into the push constants
+// at offset 4 of pipelineLayout) and a DISPATCH token after it (16-byte
+// sequences), compute, explicit preprocessing.
+func (e *DGC) CreatePushDispatchLayout(pipelineLayout unsafe.Pointer) (unsafe.Pointer, int32) {
+	var l C.apHandle
+	r := C.apCreatePushDispatchLayout(&e.fns, e.device, C.apHandle(pipelineLayout), &l)
+	return unsafe.Pointer(l), int32(r)
+}
+
+// DestroyLayout destroys a layout of CreateDispatchLayout or
+// CreatePushDispatchLayout.
 func (e *DGC) DestroyLayout(l unsafe.Pointer) {
 	C.apDestroyDispatchLayout(&e.fns, e.device, C.apHandle(l))
 }

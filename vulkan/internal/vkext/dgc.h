@@ -23,6 +23,7 @@
 #define apSTypeBufferUsageFlags2CreateInfo 1000470006
 
 #define apIndirectTokenDispatch 9                   // VK_INDIRECT_COMMANDS_TOKEN_TYPE_DISPATCH_EXT
+#define apIndirectTokenPushConstant 1               // VK_INDIRECT_COMMANDS_TOKEN_TYPE_PUSH_CONSTANT_EXT
 #define apIndirectLayoutExplicitPreprocess 1        // VK_INDIRECT_COMMANDS_LAYOUT_USAGE_EXPLICIT_PREPROCESS_BIT_EXT
 #define apBufferUsage2Preprocess 0x80000000ull      // VK_BUFFER_USAGE_2_PREPROCESS_BUFFER_BIT_EXT
 #define apShaderStageCompute 0x20                   // VK_SHADER_STAGE_COMPUTE_BIT
@@ -70,6 +71,14 @@ typedef struct apIndirectCommandsLayoutToken {
 	const void *data; // VkIndirectCommandsTokenDataEXT: a union of pointers
 	uint32_t offset;
 } apIndirectCommandsLayoutToken;
+
+// apIndirectCommandsPushConstantToken is VkIndirectCommandsPushConstantTokenEXT
+// (its one member, a VkPushConstantRange, spelled out).
+typedef struct apIndirectCommandsPushConstantToken {
+	uint32_t stageFlags;
+	uint32_t offset;
+	uint32_t size;
+} apIndirectCommandsPushConstantToken;
 
 typedef struct apIndirectCommandsLayoutCreateInfo {
 	int32_t sType;
@@ -147,6 +156,10 @@ int apLoadDGC(const apInstanceFns *ifns, apHandle device, apDGCFns *fns, const c
 // apCreateDispatchLayout: one DISPATCH token at offset 0, 12-byte stride,
 // compute, explicit preprocessing.
 apResult apCreateDispatchLayout(const apDGCFns *fns, apHandle device, apHandle *layout);
+// apCreatePushDispatchLayout: a PUSH_CONSTANT token at offset 0 (4 bytes
+// into the push constants at offset 4 of pipelineLayout, compute) and a
+// DISPATCH token at offset 4, 16-byte stride, explicit preprocessing.
+apResult apCreatePushDispatchLayout(const apDGCFns *fns, apHandle device, apHandle pipelineLayout, apHandle *layout);
 void apDestroyDispatchLayout(const apDGCFns *fns, apHandle device, apHandle layout);
 // apDGCRequirements: the preprocess buffer's requirements for maxSeq
 // sequences of layout executed with the compute pipeline.

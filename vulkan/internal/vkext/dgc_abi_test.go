@@ -42,6 +42,8 @@ func TestABIDGC(t *testing.T) {
 		{"apGeneratedCommandsMemoryRequirementsInfo", 40, []field{{"indirectExecutionSet", 16, 8}, {"indirectCommandsLayout", 24, 8},
 			{"maxSequenceCount", 32, 4}, {"maxDrawCount", 36, 4}}},
 		{"apGeneratedCommandsPipelineInfo", 24, []field{{"pipeline", 16, 8}}},
+		// VkIndirectCommandsPushConstantTokenEXT: one VkPushConstantRange.
+		{"apIndirectCommandsPushConstantToken", 12, []field{{"stageFlags", 0, 4}, {"offset", 4, 4}, {"size", 8, 4}}},
 	}
 	consts := [][2]string{
 		{"apSTypeDGCFeatures", "1000572000"},
@@ -54,6 +56,10 @@ func TestABIDGC(t *testing.T) {
 		{"apSTypeMaintenance5Features", "1000470000"},
 		{"apSTypeBufferUsageFlags2CreateInfo", "1000470006"},
 		{"apIndirectTokenDispatch", "9"},
+		{"apIndirectTokenPushConstant", "1"},
+		{"sizeof(apIndirectCommandsPushConstantToken)", "sizeof(VkPushConstantRange)"},
+		{"offsetof(apIndirectCommandsPushConstantToken, offset)", "offsetof(VkPushConstantRange, offset)"},
+		{"offsetof(apIndirectCommandsPushConstantToken, size)", "offsetof(VkPushConstantRange, size)"},
 		{"apIndirectLayoutExplicitPreprocess", "1"},
 		{"apBufferUsage2Preprocess", "0x80000000"},
 		// In the old header: the NV names of the same bits, the compute stage.

@@ -53,6 +53,18 @@ void apRaySupport(const apInstanceFns *fns, apHandle physical, uint32_t flags, a
 	*bda = b.bufferDeviceAddress;
 }
 
+apBool32 apASIndirectSupport(const apInstanceFns *fns, apHandle physical) {
+	apPhysicalDeviceAccelerationStructureFeatures a;
+	memset(&a, 0, sizeof a);
+	a.sType = apSTypeASFeatures;
+	apPhysicalDeviceFeatures2 f2;
+	memset(&f2, 0, sizeof f2);
+	f2.sType = apSTypeFeatures2;
+	f2.pNext = &a;
+	fns->getFeatures2(physical, &f2);
+	return a.accelerationStructureIndirectBuild;
+}
+
 apBool32 apRTMaintenance1Support(const apInstanceFns *fns, apHandle physical) {
 	apPhysicalDeviceRayTracingMaintenance1Features m;
 	memset(&m, 0, sizeof m);
@@ -169,6 +181,7 @@ void *apNewExtraChain(void *next, uint32_t flags, void **head) {
 	if (flags & apExtraAS) {
 		c->as.sType = apSTypeASFeatures;
 		c->as.accelerationStructure = 1;
+		c->as.accelerationStructureIndirectBuild = (flags & apExtraASIndirect) != 0;
 		c->bda.sType = apSTypeBufferDeviceAddressFeatures;
 		c->bda.bufferDeviceAddress = 1;
 		c->bda.pNext = *head;
@@ -218,6 +231,9 @@ int apLoadExtras(const apInstanceFns *ifns, apHandle device, uint32_t flags, apE
 		XLOAD(cmdBuildAS, "vkCmdBuildAccelerationStructuresKHR");
 		XLOAD(asAddress, "vkGetAccelerationStructureDeviceAddressKHR");
 		XLOAD(cmdCopyAS, "vkCmdCopyAccelerationStructureKHR");
+		if (flags & apExtraASIndirect) {
+			XLOAD(cmdBuildASIndirect, "vkCmdBuildAccelerationStructuresIndirectKHR");
+		}
 	}
 	if (flags & apExtraRTP) {
 		XLOAD(createRTPipelines, "vkCreateRayTracingPipelinesKHR");
@@ -318,6 +334,18 @@ void apCmdUpdateAS(const apExtrasFns *fns, apHandle cmd, apHandle src, apHandle 
 	apAccelerationStructureBuildRangeInfo r = {count, 0, 0, 0};
 	const apAccelerationStructureBuildRangeInfo *pr = &r;
 	fns->cmdBuildAS(cmd, 1, &b, &pr);
+}
+
+void apCmdBuildASIndirect(const apExtrasFns *fns, apHandle cmd, apHandle dst, uint64_t data, uint32_t maxCount, uint64_t scratch, uint64_t indirect) {
+	apAccelerationStructureGeometry g;
+	geometry(&g, 0, data, maxCount);
+	apAccelerationStructureBuildGeometryInfo b;
+	buildInfo(&b, &g, 0, 0);
+	b.dstAccelerationStructure = dst;
+	b.scratchData = scratch;
+	uint32_t stride = 16; // sizeof(VkAccelerationStructureBuildRangeInfoKHR)
+	const uint32_t *pmax = &maxCount;
+	fns->cmdBuildASIndirect(cmd, 1, &b, &indirect, &stride, &pmax);
 }
 
 void apCmdCopyAS(const apExtrasFns *fns, apHandle cmd, apHandle src, apHandle dst) {

@@ -32,6 +32,10 @@ type ExtraFeatures struct {
 	// MeshCount: vkCmdDrawMeshTasksIndirectCountEXT (VK_KHR_draw_indirect_count
 	// enabled with Mesh).
 	MeshCount bool
+	// ASIndirect: VK_KHR_acceleration_structure's
+	// accelerationStructureIndirectBuild (with AS):
+	// vkCmdBuildAccelerationStructuresIndirectKHR.
+	ASIndirect bool
 }
 
 func (f ExtraFeatures) flags() C.uint32_t {
@@ -57,6 +61,9 @@ func (f ExtraFeatures) flags() C.uint32_t {
 	if f.MeshCount {
 		x |= C.apExtraMeshCount
 	}
+	if f.ASIndirect {
+		x |= C.apExtraASIndirect
+	}
 	return x
 }
 
@@ -75,6 +82,12 @@ func (in *Instance) RaySupport(physical unsafe.Pointer, has ExtraFeatures) (as, 
 	var a, q, r, b C.apBool32
 	C.apRaySupport(&in.fns, C.apHandle(physical), has.flags(), &a, &q, &r, &b)
 	return a != 0, q != 0, r != 0, b != 0
+}
+
+// ASIndirectSupport reports accelerationStructureIndirectBuild (ask only
+// a device that has VK_KHR_acceleration_structure).
+func (in *Instance) ASIndirectSupport(physical unsafe.Pointer) bool {
+	return C.apASIndirectSupport(&in.fns, C.apHandle(physical)) != 0
 }
 
 // RTMaintenance1Support reports rayTracingMaintenance1 (ask only a device
@@ -210,6 +223,14 @@ func (e *Extras) ASSizesUpdatable(top bool, count uint32, allowUpdate bool) (siz
 // from the same count of triangles or instances at data.
 func (e *Extras) CmdUpdateAS(cmd, src, dst unsafe.Pointer, top bool, data uint64, count uint32, scratch uint64, allowUpdate bool) {
 	C.apCmdUpdateAS(&e.fns, C.apHandle(cmd), C.apHandle(src), C.apHandle(dst), cbool(top), C.uint64_t(data), C.uint32_t(count), C.uint64_t(scratch), cbool(allowUpdate))
+}
+
+// CmdBuildASIndirect records CmdBuildAS's bottom-level build of up to
+// maxCount triangles at data with vkCmdBuildAccelerationStructuresIndirectKHR,
+// its range (VkAccelerationStructureBuildRangeInfoKHR) read at device
+// address indirect (a device opened with ExtraFeatures.ASIndirect).
+func (e *Extras) CmdBuildASIndirect(cmd, dst unsafe.Pointer, data uint64, maxCount uint32, scratch, indirect uint64) {
+	C.apCmdBuildASIndirect(&e.fns, C.apHandle(cmd), C.apHandle(dst), C.uint64_t(data), C.uint32_t(maxCount), C.uint64_t(scratch), C.uint64_t(indirect))
 }
 
 // CmdCopyAS records vkCmdCopyAccelerationStructureKHR (CLONE).

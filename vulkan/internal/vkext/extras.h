@@ -267,6 +267,10 @@ typedef struct apExtrasFns {
 	void (*cmdTraceRays)(apHandle, const apStridedDeviceAddressRegion *, const apStridedDeviceAddressRegion *, const apStridedDeviceAddressRegion *,
 		const apStridedDeviceAddressRegion *, uint32_t, uint32_t, uint32_t);
 	void (*drawMeshTasksIndirectCount)(apHandle, apHandle, uint64_t, apHandle, uint64_t, uint32_t, uint32_t);
+	// vkCmdBuildAccelerationStructuresIndirectKHR (apExtraASIndirect):
+	// command buffer, infoCount, pInfos, pIndirectDeviceAddresses,
+	// pIndirectStrides, ppMaxPrimitiveCounts.
+	void (*cmdBuildASIndirect)(apHandle, uint32_t, const apAccelerationStructureBuildGeometryInfo *, const uint64_t *, const uint32_t *, const uint32_t *const *);
 } apExtrasFns;
 
 // Extra features to enable (apNewExtraChain's flags).
@@ -278,12 +282,16 @@ enum {
 	apExtraRTP = 16, // rayTracingPipeline
 	apExtraRTM1 = 32, // rayTracingMaintenance1
 	apExtraMeshCount = 64, // vkCmdDrawMeshTasksIndirectCountEXT (VK_KHR_draw_indirect_count enabled)
+	apExtraASIndirect = 128, // accelerationStructureIndirectBuild (with apExtraAS), vkCmdBuildAccelerationStructuresIndirectKHR
 };
 
 void apMeshSupport(const apInstanceFns *fns, apHandle physical, apBool32 *task, apBool32 *mesh);
 // apRaySupport queries the features of the extensions in flags (apExtraAS,
 // apExtraRQ, apExtraRTP): chain only what the device has.
 void apRaySupport(const apInstanceFns *fns, apHandle physical, uint32_t flags, apBool32 *as, apBool32 *rq, apBool32 *rtp, apBool32 *bda);
+// apASIndirectSupport: accelerationStructureIndirectBuild (query only
+// where the device has VK_KHR_acceleration_structure).
+apBool32 apASIndirectSupport(const apInstanceFns *fns, apHandle physical);
 // apRTMaintenance1Support: rayTracingMaintenance1 (query only where the device has the extension).
 apBool32 apRTMaintenance1Support(const apInstanceFns *fns, apHandle physical);
 // apRTProperties: shaderGroupHandleSize, shaderGroupHandleAlignment, shaderGroupBaseAlignment.
@@ -320,6 +328,12 @@ void apASSizesUpdatable(const apExtrasFns *fns, apHandle device, int top, uint32
 // set, or, with src, an update (mode UPDATE) of src into dst (which may
 // be src).
 void apCmdUpdateAS(const apExtrasFns *fns, apHandle cmd, apHandle src, apHandle dst, int top, uint64_t data, uint32_t count, uint64_t scratch, int allowUpdate);
+// apCmdBuildASIndirect records the bottom-level build of apCmdBuildAS
+// (maxCount triangles at data: the geometry and ppMaxPrimitiveCounts)
+// with vkCmdBuildAccelerationStructuresIndirectKHR: its one
+// VkAccelerationStructureBuildRangeInfoKHR is read from device address
+// indirect (stride 16).
+void apCmdBuildASIndirect(const apExtrasFns *fns, apHandle cmd, apHandle dst, uint64_t data, uint32_t maxCount, uint64_t scratch, uint64_t indirect);
 void apCmdCopyAS(const apExtrasFns *fns, apHandle cmd, apHandle src, apHandle dst);
 // apNewAllocateFlags: a VkMemoryAllocateFlagsInfo with DEVICE_ADDRESS (apFree it).
 void *apNewAllocateFlags(void);

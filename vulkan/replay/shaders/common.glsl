@@ -100,6 +100,11 @@
 // texel would read 255), e.g. shading-rate texels (fsr.go).
 #define F_FIT8 16u
 #define F_FIT16 32u
+// F_ASRANGE: a storage buffer an indirect acceleration-structure build
+// reads its VkAccelerationStructureBuildRangeInfoKHR from (raytrace.go,
+// indirect builds): words 0..3 are a valid range, primitiveCount 1..16
+// (the replay's builds allocate 16 triangles), offsets 0.
+#define F_ASRANGE 64u
 #ifndef OWN_ON
 #define OWN_ON(k) false
 #endif
@@ -395,7 +400,7 @@ void readAll() {
 uint wval(uint k, uint e) { return hash(H ^ (P.s[k].flags >> 8) ^ hash(e + P.seed)); }
 
 #define WRITE(m, i, k, STORE) if ((m & (1u << (i))) != 0u) { uint n_ = count(k); for (uint e = I0; e < n_; e += STEP) { STORE; } }
-#define W_SB(i) WRITE(M_SBW, i, OFF_SBW + i, { uint v_ = wval(OFF_SBW + i, e); if ((P.s[OFF_SBW + i].flags & F_INDIRECT) != 0u && e < 4u) v_ = e == 0u ? 12288u + 3u * (v_ & 31u) : (e == 1u ? 1u : 0u); sbw[i].w[e] = v_; })
+#define W_SB(i) WRITE(M_SBW, i, OFF_SBW + i, { uint v_ = wval(OFF_SBW + i, e); if ((P.s[OFF_SBW + i].flags & F_ASRANGE) != 0u && e < 4u) v_ = e == 0u ? 1u + (v_ & 15u) : 0u; else if ((P.s[OFF_SBW + i].flags & F_INDIRECT) != 0u && e < 4u) v_ = e == 0u ? 12288u + 3u * (v_ & 31u) : (e == 1u ? 1u : 0u); sbw[i].w[e] = v_; })
 #define W_IW(i) WRITE(M_IW, i, OFF_IW + i, imageStore(iw[i], coord(OFF_IW + i, e), unit(spread(wval(OFF_IW + i, e)))))
 #define W_IWU(i) WRITE(M_IWU, i, OFF_IWU + i, imageStore(iwu[i], coord(OFF_IWU + i, e), fit(OFF_IWU + i, spread(wval(OFF_IWU + i, e)))))
 #define W_IW3(i) WRITE(M_IW3, i, OFF_IW3 + i, imageStore(iw3[i], coord(OFF_IW3 + i, e), unit(spread(wval(OFF_IW3 + i, e)))))
