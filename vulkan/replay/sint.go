@@ -34,3 +34,10 @@ import (
 func isSintFormat(f vk.Format) bool {
 	return strings.Contains(f.String(), "_SINT")
 }
+
+// isUintColor says whether f is an unsigned-integer colour format (any
+// _UINT format but depth/stencil ones): a fragment output writing it, and
+// a sampler reading it, must be unsigned (Vulkan's numeric-type rule).
+func isUintColor(f vk.Format) bool {
+	return !f.IsDepthStencil() && strings.HasSuffix(strings.TrimSuffix(f.String(), "_PACK32"), "_UINT")
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aliasplan/aliasplan"
 	p "github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/proptest"
 	"github.com/aliasplan/aliasplan/vk"
@@ -253,5 +254,49 @@ func TestStorageImageBudget(t *testing.T) {
 	}
 	if counts["compute"] > total {
 		t.Errorf("compute layout: %d storage images, the device allows %d", counts["compute"], total)
+	}
+}
+
+// TestUintColorFormats: an unsigned colour format outside the
+// format-qualified storage list (A2B10G10R10_UINT_PACK32) is still
+// unsigned to the fragment outputs and the samplers (before session 13 it
+// took float ones, and the layer reported VUID-vkCmdDraw-format-07753 and
+// VUID-vkCmdDispatch-format-07753, 12 each); signed ones are refused as not
+// built, naming why, for attachments and sampled reads alike.
+func TestUintColorFormats(t *testing.T) {
+	d := sharedDevice(t)
+	frame := func(f vk.Format, sampledOnly bool) *p.Graph {
+		g := &aliasplan.Graph{}
+		usage := vk.ImageUsageColorAttachment | vk.ImageUsageSampled
+		if sampledOnly {
+			usage = vk.ImageUsageTransferDst | vk.ImageUsageSampled
+		}
+		id := g.AddImage("ids", aliasplan.ImageDesc{Format: f, Width: 64, Height: 64, Usage: usage})
+		out := g.AddImage("out", aliasplan.ImageDesc{Format: vk.FormatR8G8B8A8Unorm, Width: 64, Height: 64, Usage: vk.ImageUsageStorage | vk.ImageUsageColorAttachment})
+		if sampledOnly {
+			g.AddCommand("fill", g.TransferDst(id))
+		} else {
+			g.AddCommand("draw", g.ColorAttachment(id))
+		}
+		g.AddCommand("use", g.Sampled(id, vk.StageComputeShader), g.WriteImage(out, vk.StageComputeShader))
+		g.AddCommand("use2", g.Sampled(id, vk.StageFragmentShader), g.BlendAttachment(out))
+		g.AddCommand("read", g.ReadImage(out, vk.StageComputeShader))
+		return &g.Graph
+	}
+	for _, f := range []vk.Format{vk.FormatA2B10G10R10UintPack32, vk.FormatR32Uint} {
+		t.Run(f.String(), func(t *testing.T) {
+			rep := compare(t, d, frame(f, false), 1)
+			t.Logf("digests equal %v, %d messages", rep.DigestsEqual, rep.ValidationMessages)
+		})
+	}
+	for _, c := range []struct {
+		sampledOnly bool
+		want        string
+	}{{false, "a signed-integer (R32_SINT) colour attachment"}, {true, "a sampled read of a signed-integer (R32_SINT) image"}} {
+		_, err := New(d, frame(vk.FormatR32Sint, c.sampledOnly))
+		var ue *UnsupportedError
+		if !errors.As(err, &ue) || !strings.Contains(ue.Reason, c.want) {
+			t.Errorf("R32_SINT (sampled only %v): got %v, want a refusal saying %q", c.sampledOnly, err, c.want)
+		}
 	}
 }
