@@ -23,14 +23,9 @@ func asRefit(r p.ResourceID) p.Access {
 	return p.Access{Resource: r, Stages: vk.StageAccelerationStructureBuild, Access: vk.AccessAccelerationStructureRead | vk.AccessAccelerationStructureWrite}
 }
 
-// updateFrame builds x (and y, a top level traced later), updates x in place (refit) or into z (!inPlace) in command
+// updateFrameOf builds x (and y, a top level traced later), updates x in place (refit) or into z (!inPlace) in command
 // refit, builds a top level over the result and traces it in "trace".
-func updateFrame(inPlace bool, refit string) *p.Graph {
-	return updateFrameOf(inPlace, false, refit)
-}
-
-// updateFrameOf is updateFrame, or (top) the top level refitted in place
-// over x and y instead.
+// (top) the top level is refitted in place over x and y instead.
 func updateFrameOf(inPlace, top bool, refit string) *p.Graph {
 	g := &p.Graph{}
 	if top {
