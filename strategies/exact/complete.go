@@ -55,37 +55,6 @@ type repairer struct {
 	// end above it and returns that item's end; r.off is then partial
 	// (ruin moves, which drop such a placement anyway).
 	limit uint64
-	// bestGap: place each item in the smallest gap that holds it instead
-	// of the lowest (ruin moves).
-	bestGap bool
-}
-
-// tightest returns the aligned offset of the smallest gap between the
-// items of r.nb (sorted by offset) that holds j, the lowest of equal
-// ones; with a limit, the space from the highest end up to the limit is
-// a gap too; with none holding j, the lowest offset above them all.
-func (r *repairer) tightest(j int32) uint64 {
-	m := r.m
-	s := m.size[j]
-	best, bestRoom := uint64(0), uint64(math.MaxUint64)
-	o := uint64(0)
-	for _, k := range r.nb {
-		if r.off[k] >= satAdd(o, s) {
-			if room := r.off[k] - o; room < bestRoom {
-				best, bestRoom = o, room
-			}
-		}
-		o = max(o, alignUp(r.off[k]+m.size[k], m.align[j]))
-	}
-	if r.limit != 0 && r.limit >= satAdd(o, s) {
-		if room := r.limit - o; room < bestRoom {
-			best, bestRoom = o, room
-		}
-	}
-	if bestRoom == math.MaxUint64 {
-		return o
-	}
-	return best
 }
 
 func newRepairer(m *model) *repairer {
@@ -126,15 +95,11 @@ func (r *repairer) complete(off []uint64, placed []bool, lo []uint64, bySize boo
 		r.neighbours(j)
 		slices.SortFunc(r.nb, func(a, b int32) int { return cmp.Compare(r.off[a], r.off[b]) })
 		o := uint64(0)
-		if r.bestGap {
-			o = r.tightest(j)
-		} else {
-			for _, k := range r.nb {
-				if r.off[k] >= satAdd(o, m.size[j]) {
-					break // the gap below k holds j
-				}
-				o = max(o, alignUp(r.off[k]+m.size[k], m.align[j]))
+		for _, k := range r.nb {
+			if r.off[k] >= satAdd(o, m.size[j]) {
+				break // the gap below k holds j
 			}
+			o = max(o, alignUp(r.off[k]+m.size[k], m.align[j]))
 		}
 		r.off[j] = o
 		r.done[j] = true
