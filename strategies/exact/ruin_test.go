@@ -156,3 +156,48 @@ func TestCompleteLimit(t *testing.T) {
 		t.Fatalf("trials at the peak %d, above it %d: want both", below, above)
 	}
 }
+
+// TestRuinEject: on slack instances whose greedy placements have long
+// items at the peak, ruin moves make ejections, and every placement they
+// leave is overlap-free, ends at the peak they report, and never rises.
+// (It fails when an ejection keeps an item that overlaps the moved one.)
+func TestRuinEject(t *testing.T) {
+	ejections := 0
+	for _, seed := range []uint64{1, 5} {
+		p := slackProblem(seed, 600, 0.05)
+		ff, _ := firstfit.New().Place(p)
+		for _, items := range components(p, nil) {
+			if len(items) < bandItems {
+				continue
+			}
+			m := buildModel(p, items, true, nil)
+			c := &comp{m: m, s: newSearch(m), best: make([]uint64, len(m.size)), lower: m.maxLoad}
+			for mi, pi := range m.orig {
+				c.best[mi] = ff.Offset[pi]
+				c.peak = max(c.peak, c.best[mi]+m.size[mi])
+			}
+			for k := 0; k < 8; k++ {
+				before := c.peak
+				c.ruin(2000, func() bool { return false })
+				if c.peak > before {
+					t.Fatalf("ruin raised the peak: %d -> %d", before, c.peak)
+				}
+				if top := m.peakOf(c.best); top != c.peak {
+					t.Fatalf("peak %d, placement ends at %d", c.peak, top)
+				}
+				for a := range m.orig {
+					for b := a + 1; b < len(m.orig); b++ {
+						pa, pb := int(m.orig[a]), int(m.orig[b])
+						if p.Interferes(pa, pb) && c.best[a] < c.best[b]+m.size[b] && c.best[b] < c.best[a]+m.size[a] {
+							t.Fatalf("seed %d: items %d and %d overlap", seed, pa, pb)
+						}
+					}
+				}
+			}
+			ejections += c.ruins.ejections
+		}
+	}
+	if ejections == 0 {
+		t.Error("no ejection move was made")
+	}
+}
