@@ -22,10 +22,7 @@ import (
 // below kept items: the move reaches the holes a band search cannot.
 // The new placement replaces the best when its peak is lower, or equal
 // with no more occupied area above the bound (a plateau move, which lets
-// a sequence of moves empty the top). On components with waste, every
-// other move whose seed is long (an eighth of the sections or more) is an
-// ejection instead (eject, session 13): the seed moves down and the items
-// in its way are freed. Like dives, shakes
+// a sequence of moves empty the top). Like dives, shakes
 // and repairs it only produces placements, checked like every other; it
 // proves nothing, so bounds and Optimal are unchanged.
 
@@ -51,12 +48,6 @@ type ruiner struct {
 	// moves, over, same: moves made, stopped above the peak, and
 	// rebuilding the placement unchanged (tests, diagnostics).
 	moves, over, same int
-	// ejections: ejection moves made (tests).
-	ejections int
-	// zeroWaste: the component is zero-waste (no ejections there: its
-	// misses are the tiler's, and its moves stay as before session 13).
-	zeroWaste bool
-	start     []uint64 // scratch: an ejection's partial placement
 }
 
 // ruinable reports whether c gets ruin moves: interval components that the
@@ -92,7 +83,6 @@ func (c *comp) ruin(work int64, stop func() bool) int64 {
 			c.rep = newRepairer(m)
 		}
 		r.rep = c.rep
-		r.zeroWaste = zeroWaste(m, m.maxLoad)
 		c.ruins = r
 	}
 	if r.lvl != c.lower || r.area == 0 {
@@ -120,32 +110,20 @@ func (c *comp) ruin(work int64, stop func() bool) int64 {
 		w := max(1, m.ntime/8)
 		t0 := max(0, int(m.sa[seed])-r.rng.IntN(w))
 		t1 := min(m.ntime, int(m.sb[seed])+r.rng.IntN(w))
-		// A long seed (an eighth of the sections or more), every other
-		// time on components with waste: an ejection (session 13).
-		base, k := c.best, 0
-		if !r.zeroWaste && int(m.sb[seed]-m.sa[seed]) >= max(1, m.ntime/8) && r.rng.IntN(2) == 0 {
-			base, k = r.eject(c, seed)
-			if k > 0 {
-				r.ejections++
+		r.win = r.win[:0]
+		for i := 0; i < n; i++ {
+			r.kept[i] = true
+			if int(m.sa[i]) < t1 && t0 < int(m.sb[i]) {
+				r.win = append(r.win, int32(i))
 			}
 		}
-		if k == 0 {
-			base = c.best
-			r.win = r.win[:0]
-			for i := 0; i < n; i++ {
-				r.kept[i] = true
-				if int(m.sa[i]) < t1 && t0 < int(m.sb[i]) {
-					r.win = append(r.win, int32(i))
-				}
-			}
-			// Free the k items of the window that end highest.
-			k = min(len(r.win), ruinMin+r.rng.IntN(ruinSpread))
-			r.maxFreed = max(r.maxFreed, k)
-			top := r.win
-			selectTop(top, k, func(i int32) uint64 { return c.best[i] + m.size[i] })
-			for _, i := range top[:k] {
-				r.kept[i] = false
-			}
+		// Free the k items of the window that end highest.
+		k := min(len(r.win), ruinMin+r.rng.IntN(ruinSpread))
+		r.maxFreed = max(r.maxFreed, k)
+		top := r.win
+		selectTop(top, k, func(i int32) uint64 { return c.best[i] + m.size[i] })
+		for _, i := range top[:k] {
+			r.kept[i] = false
 		}
 		mode := r.rng.IntN(3)
 		for i := 0; i < n; i++ {
@@ -159,7 +137,7 @@ func (c *comp) ruin(work int64, stop func() bool) int64 {
 			}
 		}
 		r.rep.limit = U
-		peak := r.rep.complete(base, r.kept, r.key, false)
+		peak := r.rep.complete(c.best, r.kept, r.key, false)
 		r.rep.limit = 0
 		done += int64(k)
 		r.moves++
@@ -179,47 +157,6 @@ func (c *comp) ruin(work int64, stop func() bool) int64 {
 		}
 	}
 	return done
-}
-
-// eject is the ruin move for a long item j at the peak (session 13). A
-// long item lies where the highest stack under its whole lifetime puts
-// it: a window move pins it (it crosses the window's edges) and a ruin
-// move's first fit puts it back on that stack. eject moves j down to the
-// offset y of a random lower item that shares a section with it (aligned
-// for j) and frees every item that shares a section with j and overlaps
-// [y, y + size(j)); the caller places those again by first fit around j
-// and the kept items. It returns the partial placement (r.start: j at y)
-// with r.kept set, and the number of items freed (at least 1), or 0 when
-// no lower offset exists. The partial placement is overlap-free: the kept
-// items keep their offsets, and none of those that interfere with j
-// overlaps it at y.
-func (r *ruiner) eject(c *comp, j int) ([]uint64, int) {
-	m := c.m
-	n := len(m.size)
-	y, seen := uint64(0), 0
-	for i := 0; i < n; i++ {
-		if c.best[i] < c.best[j] && m.sa[i] < m.sb[j] && m.sa[j] < m.sb[i] && c.best[i]%m.align[j] == 0 {
-			seen++
-			if r.rng.IntN(seen) == 0 {
-				y = c.best[i]
-			}
-		}
-	}
-	if seen == 0 {
-		return nil, 0
-	}
-	r.start = append(r.start[:0], c.best...)
-	r.start[j] = y
-	k := 0
-	for i := 0; i < n; i++ {
-		r.kept[i] = true
-		if i != j && m.sa[i] < m.sb[j] && m.sa[j] < m.sb[i] && c.best[i] < y+m.size[j] && y < c.best[i]+m.size[i] {
-			r.kept[i] = false
-			k++
-		}
-	}
-	r.maxFreed = max(r.maxFreed, k)
-	return r.start, max(k, 1)
 }
 
 // selectTop moves the k items of xs with the largest key (ties: the lower
