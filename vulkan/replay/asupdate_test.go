@@ -23,9 +23,10 @@ func asRefit(r p.ResourceID) p.Access {
 	return p.Access{Resource: r, Stages: vk.StageAccelerationStructureBuild, Access: vk.AccessAccelerationStructureRead | vk.AccessAccelerationStructureWrite}
 }
 
-// updateFrameOf builds x (and y, a top level traced later), updates x in place (refit) or into z (!inPlace) in command
-// refit, builds a top level over the result and traces it in "trace".
-// (top) the top level is refitted in place over x and y instead.
+// updateFrameOf builds x (and y, a top level traced later), updates x in
+// place (refit) or into z (!inPlace) in command refit, builds a top level
+// over the result and traces it in "trace"; or (top) refits the top level
+// over x and y in place.
 func updateFrameOf(inPlace, top bool, refit string) *p.Graph {
 	g := &p.Graph{}
 	if top {
