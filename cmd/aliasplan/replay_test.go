@@ -58,17 +58,7 @@ func TestParseScale(t *testing.T) {
 // TestReplaySample replays the sample frame, small, on the Vulkan device
 // (lavapipe in CI) and checks the JSON report the README promises.
 func TestReplaySample(t *testing.T) {
-	if os.Getenv("XDG_RUNTIME_DIR") == "" {
-		t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	}
-	d, err := vulkan.Open(vulkan.Config{Validation: true, Replay: true})
-	if err != nil {
-		if os.Getenv("ALIASPLAN_REQUIRE_VULKAN") == "1" {
-			t.Fatalf("no usable Vulkan device and ALIASPLAN_REQUIRE_VULKAN=1: %v", err)
-		}
-		t.Skipf("SKIP: no usable Vulkan device with validation, replay not run: %v", err)
-	}
-	d.Close()
+	needReplayDevice(t)
 	var out, errb bytes.Buffer
 	code := run([]string{"replay", "--runs", "1", "--resolution", "96x64", "--format", "json"}, &out, &errb)
 	if code != exitOK {
@@ -95,17 +85,7 @@ func TestReplaySample(t *testing.T) {
 // through the CLI (submissions and semaphores, CompareQueues), with the
 // queues in the report; it used to fail telling the user to call an API.
 func TestReplayQueues(t *testing.T) {
-	if os.Getenv("XDG_RUNTIME_DIR") == "" {
-		t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	}
-	d, err := vulkan.Open(vulkan.Config{Validation: true, Replay: true})
-	if err != nil {
-		if os.Getenv("ALIASPLAN_REQUIRE_VULKAN") == "1" {
-			t.Fatalf("no usable Vulkan device and ALIASPLAN_REQUIRE_VULKAN=1: %v", err)
-		}
-		t.Skipf("SKIP: no usable Vulkan device with validation, replay not run: %v", err)
-	}
-	d.Close()
+	needReplayDevice(t)
 	g := &aliasplan.Graph{}
 	desc := aliasplan.BufferDesc{Size: 1 << 16, Usage: vk.BufferUsageStorageBuffer}
 	a, b, c := g.AddBuffer("a", desc), g.AddBuffer("b", desc), g.AddBuffer("c", desc)
@@ -145,4 +125,21 @@ func TestReplayQueues(t *testing.T) {
 	if rep.Queues == nil || rep.Queues.Batches != 3 || rep.Queues.Semaphores == 0 {
 		t.Errorf("queues %+v, want 3 batches with semaphores between them", rep.Queues)
 	}
+}
+
+// needReplayDevice skips (or, with ALIASPLAN_REQUIRE_VULKAN=1, fails)
+// where no Vulkan device with validation opens for replay.
+func needReplayDevice(t *testing.T) {
+	t.Helper()
+	if os.Getenv("XDG_RUNTIME_DIR") == "" {
+		t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	}
+	d, err := vulkan.Open(vulkan.Config{Validation: true, Replay: true})
+	if err != nil {
+		if os.Getenv("ALIASPLAN_REQUIRE_VULKAN") == "1" {
+			t.Fatalf("no usable Vulkan device and ALIASPLAN_REQUIRE_VULKAN=1: %v", err)
+		}
+		t.Skipf("SKIP: no usable Vulkan device with validation, replay not run: %v", err)
+	}
+	d.Close()
 }

@@ -249,3 +249,21 @@ func fmtlessStageControls(t *testing.T, d *vulkan.Device, g *p.Graph, names []st
 		}
 	}
 }
+
+// refusedWithoutFormat: on a device without
+// shaderStorageImageReadWithoutFormat, g (a generated frame of kinds with
+// format-less reads) must be refused naming the feature; it says whether
+// it was (the caller then skips the replay). On a device with it, false.
+func refusedWithoutFormat(t *testing.T, d *vulkan.Device, g *p.Graph, kinds []string) bool {
+	t.Helper()
+	if readWithoutFormat(d) {
+		return false
+	}
+	_, err := New(d, g)
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "lacks shaderStorageImageReadWithoutFormat (queried)") {
+		t.Fatalf("kinds %v: got %v, want a refusal naming shaderStorageImageReadWithoutFormat", kinds, err)
+	}
+	t.Logf("kinds %v: refused (a device limit): %v", kinds, err)
+	return true
+}
