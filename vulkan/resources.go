@@ -223,6 +223,11 @@ func (r *Resources) create(id planner.ResourceID) error {
 		flags |= vk.ImageCreateFlags(vk.ImageCreateAliasBit)
 		o.aliasBit = true
 	}
+	usage := im.Usage
+	if usage&ImageUsageMutableFormatReplay != 0 {
+		usage &^= ImageUsageMutableFormatReplay
+		flags |= vk.ImageCreateFlags(vk.ImageCreateMutableFormatBit)
+	}
 	info := vk.ImageCreateInfo{
 		SType:         vk.StructureTypeImageCreateInfo,
 		Flags:         flags,
@@ -233,7 +238,7 @@ func (r *Resources) create(id planner.ResourceID) error {
 		ArrayLayers:   im.ArrayLayers,
 		Samples:       vk.SampleCountFlagBits(im.Samples),
 		Tiling:        vk.ImageTiling(im.Tiling),
-		Usage:         vk.ImageUsageFlags(im.Usage),
+		Usage:         vk.ImageUsageFlags(usage),
 		SharingMode:   vk.SharingModeExclusive,
 		InitialLayout: vk.ImageLayout(im.InitialLayout),
 	}
@@ -251,6 +256,14 @@ func (r *Resources) create(id planner.ResourceID) error {
 	r.created++
 	return nil
 }
+
+// ImageUsageMutableFormatReplay is no Vulkan usage bit: package
+// vulkan/replay sets it, in its copy of a graph, on signed-integer images
+// it renders to or samples through unsigned views of the same texels, and
+// Resources creates such an image with VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT
+// instead (the bit itself never reaches Vulkan). The plan's requirements
+// come from the images so created, so they agree with what is bound.
+const ImageUsageMutableFormatReplay avk.ImageUsage = 0x80000000
 
 // Queries returns how many vkGet*MemoryRequirements2 calls this
 // Resources made: at most one per resource.

@@ -583,11 +583,9 @@ func analyzeCommand(g *p.Graph, c p.CommandID) (work, error) {
 			default:
 				return w, bad("layout %s is not a colour attachment layout (Vulkan: COLOR_ATTACHMENT_OPTIMAL, ATTACHMENT_OPTIMAL or GENERAL)", a.Layout)
 			}
-			if isSintFormat(r.Image.Format) { // sint.go
-				return w, bad("a signed-integer (%s) colour attachment: the replay's fragment shaders have float and unsigned outputs only, and Vulkan needs a signed output for it (not built: docs/replay.md, what is left)", r.Image.Format)
-			}
 			w.colors = append(w.colors, attachment{res: a.Resource, layout: a.Layout, read: a.Access&vk.AccessColorAttachmentRead != 0,
-				write: a.Access&vk.AccessColorAttachmentWrite != 0, uint: isUintColor(r.Image.Format), samples: r.Image.Samples, resolve: -1, sp: accessSpan(&r.Image, a)}) // colorread.go: read-only
+				write: a.Access&vk.AccessColorAttachmentWrite != 0, uint: isUintColor(r.Image.Format) || isSintFormat(r.Image.Format), // sint.go: through its unsigned twin
+				samples: r.Image.Samples, resolve: -1, sp: accessSpan(&r.Image, a)}) // colorread.go: read-only
 			w.graphics = true
 			left &^= vk.AccessColorAttachmentRead | vk.AccessColorAttachmentWrite
 		}
@@ -1007,13 +1005,10 @@ func addShaderAccess(g *p.Graph, w *work, st stage, a *p.Access, acc vk.AccessFl
 		if len(aspects) == 0 || !im.Format.IsDepthStencil() && !sampledLayout(a.Layout, aspectColor) {
 			return bad("layout %s cannot be sampled (Vulkan: SHADER_READ_ONLY_OPTIMAL, READ_ONLY_OPTIMAL, GENERAL or a read-only depth/stencil layout)", a.Layout)
 		}
-		if isSintFormat(im.Format) { // sint.go
-			return bad("a sampled read of a signed-integer (%s) image: the replay's shaders sample through float and unsigned samplers only, and Vulkan needs a signed one for it (not built: docs/replay.md, what is left)", im.Format)
-		}
 		for level := sp.mip0; level < sp.mip0+sp.mips; level++ {
 			for _, asp := range aspects {
 				s := slot{level: level, w: max(1, im.Width>>level), h: max(1, im.Height>>level), d: max(1, im.Depth>>level), aspect: asp, view3D: is3D, lv: lv}
-				uintView := isUintColor(im.Format) || asp == aspectStencil
+				uintView := isUintColor(im.Format) || isSintFormat(im.Format) || asp == aspectStencil // sint.go: an SINT image through its unsigned twin
 				var err error
 				switch {
 				case im.Samples > 1:

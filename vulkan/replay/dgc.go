@@ -307,7 +307,9 @@ func dgcGraph(g *p.Graph) *p.Graph {
 func dgcPlannable(g *p.Graph) *p.Graph {
 	var out *p.Graph
 	for i := range g.Resources {
-		if g.Resources[i].Kind != p.KindBuffer || g.Resources[i].Buffer.Usage&vulkan.BufferUsagePreprocessEXT == 0 {
+		r := &g.Resources[i]
+		if !(r.Kind == p.KindBuffer && r.Buffer.Usage&vulkan.BufferUsagePreprocessEXT != 0 ||
+			r.Kind == p.KindImage && r.Image.Usage&vulkan.ImageUsageMutableFormatReplay != 0) {
 			continue
 		}
 		if out == nil {
@@ -316,6 +318,7 @@ func dgcPlannable(g *p.Graph) *p.Graph {
 			out = &cp
 		}
 		out.Resources[i].Buffer.Usage &^= vulkan.BufferUsagePreprocessEXT
+		out.Resources[i].Image.Usage &^= vulkan.ImageUsageMutableFormatReplay // sint.go's mutableGraph
 	}
 	if out == nil {
 		return g

@@ -44,6 +44,7 @@ type viewKey struct {
 	layer  int32 // -1: every layer (a 2D array or 3D view); else one layer or 3D slice (a 2D view)
 	aspect uint32
 	lv     layerView // views.go: a slot's layers (zero: every layer)
+	twin   bool      // a view of the image's unsigned twin format (sint.go)
 }
 
 // bind binds plan to res (Source for the aliased run, a fresh Resources
@@ -110,7 +111,13 @@ func (m *mode) handle(id p.ResourceID) (vk.Buffer, vk.Image) {
 // -1: a 2D array view, a 3D view of a 3D image) for shader slots, one
 // layer or 3D slice (a 2D view) for attachments.
 func (m *mode) view(id p.ResourceID, level uint32, layer int32, aspect uint32, lv layerView) (vk.ImageView, error) {
-	key := viewKey{id, level, layer, aspect, lv}
+	return m.viewAs(id, level, layer, aspect, lv, false)
+}
+
+// viewAs is view, of the image's unsigned twin format where twin is set
+// (an SINT image's attachment and sampled views: sint.go).
+func (m *mode) viewAs(id p.ResourceID, level uint32, layer int32, aspect uint32, lv layerView, twin bool) (vk.ImageView, error) {
+	key := viewKey{id, level, layer, aspect, lv, twin}
 	if v, ok := m.views[key]; ok {
 		return v, nil
 	}
@@ -125,7 +132,11 @@ func (m *mode) view(id p.ResourceID, level uint32, layer int32, aspect uint32, l
 	case lv.layers > 0:
 		base, n = lv.layer0, lv.layers
 	}
-	info := vk.ImageViewCreateInfo{SType: vk.StructureTypeImageViewCreateInfo, Image: img, ViewType: vt, Format: vk.Format(res.Image.Format),
+	format := res.Image.Format
+	if twin {
+		format = uintTwin(format)
+	}
+	info := vk.ImageViewCreateInfo{SType: vk.StructureTypeImageViewCreateInfo, Image: img, ViewType: vt, Format: vk.Format(format),
 		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(aspect), BaseMipLevel: level, LevelCount: 1, BaseArrayLayer: base, LayerCount: n}}
 	var v vk.ImageView
 	r := vk.CreateImageView(m.r.k.vd, &info, nil, &v)
@@ -139,7 +150,7 @@ func (m *mode) view(id p.ResourceID, level uint32, layer int32, aspect uint32, l
 
 // attachView is the 2D view of one attachment subresource.
 func (m *mode) attachView(id p.ResourceID, sr sub, aspect uint32) (vk.ImageView, error) {
-	return m.view(id, sr.level, int32(sr.layer), aspect, layerView{})
+	return m.viewAs(id, sr.level, int32(sr.layer), aspect, layerView{}, isSintFormat(m.r.g.Resources[id].Image.Format))
 }
 
 func (m *mode) prepare() error {
@@ -309,7 +320,8 @@ func (m *mode) writeSet(pt *part, st stage, stride uint64, skip map[p.ResourceID
 				}
 				continue
 			}
-			v, err := m.view(s.res, s.level, s.layer, s.aspect, s.lv)
+			twin := (c == catS2U || c == catS2MSU || c == catS3U) && isSintFormat(r.g.Resources[s.res].Image.Format)
+			v, err := m.viewAs(s.res, s.level, s.layer, s.aspect, s.lv, twin)
 			if err != nil {
 				return set, err
 			}

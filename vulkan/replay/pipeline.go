@@ -3,8 +3,11 @@ package replay
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 
 	vk "github.com/goki/vulkan"
+
+	avk "github.com/aliasplan/aliasplan/vk"
 
 	p "github.com/aliasplan/aliasplan/planner"
 	"github.com/aliasplan/aliasplan/vulkan/internal/vkext"
@@ -51,6 +54,48 @@ func specialization(m specMasks) ([]vk.SpecializationInfo, func()) {
 	}
 	ptr, free := vkext.CBytes(data)
 	return []vk.SpecializationInfo{{MapEntryCount: uint32(len(m)), PMapEntries: entries, DataSize: uint64(len(data)), PData: ptr}}, free
+}
+
+// outMaskID is replay.frag's constant id of OM0 (OM1..OM7 follow).
+const outMaskID = 60
+
+// fragSpecialization is specialization(m) plus replay.frag's unsigned
+// output masks OM0..OM7 for the attachment formats of key (outMask).
+func fragSpecialization(m specMasks, formats [8]int32) ([]vk.SpecializationInfo, func()) {
+	data := make([]byte, 4*(len(m)+8))
+	entries := make([]vk.SpecializationMapEntry, 0, len(m)+8)
+	for i, v := range m {
+		binary.LittleEndian.PutUint32(data[4*i:], v)
+		entries = append(entries, vk.SpecializationMapEntry{ConstantID: uint32(i), Offset: uint32(4 * i), Size: 4})
+	}
+	for l := 0; l < 8; l++ {
+		off := 4 * (len(m) + l)
+		binary.LittleEndian.PutUint32(data[off:], outMask(avk.Format(formats[l])))
+		entries = append(entries, vk.SpecializationMapEntry{ConstantID: uint32(outMaskID + l), Offset: uint32(off), Size: 4})
+	}
+	ptr, free := vkext.CBytes(data)
+	return []vk.SpecializationInfo{{MapEntryCount: uint32(len(entries)), PMapEntries: entries, DataSize: uint64(len(data)), PData: ptr}}, free
+}
+
+// outMask is the mask of an unsigned fragment output into format f: its
+// narrowest component's width (8, 16, 10 or 2 bits), all ones for 32-bit
+// components and for any format that is not unsigned integer (the masks
+// of float outputs are unused).
+func outMask(f avk.Format) uint32 {
+	f = uintTwin(f) // sint.go: an SINT attachment renders through its unsigned twin
+	switch {
+	case !isUintColor(f):
+		return 0xffffffff
+	case strings.HasPrefix(f.String(), "A2"):
+		return 0x3
+	}
+	switch name := f.String(); {
+	case strings.Contains(name, "8_UINT"):
+		return 0xff
+	case strings.Contains(name, "16_UINT"):
+		return 0xffff
+	}
+	return 0xffffffff
 }
 
 // compPipeline returns the compute pipeline specialised for masks.
@@ -150,7 +195,7 @@ func (k *kit) gfxPipeline(g *p.Graph, w *work, ps *pass, vattr, quiet, mesh bool
 	loc, count, nuint := colorLocations(colors)
 	key.ncolor, key.nuint = count, nuint
 	for i, a := range colors {
-		key.formats[loc[i]] = int32(g.Resources[a.res].Image.Format)
+		key.formats[loc[i]] = int32(uintTwin(g.Resources[a.res].Image.Format)) // sint.go: an SINT attachment renders through its unsigned twin
 		if a.read && !a.uint {
 			key.blend |= 1 << loc[i]
 		}
@@ -200,7 +245,7 @@ func (k *kit) createGfx(key gfxKey) (vk.Pipeline, error) {
 	vert, _ = fmtlessGfxModule(vert, key.vmask)
 	vspec, vfree := specialization(key.vmask)
 	defer vfree()
-	fspec, ffree := specialization(key.fmask)
+	fspec, ffree := fragSpecialization(key.fmask, key.formats)
 	defer ffree()
 	stages := []vk.PipelineShaderStageCreateInfo{
 		{SType: vk.StructureTypePipelineShaderStageCreateInfo, Stage: vk.ShaderStageVertexBit, Module: k.modules[vert], PName: "main\x00", PSpecializationInfo: vspec},

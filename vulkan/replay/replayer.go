@@ -67,6 +67,7 @@ func New(dev *vulkan.Device, g *p.Graph) (*Replayer, error) {
 	defer pauseGC()()
 	g = replayGraph(g)   // inputattach.go
 	g = dgcGraph(g)      // dgc.go
+	g = mutableGraph(g)  // sint.go
 	g = concreteGraph(g) // generic.go
 	ws := make([]work, len(g.Commands))
 	for c := range g.Commands {

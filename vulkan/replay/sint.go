@@ -4,6 +4,9 @@ import (
 	"strings"
 
 	"github.com/aliasplan/aliasplan/vk"
+	"github.com/aliasplan/aliasplan/vulkan"
+
+	p "github.com/aliasplan/aliasplan/planner"
 )
 
 // Signed-integer storage writes: a storage image of an SINT format
@@ -40,4 +43,50 @@ func isSintFormat(f vk.Format) bool {
 // a sampler reading it, must be unsigned (Vulkan's numeric-type rule).
 func isUintColor(f vk.Format) bool {
 	return !f.IsDepthStencil() && strings.HasSuffix(strings.TrimSuffix(f.String(), "_PACK32"), "_UINT")
+}
+
+// Signed-integer colour attachments and sampled reads (session 13): the
+// replay's fragment outputs and samplers are float or unsigned, and
+// Vulkan wants a signed one for an SINT view. So an SINT image the graph
+// renders to or samples is created MUTABLE_FORMAT (mutableGraph, through
+// vulkan.ImageUsageMutableFormatReplay in the replay's copy of the graph),
+// and its attachment and sampled views are of its unsigned twin (R32_SINT:
+// R32_UINT, the same texel size and bits: the formats are compatible).
+// What the command writes and what a read sees are the same bits as
+// through a signed view; storage views stay signed (sint.go above).
+
+// uintTwin is the unsigned format of an SINT format's texels (R32_SINT:
+// R32_UINT), or f itself for any other.
+func uintTwin(f vk.Format) vk.Format {
+	if !isSintFormat(f) {
+		return f
+	}
+	if u, ok := vk.ParseFormat(strings.Replace(f.String(), "_SINT", "_UINT", 1)); ok {
+		return u
+	}
+	return f
+}
+
+// mutableGraph is g with vulkan.ImageUsageMutableFormatReplay on every
+// SINT image with colour-attachment, sampled or input-attachment usage;
+// g itself when there is none.
+func mutableGraph(g *p.Graph) *p.Graph {
+	var out *p.Graph
+	for i := range g.Resources {
+		r := &g.Resources[i]
+		if r.Kind != p.KindImage || !isSintFormat(r.Image.Format) || uintTwin(r.Image.Format) == r.Image.Format ||
+			r.Image.Usage&(vk.ImageUsageColorAttachment|vk.ImageUsageSampled|vk.ImageUsageInputAttachment) == 0 {
+			continue
+		}
+		if out == nil {
+			cp := *g
+			cp.Resources = append([]p.Resource(nil), g.Resources...)
+			out = &cp
+		}
+		out.Resources[i].Image.Usage |= vulkan.ImageUsageMutableFormatReplay
+	}
+	if out == nil {
+		return g
+	}
+	return out
 }

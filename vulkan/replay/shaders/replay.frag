@@ -41,6 +41,18 @@ layout(early_fragment_tests) in;
 #define FOUT(i) layout(location = i) out vec4 o##i;
 #define UOUT(i) layout(location = i) out uvec4 o##i;
 #define OUTV(i) hash(H ^ ((i + 1u) * 0x27D4EB2Du) ^ pix)
+// OM0..OM7: each unsigned output's mask, the width of its attachment's
+// narrowest component (pipeline.go, outMasks), so that an 8-, 16-, 10- or
+// 2-bit integer attachment stores the bits written instead of the clamp of
+// a 32-bit hash word.
+layout(constant_id = 60) const uint OM0 = 0xffffffffu;
+layout(constant_id = 61) const uint OM1 = 0xffffffffu;
+layout(constant_id = 62) const uint OM2 = 0xffffffffu;
+layout(constant_id = 63) const uint OM3 = 0xffffffffu;
+layout(constant_id = 64) const uint OM4 = 0xffffffffu;
+layout(constant_id = 65) const uint OM5 = 0xffffffffu;
+layout(constant_id = 66) const uint OM6 = 0xffffffffu;
+layout(constant_id = 67) const uint OM7 = 0xffffffffu;
 #if 0 < NFLOAT
 FOUT(0)
 #elif 0 < NFLOAT + NUINT
@@ -92,41 +104,41 @@ void main() {
 #if 0 < NFLOAT
 	o0 = unit(spread(OUTV(0u)));
 #elif 0 < NFLOAT + NUINT
-	o0 = spread(OUTV(0u));
+	o0 = spread(OUTV(0u)) & uvec4(OM0);
 #endif
 #if 1 < NFLOAT
 	o1 = unit(spread(OUTV(1u)));
 #elif 1 < NFLOAT + NUINT
-	o1 = spread(OUTV(1u));
+	o1 = spread(OUTV(1u)) & uvec4(OM1);
 #endif
 #if 2 < NFLOAT
 	o2 = unit(spread(OUTV(2u)));
 #elif 2 < NFLOAT + NUINT
-	o2 = spread(OUTV(2u));
+	o2 = spread(OUTV(2u)) & uvec4(OM2);
 #endif
 #if 3 < NFLOAT
 	o3 = unit(spread(OUTV(3u)));
 #elif 3 < NFLOAT + NUINT
-	o3 = spread(OUTV(3u));
+	o3 = spread(OUTV(3u)) & uvec4(OM3);
 #endif
 #if 4 < NFLOAT
 	o4 = unit(spread(OUTV(4u)));
 #elif 4 < NFLOAT + NUINT
-	o4 = spread(OUTV(4u));
+	o4 = spread(OUTV(4u)) & uvec4(OM4);
 #endif
 #if 5 < NFLOAT
 	o5 = unit(spread(OUTV(5u)));
 #elif 5 < NFLOAT + NUINT
-	o5 = spread(OUTV(5u));
+	o5 = spread(OUTV(5u)) & uvec4(OM5);
 #endif
 #if 6 < NFLOAT
 	o6 = unit(spread(OUTV(6u)));
 #elif 6 < NFLOAT + NUINT
-	o6 = spread(OUTV(6u));
+	o6 = spread(OUTV(6u)) & uvec4(OM6);
 #endif
 #if 7 < NFLOAT
 	o7 = unit(spread(OUTV(7u)));
 #elif 7 < NFLOAT + NUINT
-	o7 = spread(OUTV(7u));
+	o7 = spread(OUTV(7u)) & uvec4(OM7);
 #endif
 }
