@@ -35,18 +35,21 @@ import (
 // count as references although Vulkan does not keep them, and an in-place
 // update keeps the old references; it can only lengthen lifetimes. The
 // implied accesses are the planner's: they are not added to the Graph, so
-// the replay, the plan file and the viewer see the graph as declared;
-// Compiled.Uses includes them (Use.Implied).
+// the replay and the plan file see the graph as declared; Compiled.Uses
+// includes them (Use.Implied, which the picture marks).
+//
+// It returns each command's implied accesses (nil when no command has
+// one) and every structure's references when the frame ends.
 func impliedReads(g *Graph) ([][]Access, map[ResourceID][]ResourceID) {
 	isAS := make([]bool, len(g.Resources))
-	any := false
+	some := false
 	for r := range g.Resources {
 		res := &g.Resources[r]
 		if res.Kind == KindBuffer && res.Buffer.Usage&vk.BufferUsageAccelerationStructureStorage != 0 {
-			isAS[r], any = true, true
+			isAS[r], some = true, true
 		}
 	}
-	if !any {
+	if !some {
 		return nil, nil
 	}
 	var out [][]Access
