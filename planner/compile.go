@@ -128,13 +128,19 @@ func (c *Compiled) aggregate() {
 	implied, refs := impliedReads(g) // asrefs.go; nil for most graphs
 	c.asRefs = refs
 	// accesses returns the command's declared accesses followed by its
-	// implied ones, and the number declared.
+	// implied ones, and the number declared: the two passes below share
+	// one concatenation per command with implied reads.
+	for ci, imp := range implied {
+		if imp != nil {
+			implied[ci] = slices.Concat(g.Commands[ci].Accesses, imp)
+		}
+	}
 	accesses := func(ci int) ([]Access, int) {
 		d := g.Commands[ci].Accesses
 		if implied == nil || implied[ci] == nil {
 			return d, len(d)
 		}
-		return slices.Concat(d, implied[ci]), len(d)
+		return implied[ci], len(d)
 	}
 	for ci := range g.Commands {
 		all, _ := accesses(ci)
